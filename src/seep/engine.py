@@ -1,0 +1,980 @@
+"""The Seep rules engine: positions, legal-move generation, push/pop, scoring.
+
+Everything here works on ints. A card is ``0..51`` and a card set a 52-bit mask (``seep.cards``);
+a house is three small ints (its cards, a cemented flag, a 4-bit mask of owner seats) stored by
+value in lists indexed ``0..13``; and a move is one packed int, its *code*:
+
+======  ===========  ==========================================================
+bits    field        meaning
+======  ===========  ==========================================================
+0-51    loose        every loose card that leaves the loose area in the move
+52-56   houses       captured houses, bit ``v - 9`` for the house of value v
+57-62   card         the card played (bids and redeals: 0)
+63-65   action       throw, capture, build, cement, break, bid, redeal
+66-69   value        bid value; value of the built/cemented/raised house
+70-73   house        the old value of a broken house
+======  ===========  ==========================================================
+
+Two moves are the same move (FORMAT.md) exactly when their codes are equal, so sets of codes
+deduplicate for free. :class:`seep.moves.Move` is the readable form of a code.
+
+Rules are cited by their numbers in RULES.md.
+
+>>> pos = Position.new_deal(seed=7)
+>>> pos.phase, pos.to_move, len(pos.legal_codes()) >= 1
+('bid', 1, True)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from typing import TYPE_CHECKING, Any
+
+from .cards import CARD_NAMES, FULL_DECK, VALUE_MASK, card_list, mask_points
+from .errors import IllegalMoveError, InvalidPositionError
+from .options import STANDARD, Rules
+
+if TYPE_CHECKING:
+    from .moves import Move
+
+__all__ = [
+    "BID",
+    "BREAK",
+    "BUILD",
+    "CAPTURE",
+    "CEMENT",
+    "PHASE_BID",
+    "PHASE_NAMES",
+    "PHASE_OVER",
+    "PHASE_PLAY",
+    "REDEAL",
+    "THROW",
+    "Position",
+    "code_action",
+    "code_card",
+    "code_house",
+    "code_houses",
+    "code_loose",
+    "code_value",
+    "make_code",
+]
+
+# --- move codes ---------------------------------------------------------------------------
+
+THROW, CAPTURE, BUILD, CEMENT, BREAK, BID, REDEAL = range(7)
+ACTION_NAMES = ("throw", "capture", "build", "cement", "break", "bid", "redeal")
+
+LOOSE_BITS = FULL_DECK
+SH_HOUSES = 52
+SH_CARD = 57
+SH_ACTION = 63
+SH_VALUE = 66
+SH_HOUSE = 70
+
+_CAPTURE_TAG = CAPTURE << SH_ACTION
+_BUILD_TAG = BUILD << SH_ACTION
+_CEMENT_TAG = CEMENT << SH_ACTION
+_BREAK_TAG = BREAK << SH_ACTION
+_THROW_TAG = THROW << SH_ACTION
+
+
+def make_code(
+    action: int,
+    card: int = 0,
+    value: int = 0,
+    house: int = 0,
+    loose: int = 0,
+    houses: int = 0,
+) -> int:
+    """Pack a move; ``houses`` is a bitmask with bit ``v - 9`` per captured house."""
+    return (
+        loose
+        | houses << SH_HOUSES
+        | card << SH_CARD
+        | action << SH_ACTION
+        | value << SH_VALUE
+        | house << SH_HOUSE
+    )
+
+
+def code_action(code: int) -> int:
+    """Action of a move code (``THROW`` … ``REDEAL``)."""
+    return code >> SH_ACTION & 7
+
+
+def code_card(code: int) -> int:
+    """Card played by a move code."""
+    return code >> SH_CARD & 63
+
+
+def code_value(code: int) -> int:
+    """Value field of a move code (bid value, or the value of the house made)."""
+    return code >> SH_VALUE & 15
+
+
+def code_house(code: int) -> int:
+    """Old value of the house a break raises (0 for other moves)."""
+    return code >> SH_HOUSE & 15
+
+
+def code_loose(code: int) -> int:
+    """Mask of the loose cards a move takes off the loose area."""
+    return code & LOOSE_BITS
+
+
+def code_houses(code: int) -> int:
+    """Bitmask (bit ``v - 9``) of the houses a capture takes."""
+    return code >> SH_HOUSES & 31
+
+
+# --- phases -------------------------------------------------------------------------------
+
+PHASE_BID, PHASE_PLAY, PHASE_OVER = 0, 1, 2
+PHASE_NAMES = ("bid", "play", "over")
+
+# --- precomputed tables -------------------------------------------------------------------
+
+_VAL = tuple((c >> 2) + 1 for c in range(52))
+_BIT = tuple(1 << c for c in range(52))
+# A house as a capture item when ``house_in_sums`` lets it take part in a sum (R21g, A10).
+_HOUSE_ITEM = (0,) * 9 + tuple(1 << (SH_HOUSES + v - 9) for v in range(9, 14))
+_HOUSE_VALUES = (9, 10, 11, 12, 13)
+_PARTNER_SEATS = (0b0100, 0b1000, 0b0001, 0b0010)  # seat mask of s+2
+
+# Caches shared by all positions: the subsets of a loose floor summing to each value 1..13, and
+# the unions of disjoint group families. Both depend only on masks, so they are pure functions;
+# they are bounded by clearing when they grow large.
+_SUBSETS: dict[int, tuple[tuple[int, ...], ...]] = {}
+_FAMILIES: dict[tuple[tuple[int, ...], int], tuple[int, ...]] = {}
+_CACHE_LIMIT = 200_000
+_EMPTY: tuple[int, ...] = ()
+_NO_SUBSETS: tuple[tuple[int, ...], ...] = ((),) * 14
+_ZERO_ONLY: tuple[int, ...] = (0,)
+
+# Families modes (absorption, R31; capture rule, R25).
+_ALL_UNIONS, _MAXIMAL_UNIONS = 0, 1
+
+
+def loose_subsets(loose: int) -> tuple[tuple[int, ...], ...]:
+    """Every non-empty subset of ``loose`` with a value sum ``t`` <= 13, grouped by ``t``.
+
+    Index ``t`` (1..13) holds the masks summing to ``t``: the t-groups of R23.
+    """
+    hit = _SUBSETS.get(loose)
+    if hit is not None:
+        return hit
+    if not loose:
+        return _NO_SUBSETS
+    by_sum: list[list[int]] = [[] for _ in range(14)]
+    m = loose
+    while m:
+        low = m & -m
+        m ^= low
+        v = _VAL[low.bit_length() - 1]
+        # Extend every subset found so far; values are >= 1, so sums stay bounded by 13.
+        for t in range(13 - v, 0, -1):
+            bucket = by_sum[t]
+            if bucket:
+                by_sum[t + v].extend([s | low for s in bucket])
+        by_sum[v].append(low)
+    result = tuple(tuple(b) for b in by_sum)
+    if len(_SUBSETS) > _CACHE_LIMIT:
+        _SUBSETS.clear()
+    _SUBSETS[loose] = result
+    return result
+
+
+def group_unions(groups: tuple[int, ...], mode: int) -> tuple[int, ...]:
+    """Distinct unions of families of pairwise disjoint groups (R24).
+
+    ``_ALL_UNIONS``: every family, the empty one included. ``_MAXIMAL_UNIONS``: only families
+    after which no group is left disjoint from the union (R25's "no v-group can be formed from
+    the remaining loose cards"); the empty family is maximal only when there are no groups.
+    """
+    if not groups:
+        return _ZERO_ONLY
+    key = (groups, mode)
+    hit = _FAMILIES.get(key)
+    if hit is not None:
+        return hit
+    unions = {0}
+    for g in groups:
+        unions.update([u | g for u in unions if not u & g])
+    if mode == _MAXIMAL_UNIONS:
+        result = tuple(u for u in unions if all(g & u for g in groups))
+    else:
+        result = tuple(unions)
+    if len(_FAMILIES) > _CACHE_LIMIT:
+        _FAMILIES.clear()
+    _FAMILIES[key] = result
+    return result
+
+
+def _bits_value_sum(mask: int) -> int:
+    s = 0
+    while mask:
+        low = mask & -mask
+        s += _VAL[low.bit_length() - 1]
+        mask ^= low
+    return s
+
+
+def _seat_bits(mask: int) -> list[int]:
+    return [s for s in range(4) if mask >> s & 1]
+
+
+class Position:
+    """One deal of Seep with every card visible, plus the running match (FORMAT.md position).
+
+    Mutable, with :meth:`push` / :meth:`pop` for search; :meth:`copy` for an independent copy.
+    Create one with :meth:`new_deal` or :meth:`from_dict`.
+    """
+
+    __slots__ = (
+        "_stack",
+        "bid",
+        "captured",
+        "dealer",
+        "hands",
+        "hcards",
+        "hcem",
+        "howners",
+        "hpresent",
+        "last_capture",
+        "loose",
+        "match_baazis",
+        "match_deals",
+        "match_diff",
+        "phase_id",
+        "plays",
+        "rules",
+        "stock",
+        "sweeps",
+    )
+
+    rules: Rules
+    dealer: int
+    phase_id: int
+    bid: int
+    plays: int
+    hands: list[int]
+    stock: tuple[int, ...]
+    loose: int
+    hcards: list[int]
+    hcem: list[bool]
+    howners: list[int]
+    hpresent: int
+    captured: list[int]
+    sweeps: list[int]
+    last_capture: int
+    match_diff: int
+    match_baazis: tuple[int, int]
+    match_deals: int
+    _stack: list[tuple[Any, ...]]
+
+    def __init__(self, rules: Rules = STANDARD, dealer: int = 0) -> None:
+        self.rules = rules
+        self.dealer = dealer
+        self.phase_id = PHASE_BID
+        self.bid = 0
+        self.plays = 0
+        self.hands = [0, 0, 0, 0]
+        self.stock = ()
+        self.loose = 0
+        self.hcards = [0] * 14
+        self.hcem = [False] * 14
+        self.howners = [0] * 14
+        self.hpresent = 0  # bit v set when a house of value v is on the floor
+        self.captured = [0, 0]
+        self.sweeps = [0, 0]
+        self.last_capture = -1
+        self.match_diff = 0
+        self.match_baazis = (0, 0)
+        self.match_deals = 0
+        self._stack = []
+
+    # --- construction -------------------------------------------------------------------
+
+    @classmethod
+    def new_deal(
+        cls,
+        seed: int,
+        dealer: int = 0,
+        rules: Rules = STANDARD,
+        *,
+        match: tuple[int, tuple[int, int], int] = (0, (0, 0), 0),
+    ) -> Position:
+        """A bid-phase position dealt from ``random.Random(seed).shuffle`` of the sorted pack.
+
+        The shuffled pack is laid out in deal order (R12, R18, FORMAT.md ``stock``): cards 0-3
+        to the bidder, 4-7 face down to the floor, then (with ``deal_before_bid``) 4 each to the
+        other three seats in playing order, and the rest is the stock.
+        """
+        if dealer not in (0, 1, 2, 3):
+            raise InvalidPositionError(f"dealer must be a seat 0..3, got {dealer!r}")
+        deck = list(range(52))
+        random.Random(seed).shuffle(deck)
+        pos = cls(rules, dealer)
+        pos.match_diff, pos.match_baazis, pos.match_deals = match
+        pos._lay_out(deck)
+        return pos
+
+    def _lay_out(self, deck: list[int]) -> None:
+        """Deal a shuffled pack for the bid phase (R12, option ``deal_before_bid``)."""
+        bidder = (self.dealer + 1) & 3
+        hands = [0, 0, 0, 0]
+        hands[bidder] = _mask(deck[0:4])
+        self.loose = _mask(deck[4:8])
+        rest = deck[8:]
+        if self.rules.deal_before_bid:
+            for i in range(1, 4):
+                hands[(bidder + i) & 3] = _mask(rest[4 * (i - 1) : 4 * i])
+            rest = rest[12:]
+        self.hands = hands
+        self.stock = tuple(rest)
+        self.phase_id = PHASE_BID
+        self.bid = 0
+        self.plays = 0
+
+    def copy(self) -> Position:
+        """An independent copy (the undo stack is not copied)."""
+        p = Position.__new__(Position)
+        p.rules = self.rules
+        p.dealer = self.dealer
+        p.phase_id = self.phase_id
+        p.bid = self.bid
+        p.plays = self.plays
+        p.hands = self.hands[:]
+        p.stock = self.stock
+        p.loose = self.loose
+        p.hcards = self.hcards[:]
+        p.hcem = self.hcem[:]
+        p.howners = self.howners[:]
+        p.hpresent = self.hpresent
+        p.captured = self.captured[:]
+        p.sweeps = self.sweeps[:]
+        p.last_capture = self.last_capture
+        p.match_diff = self.match_diff
+        p.match_baazis = self.match_baazis
+        p.match_deals = self.match_deals
+        p._stack = []
+        return p
+
+    # --- simple queries -----------------------------------------------------------------
+
+    @property
+    def phase(self) -> str:
+        """``"bid"``, ``"play"`` or ``"over"`` (FORMAT.md)."""
+        return PHASE_NAMES[self.phase_id]
+
+    @property
+    def bidder(self) -> int:
+        """The seat on the dealer's right, who bids and makes play 1 (R12, R13)."""
+        return (self.dealer + 1) & 3
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat to move, ``None`` when the deal is over (R19: ``(dealer + 1 + plays) % 4``)."""
+        if self.phase_id == PHASE_OVER:
+            return None
+        return (self.dealer + 1 + self.plays) & 3
+
+    def is_over(self) -> bool:
+        """True after play 48."""
+        return self.phase_id == PHASE_OVER
+
+    def houses(self) -> list[tuple[int, int, bool, int]]:
+        """The houses as ``(value, cards mask, cemented, owner seat mask)``, by value."""
+        return [
+            (v, self.hcards[v], self.hcem[v], self.howners[v])
+            for v in _HOUSE_VALUES
+            if self.hpresent >> v & 1
+        ]
+
+    def owned_values(self, seat: int) -> int:
+        """Bitmask (bit v) of the values of the houses ``seat`` owns."""
+        own = 0
+        sb = 1 << seat
+        for v in _HOUSE_VALUES:
+            if self.hpresent >> v & 1 and self.howners[v] & sb:
+                own |= 1 << v
+        return own
+
+    # --- legal moves ----------------------------------------------------------------------
+
+    def legal_codes(self) -> list[int]:
+        """All legal moves of the seat to move, as move codes, each once (RULES.md §7)."""
+        phase = self.phase_id
+        if phase == PHASE_PLAY:
+            return self._play_moves()
+        if phase == PHASE_BID:
+            return self._bid_moves()
+        return []
+
+    def _bid_moves(self) -> list[int]:
+        """R13/R14: bid a value 9..13 held in hand; redeal only without a card above 8."""
+        hand = self.hands[self.bidder]
+        codes = [BID << SH_ACTION | v << SH_VALUE for v in _HOUSE_VALUES if hand & VALUE_MASK[v]]
+        return codes or [REDEAL << SH_ACTION]
+
+    def _play_moves(self) -> list[int]:
+        rules = self.rules
+        plays = self.plays
+        p = (self.dealer + 1 + plays) & 3
+        hand = self.hands[p]
+        loose = self.loose
+        hpresent = self.hpresent
+        howners = self.howners
+        hcem = self.hcem
+        opening = plays == 0
+        bid = self.bid
+
+        # Hand by value: which values are held, and which at least twice.
+        held = 0
+        twice = 0
+        by_value: list[tuple[int, list[int]]] = []
+        for r in range(13):
+            nib = hand >> (r << 2) & 15
+            if nib:
+                v = r + 1
+                held |= 1 << v
+                cards = [(r << 2) | s for s in range(4) if nib >> s & 1]
+                if len(cards) > 1:
+                    twice |= 1 << v
+                by_value.append((v, cards))
+
+        me = 1 << p
+        partner = _PARTNER_SEATS[p]
+        own = 0
+        for v in _HOUSE_VALUES:
+            if hpresent >> v & 1 and howners[v] & me:
+                own |= 1 << v
+        team_retention = rules.add_retention == "team"
+        partner_held = 0
+        if team_retention:
+            ph = self.hands[p ^ 2]
+            for v in _HOUSE_VALUES:
+                if ph & VALUE_MASK[v]:
+                    partner_held |= 1 << v
+        # Houses whose duty is already unmet (only possible under add_retention "team") do not
+        # block moves: R21d forbids giving up the last card, it cannot demand a card not held.
+        exempt = own & ~held & ~partner_held
+
+        subsets = loose_subsets(loose)
+        n_houses = hpresent.bit_count()
+        max_houses = rules.max_houses
+        can_build_new = max_houses is None or n_houses < max_houses
+        absorb = rules.absorb_loose_groups
+        absorb_mode = _MAXIMAL_UNIONS if absorb == "mandatory" else _ALL_UNIONS
+        absorb_never = absorb == "never"
+        capture_mode = _MAXIMAL_UNIONS if rules.capture_rule == "maximal" else _ALL_UNIONS
+        throw_rule = rules.throw_rule
+        house_in_sums = rules.house_in_sums
+
+        result: list[int] = []
+        any_non_throw = False
+        throwable: list[int] = []
+        for v, cards in by_value:
+            # rest: values still held after this card has left the hand (retain(p, V)).
+            rest = held if twice >> v & 1 else held & ~(1 << v)
+            kept = rest | partner_held
+            codes: set[int] = set()
+            vbit = 1 << v
+
+            # CAPTURE (R23-R26; opening: only with the bid value, R16).
+            if not opening or v == bid:
+                groups = subsets[v] if v <= 13 else _EMPTY
+                if hpresent & vbit or (house_in_sums and hpresent):
+                    extra: list[int] = []
+                    if hpresent & vbit:
+                        extra.append(_HOUSE_ITEM[v])
+                    if house_in_sums:
+                        # R21g / A10: a house may be one item of a sum (only one fits: 9+9 > 13).
+                        for w in _HOUSE_VALUES:
+                            if w < v and hpresent >> w & 1:
+                                extra.extend(_HOUSE_ITEM[w] | s for s in subsets[v - w])
+                    groups = tuple(extra) + groups
+                can_capture = bool(groups)
+                if can_capture:
+                    tag = _CAPTURE_TAG | v << SH_VALUE
+                    for u in group_unions(groups, capture_mode):
+                        if not u:
+                            continue
+                        taken = u >> SH_HOUSES & 31
+                        owned_after = own & ~(taken << 9)
+                        if owned_after & ~kept & ~exempt:
+                            continue  # R21d: the last card of an owned house's value
+                        codes.add(tag | u)
+            else:
+                can_capture = False
+
+            # THROW (R22; option throw_rule; opening R16.3).
+            if not opening or v == bid:
+                if throw_rule == "no_capture_possible":
+                    if not can_capture and not hpresent & vbit:
+                        codes.add(_THROW_TAG)
+                elif not hpresent & vbit:
+                    # "always" and "no_other_move" both keep R21f(b): never a house's value.
+                    throwable.append(v)
+                    if throw_rule == "always":
+                        codes.add(_THROW_TAG)
+
+            # BUILD (R27): a new ordinary house of value V = v + sum(S), S non-empty.
+            if can_build_new:
+                for V in _HOUSE_VALUES:
+                    if v >= V or hpresent >> V & 1 or not rest >> V & 1:
+                        continue
+                    if opening and bid != V:
+                        continue
+                    if own & ~(kept | 1 << V) & ~exempt:
+                        continue
+                    s_list = subsets[V - v]
+                    if not s_list:
+                        continue
+                    singles = loose & VALUE_MASK[V]  # R21f(a): loose V cards merge
+                    tag = _BUILD_TAG | V << SH_VALUE
+                    for s in s_list:
+                        base = s | singles
+                        if absorb_never:
+                            codes.add(tag | base)
+                            continue
+                        rem = loose & ~base
+                        vgroups = loose_subsets(rem)[V] if rem else _EMPTY
+                        for a in group_unions(vgroups, absorb_mode):
+                            codes.add(tag | base | a)
+                # A12 (allow_pair_build): V onto a loose V, keeping another V, is a cemented build.
+                if (
+                    rules.allow_pair_build
+                    and v >= 9
+                    and not hpresent & vbit
+                    and loose & VALUE_MASK[v]
+                    and rest & vbit
+                    and (not opening or v == bid)
+                    and not own & ~kept & ~exempt
+                ):
+                    base = loose & VALUE_MASK[v]
+                    tag = _BUILD_TAG | v << SH_VALUE
+                    if absorb_never:
+                        codes.add(tag | base)
+                    else:
+                        rem = loose & ~base
+                        vgroups = loose_subsets(rem)[v] if rem else _EMPTY
+                        for a in group_unions(vgroups, absorb_mode):
+                            codes.add(tag | base | a)
+
+            if not opening and hpresent:
+                # CEMENT / ADD (R28, R33): a new set {c} + S for the existing house of value V.
+                for V in _HOUSE_VALUES:
+                    if v > V or not hpresent >> V & 1:
+                        continue
+                    owners = howners[V]
+                    if owners & me:
+                        if not rest >> V & 1:
+                            continue  # owner's duty, R21d
+                        owner_after = True
+                    elif owners & partner:
+                        if not (rules.partner_cement_free or hcem[V]) and not rest >> V & 1:
+                            continue  # A13 with partner_cement_free false
+                        owner_after = False  # A16
+                    else:
+                        ok = rest | partner_held if team_retention else rest
+                        if not ok >> V & 1:
+                            continue  # R28: adding to an opponent's house needs its value
+                        owner_after = True
+                    owned_after = own | (1 << V if owner_after else 0)
+                    need = owned_after & ~kept & ~exempt
+                    if owner_after and not owners & me and team_retention:
+                        need &= ~(1 << V)  # A14: the partner's card let him join
+                    if need:
+                        continue
+                    t = V - v
+                    s_list = subsets[t] if t else _ZERO_ONLY
+                    tag = _CEMENT_TAG | V << SH_VALUE
+                    for s in s_list:
+                        if absorb_never:
+                            codes.add(tag | s)
+                            continue
+                        rem = loose & ~s
+                        vgroups = loose_subsets(rem)[V] if rem else _EMPTY
+                        for a in group_unions(vgroups, absorb_mode):
+                            codes.add(tag | s | a)
+
+                # BREAK (R29): raise another player's ordinary house by one hand card A-4.
+                if v <= 4:
+                    for H in _HOUSE_VALUES:
+                        V2 = H + v
+                        if V2 > 13:
+                            break
+                        if not hpresent >> H & 1 or hcem[H] or howners[H] & me:
+                            continue
+                        if not rest >> V2 & 1:
+                            continue  # must hold the new value
+                        if (own | 1 << V2) & ~kept & ~exempt:
+                            continue
+                        singles = loose & VALUE_MASK[V2]
+                        tag = _BREAK_TAG | V2 << SH_VALUE | H << SH_HOUSE
+                        if absorb_never:
+                            codes.add(tag | singles)
+                            continue
+                        rem = loose & ~singles
+                        vgroups = loose_subsets(rem)[V2] if rem else _EMPTY
+                        for a in group_unions(vgroups, absorb_mode):
+                            codes.add(tag | singles | a)
+
+            if codes:
+                if len(codes) > 1 or _THROW_TAG not in codes:
+                    any_non_throw = True
+                for c in cards:
+                    cb = c << SH_CARD
+                    result.extend([code | cb for code in codes])
+
+        if throw_rule == "no_other_move" and not any_non_throw:
+            # Option throw_rule "no_other_move" (IND): throw only when nothing else is legal.
+            for v, cards in by_value:
+                if v in throwable:
+                    result.extend([_THROW_TAG | c << SH_CARD for c in cards])
+        return result
+
+    # --- checked moves ---------------------------------------------------------------------
+    def legal_moves(self) -> list[Move]:
+        """All legal moves of the seat to move, as :class:`~seep.moves.Move` objects."""
+        from .moves import Move
+
+        return [Move(c) for c in self.legal_codes()]
+
+    def can_move(self, move: int) -> bool:
+        """True when ``move`` (a :class:`~seep.moves.Move` or code) is legal here."""
+        return move in self.legal_codes()
+
+    def verify_move(self, move: int) -> None:
+        """Raise :class:`IllegalMoveError` saying why, unless ``move`` is legal here."""
+        from .verify import verify_move
+
+        verify_move(self, move)
+
+    def play(self, move: int | dict[str, Any] | str) -> dict[str, Any]:
+        """Check and make a move given as a code, a FORMAT.md dict or notation text.
+
+        Returns the record of the move for a game log: the FORMAT.md move with ``"seat"``.
+        Raises :class:`IllegalMoveError` (the reason in its message) and leaves the position
+        unchanged when the move is not legal.
+        """
+        from .moves import Move
+        from .notation import parse_move
+        from .verify import verify_move
+
+        if isinstance(move, dict):
+            code: int = Move.from_dict(move)
+        elif isinstance(move, str):
+            code = parse_move(move)
+        else:
+            code = move
+        verify_move(self, code)
+        record = Move(code).to_dict()
+        seat = self.to_move
+        self.push(code)
+        record["seat"] = seat
+        return record
+
+    # --- making moves ---------------------------------------------------------------------
+
+    def push(self, code: int) -> None:
+        """Make a move given by its code. The code must be legal (see :meth:`legal_codes`);
+        use :meth:`push_checked` for untrusted input."""
+        self._stack.append(
+            (
+                self.hands[:],
+                self.loose,
+                self.hcards[:],
+                self.hcem[:],
+                self.howners[:],
+                self.hpresent,
+                self.captured[:],
+                self.sweeps[:],
+                self.last_capture,
+                self.plays,
+                self.phase_id,
+                self.bid,
+                self.stock,
+            )
+        )
+        action = code >> SH_ACTION & 7
+        if action == BID:
+            self.bid = code >> SH_VALUE & 15
+            self.phase_id = PHASE_PLAY  # R15: the floor is turned face up
+            return
+        if action == REDEAL:
+            self._redeal()
+            return
+        p = (self.dealer + 1 + self.plays) & 3
+        card = code >> SH_CARD & 63
+        cbit = 1 << card
+        self.hands[p] &= ~cbit
+        moved = code & LOOSE_BITS
+        if action == THROW:
+            self.loose |= cbit
+        elif action == CAPTURE:
+            team = p & 1
+            taken = cbit | moved
+            hb = code >> SH_HOUSES & 31
+            if hb:
+                for i in range(5):
+                    if hb >> i & 1:
+                        v = 9 + i
+                        taken |= self.hcards[v]
+                        self.hcards[v] = 0
+                        self.howners[v] = 0
+                        self.hcem[v] = False
+                        self.hpresent &= ~(1 << v)
+            self.loose &= ~moved
+            self.captured[team] |= taken
+            self.last_capture = team
+            if not self.loose and not self.hpresent:
+                # R37/R38: a sweep; 25 on play 1, 0 on play 48, 50 otherwise.
+                n = self.plays + 1
+                r = self.rules
+                self.sweeps[team] += (
+                    r.sweep_first if n == 1 else r.sweep_last if n == 48 else r.sweep_value
+                )
+        elif action == BUILD:
+            V = code >> SH_VALUE & 15
+            self.loose &= ~moved
+            self.hcards[V] = cbit | moved
+            # Cemented when the house holds more than one set (R21b): value sum > V.
+            self.hcem[V] = _VAL[card] + _bits_value_sum(moved) > V
+            self.howners[V] = 1 << p
+            self.hpresent |= 1 << V
+        elif action == CEMENT:
+            V = code >> SH_VALUE & 15
+            self.loose &= ~moved
+            self.hcards[V] |= cbit | moved
+            self.hcem[V] = True
+            owners = self.howners[V]
+            if not owners & (1 << p) and not owners & _PARTNER_SEATS[p]:
+                self.howners[V] = owners | 1 << p  # R28: an opponent who adds becomes an owner
+        else:  # BREAK (R29)
+            H = code >> SH_HOUSE & 15
+            V = code >> SH_VALUE & 15
+            cards = self.hcards[H] | cbit | moved
+            self.hcards[H] = 0
+            self.howners[H] = 0
+            self.hcem[H] = False
+            self.hpresent &= ~(1 << H)
+            self.loose &= ~moved
+            if self.hpresent >> V & 1:
+                # R30 / A15: merge with the existing house of the new value.
+                self.hcards[V] |= cards
+                self.howners[V] |= 1 << p
+                self.hcem[V] = True
+            else:
+                self.hcards[V] = cards
+                self.howners[V] = 1 << p
+                self.hcem[V] = bool(moved)
+                self.hpresent |= 1 << V
+        self.plays += 1
+        if self.plays == 1 and self.stock:
+            self._deal_stock()
+        elif self.plays == 48:
+            self._finish_deal()
+
+    def pop(self) -> None:
+        """Take back the last move made with :meth:`push`."""
+        (
+            self.hands,
+            self.loose,
+            self.hcards,
+            self.hcem,
+            self.howners,
+            self.hpresent,
+            self.captured,
+            self.sweeps,
+            self.last_capture,
+            self.plays,
+            self.phase_id,
+            self.bid,
+            self.stock,
+        ) = self._stack.pop()
+
+    def _deal_stock(self) -> None:
+        """R18 / FORMAT.md: packets of four, round one to the bidder, bidder+1, bidder+2, dealer;
+        round two the same; round three (if any) to bidder+1, bidder+2, dealer."""
+        stock = self.stock
+        b = self.bidder
+        order = [b, b + 1, b + 2, b + 3, b, b + 1, b + 2, b + 3, b + 1, b + 2, b + 3]
+        hands = self.hands
+        for i in range(len(stock) // 4):
+            seat = order[i] & 3
+            hands[seat] |= _mask(stock[4 * i : 4 * i + 4])
+        self.stock = ()
+
+    def _finish_deal(self) -> None:
+        """R40/R41: leftovers go to the team of the last capture (to nobody if none)."""
+        if self.last_capture >= 0:
+            left = self.loose
+            for v in _HOUSE_VALUES:  # none under the standard rules (R41); kept for safety
+                if self.hpresent >> v & 1:
+                    left |= self.hcards[v]
+                    self.hcards[v] = 0
+                    self.howners[v] = 0
+                    self.hcem[v] = False
+            self.hpresent = 0
+            self.captured[self.last_capture] |= left
+            self.loose = 0
+        self.phase_id = PHASE_OVER
+
+    def _redeal(self) -> None:
+        """R14 / A6: same dealer, same bidder, a full reshuffle.
+
+        The new order is ``random.Random(k).shuffle`` of the sorted pack, where ``k`` is the first
+        8 bytes (big-endian) of SHA-256 over ``"redeal:"`` followed by the comma-joined names of
+        the bidder's hand (sorted), the floor (sorted), the other hands (sorted, in seat order
+        from the bidder's right; only with ``deal_before_bid``) and the stock in order. So a
+        redeal is a pure function of the position and every engine can replay it.
+        """
+        names = [CARD_NAMES[c] for c in _cards(self.hands[self.bidder])]
+        names += [CARD_NAMES[c] for c in _cards(self.loose)]
+        for i in range(1, 4):
+            names += [CARD_NAMES[c] for c in _cards(self.hands[(self.bidder + i) & 3])]
+        names += [CARD_NAMES[c] for c in self.stock]
+        digest = hashlib.sha256(("redeal:" + ",".join(names)).encode()).digest()
+        deck = list(range(52))
+        random.Random(int.from_bytes(digest[:8], "big")).shuffle(deck)
+        self._lay_out(deck)
+
+    # --- scoring and the match ------------------------------------------------------------
+
+    def card_points(self) -> tuple[int, int]:
+        """Card points of each team's pile (R5, option ``ten_diamonds_points``)."""
+        tdp = self.rules.ten_diamonds_points
+        return (mask_points(self.captured[0], tdp), mask_points(self.captured[1], tdp))
+
+    def majority_bonus(self) -> tuple[int, int]:
+        """Option ``majority_bonus``: to the team with more captured cards (26-26: nobody)."""
+        bonus = self.rules.majority_bonus
+        n0, n1 = self.captured[0].bit_count(), self.captured[1].bit_count()
+        if not bonus or n0 == n1:
+            return (0, 0)
+        return (bonus, 0) if n0 > n1 else (0, bonus)
+
+    def deal_scores(self) -> tuple[int, int]:
+        """Each team's deal score: card points + bonus + sweeps (R42)."""
+        pts = self.card_points()
+        bon = self.majority_bonus()
+        return (
+            pts[0] + bon[0] + self.sweeps[0],
+            pts[1] + bon[1] + self.sweeps[1],
+        )
+
+    def next_deal(self, seed: int) -> Position:
+        """The next deal's bid-phase position, with the match updated (R44-R47, R9, R10).
+
+        Raises :class:`IllegalMoveError` if this deal is not over.
+        """
+        if self.phase_id != PHASE_OVER:
+            raise IllegalMoveError(
+                f"the deal is not over ({self.plays} of 48 plays made): no next deal yet"
+            )
+        r = self.rules
+        scores = self.deal_scores()
+        if r.min_score_includes_sweeps:
+            test = scores
+        else:
+            pts = self.card_points()
+            bon = self.majority_bonus()
+            test = (pts[0] + bon[0], pts[1] + bon[1])
+        diff = self.match_diff
+        baazis = list(self.match_baazis)
+        winner = -1
+        low = [t for t in (0, 1) if test[t] < r.min_score]
+        if len(low) == 1 or (len(low) == 2 and test[0] != test[1]):
+            # R46: a team under min_score loses the baazi at once (both under: the lower one).
+            loser = low[0] if len(low) == 1 else (0 if test[0] < test[1] else 1)
+            winner = 1 - loser
+        elif not low:
+            diff += scores[0] - scores[1]  # R45
+            if abs(diff) >= r.baazi_lead:
+                winner = 0 if diff > 0 else 1
+        dealer = self.dealer
+        dteam = dealer & 1
+        if winner >= 0:
+            baazis[winner] += 1
+            diff = 0
+        if r.dealer_rule == "rotate":
+            new_dealer = (dealer + 1) & 3
+        elif winner >= 0:
+            # R10: the would-be dealer by R9 (the winner counts as ahead), then his partner.
+            would_be = (dealer + 1) & 3 if winner == dteam else dealer
+            new_dealer = (would_be + 2) & 3
+        else:
+            # R9: the dealer's team ahead -> the deal passes right; behind or level -> same.
+            lead = diff if dteam == 0 else -diff
+            new_dealer = (dealer + 1) & 3 if lead > 0 else dealer
+        return Position.new_deal(
+            seed,
+            new_dealer,
+            r,
+            match=(diff, (baazis[0], baazis[1]), self.match_deals + 1),
+        )
+
+    # --- FORMAT.md ------------------------------------------------------------------------
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Position:
+        """Read and validate a FORMAT.md position (raises :class:`InvalidPositionError`)."""
+        from .format import position_from_dict
+
+        return position_from_dict(data)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The FORMAT.md position (every rules key written)."""
+        houses = [
+            {
+                "value": v,
+                "cards": card_list(self.hcards[v]),
+                "cemented": self.hcem[v],
+                "owners": _seat_bits(self.howners[v]),
+            }
+            for v in _HOUSE_VALUES
+            if self.hpresent >> v & 1
+        ]
+        return {
+            "format": "seep/1",
+            "rules": self.rules.to_dict(),
+            "dealer": self.dealer,
+            "phase": PHASE_NAMES[self.phase_id],
+            "bid": self.bid if self.bid else None,
+            "plays": self.plays,
+            "to_move": self.to_move,
+            "hands": [card_list(h) for h in self.hands],
+            "stock": [CARD_NAMES[c] for c in self.stock],
+            "loose": card_list(self.loose),
+            "houses": houses,
+            "captured": [card_list(self.captured[0]), card_list(self.captured[1])],
+            "sweeps": list(self.sweeps),
+            "last_capture": None if self.last_capture < 0 else self.last_capture,
+            "match": {
+                "diff": self.match_diff,
+                "baazis": list(self.match_baazis),
+                "deals": self.match_deals,
+            },
+        }
+
+    def __repr__(self) -> str:
+        return f"<Position {self.phase} plays={self.plays} to_move={self.to_move}>"
+
+
+def _mask(cards: Any) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+def _cards(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out

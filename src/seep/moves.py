@@ -1,0 +1,227 @@
+"""Moves: the readable face of a move code, and FORMAT.md move dicts.
+
+A :class:`Move` *is* its code (an ``int`` subclass), so it costs nothing to convert, compares
+and hashes like the code, and two moves are equal exactly when FORMAT.md calls them the same.
+
+>>> from seep.cards import parse_card, parse_cards
+>>> m = Move.build(parse_card("4D"), 13, parse_cards("9H"))
+>>> m.action, m.value, m.to_dict()
+('build', 13, {'action': 'build', 'card': '4D', 'value': 13, 'loose': ['9H']})
+>>> Move.from_dict(m.to_dict()) == m
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .cards import CARD_NAMES, card_list, parse_card, parse_cards
+from .engine import (
+    ACTION_NAMES,
+    BID,
+    BREAK,
+    BUILD,
+    CAPTURE,
+    CEMENT,
+    REDEAL,
+    THROW,
+    code_action,
+    code_card,
+    code_house,
+    code_houses,
+    code_loose,
+    code_value,
+    make_code,
+)
+from .errors import MalformedMoveError, NotationError
+
+__all__ = ["ACTIONS", "Move"]
+
+ACTIONS: dict[str, int] = {name: i for i, name in enumerate(ACTION_NAMES)}
+# The fields each action carries in FORMAT.md, in the order they are written.
+_FIELDS: dict[int, tuple[str, ...]] = {
+    BID: ("value",),
+    REDEAL: (),
+    THROW: ("card",),
+    CAPTURE: ("card", "loose", "houses"),
+    BUILD: ("card", "value", "loose"),
+    CEMENT: ("card", "value", "loose"),
+    BREAK: ("card", "house", "value", "loose"),
+}
+# Fields a client may add without changing the move: the seat of a history entry.
+_IGNORED = frozenset({"action", "seat"})
+
+
+class Move(int):
+    """A move, represented by its packed code (see :mod:`seep.engine`)."""
+
+    __slots__ = ()
+
+    # --- constructors -------------------------------------------------------------------
+
+    @classmethod
+    def bid(cls, value: int) -> Move:
+        """The bidder's bid (R13)."""
+        return cls(make_code(BID, value=value))
+
+    @classmethod
+    def redeal(cls) -> Move:
+        """Show a hand without a card above 8 and deal again (R14)."""
+        return cls(make_code(REDEAL))
+
+    @classmethod
+    def throw(cls, card: int) -> Move:
+        """Play ``card`` loose onto the floor (R22)."""
+        return cls(make_code(THROW, card))
+
+    @classmethod
+    def capture(cls, card: int, loose: int = 0, houses: tuple[int, ...] = ()) -> Move:
+        """Take the loose cards of mask ``loose`` and the houses of the given values (R23)."""
+        hb = 0
+        for v in houses:
+            hb |= 1 << (v - 9)
+        return cls(make_code(CAPTURE, card, value=(card >> 2) + 1, loose=loose, houses=hb))
+
+    @classmethod
+    def build(cls, card: int, value: int, loose: int) -> Move:
+        """A new house of ``value`` from ``card`` and the loose cards of mask ``loose`` (R27)."""
+        return cls(make_code(BUILD, card, value=value, loose=loose))
+
+    @classmethod
+    def cement(cls, card: int, value: int, loose: int = 0) -> Move:
+        """Add ``card`` (and loose cards) to the existing house of ``value`` (R28)."""
+        return cls(make_code(CEMENT, card, value=value, loose=loose))
+
+    @classmethod
+    def break_house(cls, card: int, house: int, value: int, loose: int = 0) -> Move:
+        """Raise the ordinary house of value ``house`` to ``value`` with ``card`` (R29)."""
+        return cls(make_code(BREAK, card, value=value, house=house, loose=loose))
+
+    # --- fields -------------------------------------------------------------------------
+
+    @property
+    def action_id(self) -> int:
+        """The action as an int (``seep.engine.THROW`` …)."""
+        return code_action(self)
+
+    @property
+    def action(self) -> str:
+        """``"bid"``, ``"redeal"``, ``"throw"``, ``"capture"``, ``"build"``, ``"cement"`` or
+        ``"break"``."""
+        return ACTION_NAMES[code_action(self)]
+
+    @property
+    def card(self) -> int | None:
+        """The card played, ``None`` for bids and redeals."""
+        return None if code_action(self) in (BID, REDEAL) else code_card(self)
+
+    @property
+    def value(self) -> int | None:
+        """The bid value or the value of the house made; ``None`` for throws and captures."""
+        a = code_action(self)
+        return code_value(self) if a in (BID, BUILD, CEMENT, BREAK) else None
+
+    @property
+    def house(self) -> int | None:
+        """The old value of the house a break raises."""
+        return code_house(self) if code_action(self) == BREAK else None
+
+    @property
+    def loose(self) -> int:
+        """Mask of every loose card the move takes off the loose area."""
+        return code_loose(self)
+
+    @property
+    def houses(self) -> tuple[int, ...]:
+        """Values of the houses a capture takes."""
+        hb = code_houses(self)
+        return tuple(9 + i for i in range(5) if hb >> i & 1)
+
+    def is_play(self) -> bool:
+        """True for a card play (not a bid or a redeal)."""
+        return code_action(self) not in (BID, REDEAL)
+
+    # --- FORMAT.md ----------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """The FORMAT.md move (card lists in index order)."""
+        a = code_action(self)
+        d: dict[str, Any] = {"action": ACTION_NAMES[a]}
+        for f in _FIELDS[a]:
+            if f == "card":
+                d["card"] = CARD_NAMES[code_card(self)]
+            elif f == "value":
+                d["value"] = code_value(self)
+            elif f == "house":
+                d["house"] = code_house(self)
+            elif f == "loose":
+                d["loose"] = card_list(code_loose(self))
+            else:
+                d["houses"] = list(self.houses)
+        return d
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Move:
+        """Parse a FORMAT.md move; raises :class:`MalformedMoveError` naming what is wrong."""
+        if not isinstance(data, Mapping):
+            raise MalformedMoveError(f"a move must be a JSON object, got {type(data).__name__}")
+        name = data.get("action")
+        if name not in ACTIONS:
+            raise MalformedMoveError(
+                f"unknown move action {name!r} (expected one of {', '.join(ACTIONS)})"
+            )
+        a = ACTIONS[name]
+        fields = _FIELDS[a]
+        for key in data:
+            if key not in fields and key not in _IGNORED:
+                raise MalformedMoveError(f"a {name} move has no field {key!r}")
+        for key in fields:
+            if key not in data:
+                raise MalformedMoveError(f"a {name} move needs the field {key!r}")
+        try:
+            card = parse_card(data["card"]) if "card" in fields else 0
+            loose = parse_cards(_card_list(data["loose"], "loose")) if "loose" in fields else 0
+        except NotationError as exc:
+            raise MalformedMoveError(f"{name} move: {exc}") from None
+        value = _int_field(data, "value", name, 1, 13) if "value" in fields else 0
+        house = _int_field(data, "house", name, 9, 13) if "house" in fields else 0
+        if a == CAPTURE:
+            hv = data["houses"]
+            if not isinstance(hv, list) or not all(
+                isinstance(v, int) and not isinstance(v, bool) and 9 <= v <= 13 for v in hv
+            ):
+                raise MalformedMoveError(
+                    f"capture move: 'houses' must be a list of house values 9..13, got {hv!r}"
+                )
+            if len(set(hv)) != len(hv):
+                raise MalformedMoveError(f"capture move: a house is listed twice in {hv!r}")
+            return cls.capture(card, loose, tuple(hv))
+        if a == BID and not 9 <= value <= 13:
+            raise MalformedMoveError(f"bid move: the value must be 9..13, got {value}")
+        if a in (BUILD, CEMENT, BREAK) and not 9 <= value <= 13:
+            raise MalformedMoveError(f"{name} move: a house value is 9..13, got {value}")
+        return cls(make_code(a, card, value=value, house=house, loose=loose))
+
+    def __str__(self) -> str:
+        from .notation import format_move
+
+        return format_move(self)
+
+    def __repr__(self) -> str:
+        return f"Move({self!s})"
+
+
+def _card_list(value: Any, field: str) -> list[str]:
+    if not isinstance(value, list):
+        raise NotationError(f"'{field}' must be a list of cards, got {value!r}")
+    return value
+
+
+def _int_field(data: Mapping[str, Any], key: str, name: str, lo: int, hi: int) -> int:
+    value = data[key]
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise MalformedMoveError(f"{name} move: {key!r} must be an integer, got {value!r}")
+    if not lo <= value <= hi:
+        raise MalformedMoveError(f"{name} move: {key!r} must be {lo}..{hi}, got {value}")
+    return value

@@ -1,0 +1,354 @@
+"""Compact text notation for cards, moves, houses and positions (``docs/notation.md``).
+
+Moves, one line each (cards in any order and case; commas optional):
+
+=======================  =====================================================
+``bid 13``               the bid (R13)
+``redeal``               no card above 8: deal again (R14)
+``KH``                   throw KH (R22)
+``KH x 6C 7D 9H 4S``     KH captures the loose cards listed (R23)
+``JS x H11 9C 2D``       JS captures house 11 and the loose 9C 2D
+``4D =13 9H``            build a house of 13 from 4D and the loose 9H (R27)
+``3D +10 7H``            cement 3D and the loose 7H onto house 10 (R28)
+``TS +10``               add TS to house 10
+``2H ^9=11``             break house 9 up to 11 with 2H (R29)
+=======================  =====================================================
+
+Loose cards listed after a build, cement or break are *all* the loose cards that join the
+house, as in FORMAT.md.
+
+>>> from seep.moves import Move
+>>> m = parse_move("4d =13 9h 6c 7d")
+>>> format_move(m)
+'4D =13 6C 7D 9H'
+>>> format_move(parse_move("js x 2d 9c h11"))
+'JS x H11 2D 9C'
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .cards import CARD_NAMES, cards_of_mask, format_cards, parse_card, parse_cards
+from .engine import (
+    BID,
+    BREAK,
+    BUILD,
+    CAPTURE,
+    CEMENT,
+    REDEAL,
+    THROW,
+    Position,
+    code_action,
+    code_card,
+    code_house,
+    code_houses,
+    code_loose,
+    code_value,
+    make_code,
+)
+from .errors import NotationError
+from .format import position_from_dict
+from .moves import Move
+from .options import PRESETS, Rules
+
+__all__ = [
+    "format_house",
+    "format_move",
+    "format_position",
+    "house_sets",
+    "parse_move",
+    "parse_position",
+]
+
+
+# --- moves ----------------------------------------------------------------------------------
+
+
+def format_move(move: int) -> str:
+    """The notation of a move (canonical: cards in index order, houses first).
+
+    >>> format_move(Move.break_house(parse_card("2H"), 9, 11))
+    '2H ^9=11'
+    """
+    a = code_action(move)
+    if a == BID:
+        return f"bid {code_value(move)}"
+    if a == REDEAL:
+        return "redeal"
+    card = CARD_NAMES[code_card(move)]
+    loose = code_loose(move)
+    tail = (" " + format_cards(loose)) if loose else ""
+    if a == THROW:
+        return card
+    if a == CAPTURE:
+        hb = code_houses(move)
+        houses = "".join(f" H{9 + i}" for i in range(5) if hb >> i & 1)
+        return f"{card} x{houses}{tail}"
+    if a == BUILD:
+        return f"{card} ={code_value(move)}{tail}"
+    if a == CEMENT:
+        return f"{card} +{code_value(move)}{tail}"
+    return f"{card} ^{code_house(move)}={code_value(move)}{tail}"
+
+
+def _house_value(text: str, token: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise NotationError(f"bad house value in {token!r}: expected 9..13") from None
+    if not 9 <= v <= 13:
+        raise NotationError(f"bad house value in {token!r}: a house is worth 9..13")
+    return v
+
+
+def parse_move(text: str) -> Move:
+    """Parse a move in notation (see the module docstring); raises :class:`NotationError`.
+
+    >>> parse_move("TS +10").to_dict()
+    {'action': 'cement', 'card': 'TS', 'value': 10, 'loose': []}
+    >>> parse_move("3C ^9=12 QD").to_dict()
+    {'action': 'break', 'card': '3C', 'house': 9, 'value': 12, 'loose': ['QD']}
+    """
+    if not isinstance(text, str):
+        raise NotationError(f"a move must be text, got {type(text).__name__}")
+    tokens = text.replace(",", " ").split()
+    if not tokens:
+        raise NotationError("empty move")
+    head = tokens[0].lower()
+    if head == "redeal":
+        if len(tokens) != 1:
+            raise NotationError("'redeal' takes nothing after it")
+        return Move.redeal()
+    if head == "bid":
+        if len(tokens) != 2 or not tokens[1].isdigit() or not 9 <= int(tokens[1]) <= 13:
+            raise NotationError(f"a bid is 'bid V' with V in 9..13, got {text!r}")
+        return Move.bid(int(tokens[1]))
+    card = parse_card(tokens[0])
+    if len(tokens) == 1:
+        return Move.throw(card)
+    op = tokens[1]
+    rest = tokens[2:]
+    if op.lower() == "x":
+        houses: list[int] = []
+        cards: list[str] = []
+        for tok in rest:
+            if tok[:1] in "hH" and tok[1:].isdigit():
+                houses.append(_house_value(tok[1:], tok))
+            else:
+                cards.append(tok)
+        if len(set(houses)) != len(houses):
+            raise NotationError(f"a house is named twice in {text!r}")
+        return Move.capture(card, parse_cards(cards), tuple(sorted(houses)))
+    loose = parse_cards(rest)
+    if op.startswith("="):
+        return Move(make_code(BUILD, card, value=_house_value(op[1:], op), loose=loose))
+    if op.startswith("+"):
+        return Move(make_code(CEMENT, card, value=_house_value(op[1:], op), loose=loose))
+    if op.startswith("^"):
+        old, sep, new = op[1:].partition("=")
+        if not sep:
+            raise NotationError(f"a break is written 'CARD ^OLD=NEW', got {op!r}")
+        return Move(
+            make_code(
+                BREAK,
+                card,
+                value=_house_value(new, op),
+                house=_house_value(old, op),
+                loose=loose,
+            )
+        )
+    raise NotationError(
+        f"unknown move operator {op!r} in {text!r}: expected x (capture), =V (build), "
+        "+V (cement) or ^H=V (break)"
+    )
+
+
+# --- houses ---------------------------------------------------------------------------------
+
+
+def house_sets(cards: int, value: int) -> list[int]:
+    """Split a house's cards into sets each worth ``value`` (R21b), largest cards first.
+
+    >>> [format_cards(s) for s in house_sets(parse_cards("TC 7D 3C"), 10)]
+    ['TC', '3C 7D']
+    """
+    items = sorted(cards_of_mask(cards), reverse=True)
+    k = sum((c >> 2) + 1 for c in items) // value
+    bins: list[list[int]] = [[] for _ in range(k)]
+    sums = [0] * k
+
+    def place(i: int) -> bool:
+        if i == len(items):
+            return True
+        v = (items[i] >> 2) + 1
+        tried: set[int] = set()
+        for b in range(k):
+            if sums[b] in tried or sums[b] + v > value:
+                continue
+            tried.add(sums[b])
+            sums[b] += v
+            bins[b].append(items[i])
+            if place(i + 1):
+                return True
+            sums[b] -= v
+            bins[b].pop()
+        return False
+
+    if not place(0):
+        raise NotationError(f"cards {format_cards(cards)} do not form a house of {value}")
+    return [sum(1 << c for c in b) for b in bins]
+
+
+def format_house(value: int, cards: int, owners: int, names: str = "0123") -> str:
+    """A house as in RULES.md's examples: ``H10[TC | 3C 7D]{2}`` (owners as seat names).
+
+    >>> format_house(10, parse_cards("TC 7D 3C"), 0b0100, names="NWSE")
+    'H10[TC | 3C 7D]{S}'
+    """
+    sets = " | ".join(format_cards(s) for s in house_sets(cards, value))
+    who = ", ".join(names[s] for s in range(4) if owners >> s & 1)
+    return f"H{value}[{sets}]{{{who}}}"
+
+
+# --- positions ------------------------------------------------------------------------------
+
+
+def _cat(mask_cards: list[str]) -> str:
+    return "".join(mask_cards) or "-"
+
+
+def _uncat(text: str, field: str) -> list[str]:
+    if text == "-":
+        return []
+    if len(text) % 2:
+        raise NotationError(f"{field}: {text!r} is not a run of two-character cards")
+    return [text[i : i + 2].upper() for i in range(0, len(text), 2)]
+
+
+def _format_rules(rules: Rules) -> str:
+    name = rules.preset_name()
+    if name:
+        return name
+    return ",".join(f"{k}={json.dumps(v)}" for k, v in rules.changed().items())
+
+
+def _parse_rules(text: str) -> dict[str, Any] | str:
+    if text in PRESETS:
+        return text
+    out: dict[str, Any] = {}
+    for item in text.split(","):
+        key, sep, val = item.partition("=")
+        if not sep:
+            raise NotationError(f"rules: expected a preset name or key=value pairs, got {item!r}")
+        try:
+            out[key] = json.loads(val)
+        except json.JSONDecodeError:
+            out[key] = val  # a bare string such as capture_rule=any
+    return out
+
+
+def format_position(pos: Position) -> str:
+    """One-line text of a position (the reverse of :func:`parse_position`).
+
+    Thirteen space-separated fields: rules, dealer, phase, bid, plays, hands (``/`` between
+    seats), stock, loose, houses (``,`` between; ``V*`` when cemented; ``@`` owner seats),
+    captured piles (``/``), sweeps (``/``), last capture, match (``diff/baazis0/baazis1/deals``).
+    ``-`` stands for an empty field.
+
+    >>> p = Position.new_deal(5)
+    >>> parse_position(format_position(p)).to_dict() == p.to_dict()
+    True
+    """
+    d = pos.to_dict()
+    houses = ",".join(
+        f"{h['value']}{'*' if h['cemented'] else ''}{''.join(h['cards'])}@"
+        + "".join(str(o) for o in h["owners"])
+        for h in d["houses"]
+    )
+    m = d["match"]
+    fields = [
+        _format_rules(pos.rules),
+        str(d["dealer"]),
+        d["phase"],
+        str(d["bid"]) if d["bid"] is not None else "-",
+        str(d["plays"]),
+        "/".join(_cat(h) for h in d["hands"]),
+        _cat(d["stock"]),
+        _cat(d["loose"]),
+        houses or "-",
+        "/".join(_cat(c) for c in d["captured"]),
+        f"{d['sweeps'][0]}/{d['sweeps'][1]}",
+        "-" if d["last_capture"] is None else str(d["last_capture"]),
+        f"{m['diff']}/{m['baazis'][0]}/{m['baazis'][1]}/{m['deals']}",
+    ]
+    return " ".join(fields)
+
+
+def _int(text: str, field: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise NotationError(f"{field}: expected an integer, got {text!r}") from None
+
+
+def parse_position(text: str) -> Position:
+    """Parse the one-line position text; the result is validated like a FORMAT.md dict."""
+    parts = text.split()
+    if len(parts) != 13:
+        raise NotationError(
+            f"a position has 13 space-separated fields (rules dealer phase bid plays hands stock "
+            f"loose houses captured sweeps last match), got {len(parts)}"
+        )
+    (rules, dealer, phase, bid, plays, hands, stock, loose, houses, captured, sweeps, last,
+     match) = parts  # fmt: skip
+    hand_parts = hands.split("/")
+    if len(hand_parts) != 4:
+        raise NotationError(f"hands: four seats separated by '/', got {hands!r}")
+    cap_parts = captured.split("/")
+    if len(cap_parts) != 2:
+        raise NotationError(f"captured: two piles separated by '/', got {captured!r}")
+    house_list = []
+    if houses != "-":
+        for h in houses.split(","):
+            head, sep, owners = h.partition("@")
+            if not sep:
+                raise NotationError(f"house {h!r}: owners follow '@'")
+            i = 2 if head[:2] in ("10", "11", "12", "13") else 1
+            value = _int(head[:i], "house value")
+            cemented = head[i : i + 1] == "*"
+            body = head[i + 1 :] if cemented else head[i:]
+            house_list.append(
+                {
+                    "value": value,
+                    "cards": _uncat(body, "house cards"),
+                    "cemented": cemented,
+                    "owners": [_int(o, "owner") for o in owners],
+                }
+            )
+    sw = sweeps.split("/")
+    mt = match.split("/")
+    if len(sw) != 2 or len(mt) != 4:
+        raise NotationError("sweeps are 'a/b' and match is 'diff/baazis0/baazis1/deals'")
+    data = {
+        "format": "seep/1",
+        "rules": _parse_rules(rules),
+        "dealer": _int(dealer, "dealer"),
+        "phase": phase,
+        "bid": None if bid == "-" else _int(bid, "bid"),
+        "plays": _int(plays, "plays"),
+        "hands": [_uncat(h, "hands") for h in hand_parts],
+        "stock": _uncat(stock, "stock"),
+        "loose": _uncat(loose, "loose"),
+        "houses": house_list,
+        "captured": [_uncat(c, "captured") for c in cap_parts],
+        "sweeps": [_int(s, "sweeps") for s in sw],
+        "last_capture": None if last == "-" else _int(last, "last capture"),
+        "match": {
+            "diff": _int(mt[0], "match"),
+            "baazis": [_int(mt[1], "match"), _int(mt[2], "match")],
+            "deals": _int(mt[3], "match"),
+        },
+    }
+    return position_from_dict(data)
