@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(VENV)/bin/seep play-demo
+	$(VENV)/bin/seep demo --delay 0.15
 
 test: $(STAMP) lint typecheck pytest
 

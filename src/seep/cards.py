@@ -91,14 +91,23 @@ def value_mask(value: int) -> int:
     return VALUE_MASK[value]
 
 
-def parse_card(text: str) -> int:
+def parse_card(text: str, *, strict: bool = False) -> int:
     """Parse one card name (``"AS"``, ``"td"``, also ``"10D"``) into a card int.
+
+    With ``strict`` only the 52 FORMAT.md names are accepted (``"TD"``, not ``"td"``/``"10D"``).
 
     >>> parse_card("AS"), parse_card("kc"), parse_card("10h")
     (0, 51, 37)
     """
     if not isinstance(text, str):
         raise NotationError(f"a card must be a string like 'AS', got {text!r}")
+    if strict:
+        card = _BY_NAME.get(text)
+        if card is None:
+            raise NotationError(
+                f"unknown card {text!r}: expected a rank of {RANKS} followed by a suit of {SUITS}"
+            )
+        return card
     name = text.strip().upper()
     if name.startswith("10"):
         name = "T" + name[2:]
@@ -126,15 +135,16 @@ def mask_of(cards: Iterable[int]) -> int:
     return m
 
 
-def parse_cards(text: str | Iterable[str]) -> int:
+def parse_cards(text: str | Iterable[str], *, strict: bool = False) -> int:
     """Parse a list of card names (a space/comma separated string or an iterable) into a set.
 
-    Raises :class:`NotationError` on an unknown or repeated card.
+    Raises :class:`NotationError` on an unknown or repeated card (``strict``: see
+    :func:`parse_card`).
     """
     items = text.replace(",", " ").split() if isinstance(text, str) else list(text)
     m = 0
     for item in items:
-        c = parse_card(item)
+        c = parse_card(item, strict=strict)
         if m >> c & 1:
             raise NotationError(f"card {card_name(c)} is listed twice")
         m |= 1 << c

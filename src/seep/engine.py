@@ -140,32 +140,39 @@ _BIT = tuple(1 << c for c in range(52))
 # A house as a capture item when ``house_in_sums`` lets it take part in a sum (R21g, A10).
 _HOUSE_ITEM = (0,) * 9 + tuple(1 << (SH_HOUSES + v - 9) for v in range(9, 14))
 _HOUSE_VALUES = (9, 10, 11, 12, 13)
+_HOUSE_BITS = 0b11111 << 9
+# _NIBBLE_CARDS[4 * r][nib]: the cards of rank index r whose suits are the bits of nib.
+_NIBBLE_CARDS: dict[int, tuple[tuple[int, ...], ...]] = {
+    4 * r: tuple(tuple(4 * r + s for s in range(4) if nib >> s & 1) for nib in range(16))
+    for r in range(13)
+}
 _PARTNER_SEATS = (0b0100, 0b1000, 0b0001, 0b0010)  # seat mask of s+2
 
 # Caches shared by all positions: the subsets of a loose floor summing to each value 1..13, and
 # the unions of disjoint group families. Both depend only on masks, so they are pure functions;
 # they are bounded by clearing when they grow large.
-_SUBSETS: dict[int, tuple[tuple[int, ...], ...]] = {}
+_FLOOR: dict[int, tuple[tuple[tuple[int, ...], ...], int]] = {}
 _FAMILIES: dict[tuple[tuple[int, ...], int], tuple[int, ...]] = {}
 _CACHE_LIMIT = 200_000
 _EMPTY: tuple[int, ...] = ()
-_NO_SUBSETS: tuple[tuple[int, ...], ...] = ((),) * 14
+_NO_FLOOR: tuple[tuple[tuple[int, ...], ...], int] = (((),) * 14, 0)
 _ZERO_ONLY: tuple[int, ...] = (0,)
 
 # Families modes (absorption, R31; capture rule, R25).
 _ALL_UNIONS, _MAXIMAL_UNIONS = 0, 1
 
 
-def loose_subsets(loose: int) -> tuple[tuple[int, ...], ...]:
-    """Every non-empty subset of ``loose`` with a value sum ``t`` <= 13, grouped by ``t``.
+def floor_index(loose: int) -> tuple[tuple[tuple[int, ...], ...], int]:
+    """Every non-empty subset of ``loose`` with a value sum ``t`` <= 13, grouped by ``t``,
+    and a bitmask with bit ``t`` set when some subset sums to ``t``.
 
-    Index ``t`` (1..13) holds the masks summing to ``t``: the t-groups of R23.
+    Index ``t`` (1..13) of the first item holds the masks summing to ``t``: the t-groups of R23.
     """
-    hit = _SUBSETS.get(loose)
+    hit = _FLOOR.get(loose)
     if hit is not None:
         return hit
     if not loose:
-        return _NO_SUBSETS
+        return _NO_FLOOR
     by_sum: list[list[int]] = [[] for _ in range(14)]
     m = loose
     while m:
@@ -178,11 +185,20 @@ def loose_subsets(loose: int) -> tuple[tuple[int, ...], ...]:
             if bucket:
                 by_sum[t + v].extend([s | low for s in bucket])
         by_sum[v].append(low)
-    result = tuple(tuple(b) for b in by_sum)
-    if len(_SUBSETS) > _CACHE_LIMIT:
-        _SUBSETS.clear()
-    _SUBSETS[loose] = result
+    avail = 0
+    for t in range(1, 14):
+        if by_sum[t]:
+            avail |= 1 << t
+    result = (tuple(tuple(b) for b in by_sum), avail)
+    if len(_FLOOR) > _CACHE_LIMIT:
+        _FLOOR.clear()
+    _FLOOR[loose] = result
     return result
+
+
+def loose_subsets(loose: int) -> tuple[tuple[int, ...], ...]:
+    """The subsets of ``loose`` summing to each ``t`` <= 13 (see :func:`floor_index`)."""
+    return floor_index(loose)[0]
 
 
 def group_unions(groups: tuple[int, ...], mode: int) -> tuple[int, ...]:
@@ -419,72 +435,106 @@ class Position:
         return codes or [REDEAL << SH_ACTION]
 
     def _play_moves(self) -> list[int]:
+        """Card plays (R20-R31, RULES.md §7). Cards of one value have the same uses, so the
+        uses are found once per value and then stamped with each card of that value."""
         rules = self.rules
         plays = self.plays
         p = (self.dealer + 1 + plays) & 3
         hand = self.hands[p]
         loose = self.loose
         hpresent = self.hpresent
-        howners = self.howners
-        hcem = self.hcem
         opening = plays == 0
         bid = self.bid
 
         # Hand by value: which values are held, and which at least twice.
         held = 0
         twice = 0
-        by_value: list[tuple[int, list[int]]] = []
-        for r in range(13):
-            nib = hand >> (r << 2) & 15
-            if nib:
-                v = r + 1
-                held |= 1 << v
-                cards = [(r << 2) | s for s in range(4) if nib >> s & 1]
-                if len(cards) > 1:
-                    twice |= 1 << v
-                by_value.append((v, cards))
+        by_value: list[tuple[int, tuple[int, ...]]] = []
+        h = hand
+        while h:
+            shift = ((h & -h).bit_length() - 1) & ~3
+            nib = h >> shift & 15
+            h ^= nib << shift
+            v = (shift >> 2) + 1
+            held |= 1 << v
+            cards = _NIBBLE_CARDS[shift][nib]
+            if len(cards) > 1:
+                twice |= 1 << v
+            by_value.append((v, cards))
 
-        me = 1 << p
-        partner = _PARTNER_SEATS[p]
-        own = 0
-        for v in _HOUSE_VALUES:
-            if hpresent >> v & 1 and howners[v] & me:
-                own |= 1 << v
-        team_retention = rules.add_retention == "team"
-        partner_held = 0
-        if team_retention:
-            ph = self.hands[p ^ 2]
-            for v in _HOUSE_VALUES:
-                if ph & VALUE_MASK[v]:
-                    partner_held |= 1 << v
-        # Houses whose duty is already unmet (only possible under add_retention "team") do not
-        # block moves: R21d forbids giving up the last card, it cannot demand a card not held.
-        exempt = own & ~held & ~partner_held
-
-        subsets = loose_subsets(loose)
-        n_houses = hpresent.bit_count()
-        max_houses = rules.max_houses
-        can_build_new = max_houses is None or n_houses < max_houses
+        subsets, avail = floor_index(loose)
+        avail0 = avail | 1  # sums of S for a cement: S may be empty when the card is worth V
         absorb = rules.absorb_loose_groups
-        absorb_mode = _MAXIMAL_UNIONS if absorb == "mandatory" else _ALL_UNIONS
         absorb_never = absorb == "never"
+        absorb_mode = _MAXIMAL_UNIONS if absorb == "mandatory" else _ALL_UNIONS
         capture_mode = _MAXIMAL_UNIONS if rules.capture_rule == "maximal" else _ALL_UNIONS
         throw_rule = rules.throw_rule
         house_in_sums = rules.house_in_sums
+
+        # Retention (R21d): the mover's own houses. A card whose value is an owned house and
+        # which is his last of that value is "fragile": it may only capture that house.
+        own = 0
+        partner_held = 0
+        cement_targets: list[tuple[int, bool]] = []  # (V, must the mover keep a V?)
+        break_targets: list[int] = []
+        if hpresent:
+            howners = self.howners
+            hcem = self.hcem
+            me = 1 << p
+            partner = _PARTNER_SEATS[p]
+            team_retention = rules.add_retention == "team"
+            if team_retention:
+                ph = self.hands[p ^ 2]
+                for V in _HOUSE_VALUES:
+                    if ph & VALUE_MASK[V]:
+                        partner_held |= 1 << V
+            for V in _HOUSE_VALUES:
+                if not hpresent >> V & 1:
+                    continue
+                owners = howners[V]
+                if owners & me:
+                    own |= 1 << V
+                    cement_targets.append((V, True))  # owner's duty, R28
+                elif owners & partner:
+                    # R33 / A13: the partner's house is free (option partner_cement_free).
+                    cement_targets.append((V, not (rules.partner_cement_free or hcem[V])))
+                else:
+                    # R28: an opponent's house needs its value kept (A14: or the partner's).
+                    cement_targets.append((V, not partner_held >> V & 1))
+                    if not hcem[V]:
+                        break_targets.append(V)
+                if owners & partner and not owners & me and not hcem[V]:
+                    break_targets.append(V)  # R34: the partner's ordinary house may be broken
+            break_targets.sort()
+        # R21d is about the mover's own hand under every option (A14 only widens the permission
+        # to join an opponent's house). A house whose duty is already unmet (an owner who
+        # joined on his partner's card under add_retention "team") blocks nothing: R21d forbids
+        # giving up the last card, it cannot demand a card not held.
+        fragile = own & ~twice & held
+
+        # BUILD targets (R27): values 9..13 with no house, held by the mover (he keeps one,
+        # since the card played is worth less than the house); max_houses (A22); R16.
+        build_vals = 0  # bit V
+        max_houses = rules.max_houses
+        if max_houses is None or hpresent.bit_count() < max_houses:
+            build_vals = held & ~hpresent & _HOUSE_BITS
+            if opening:
+                build_vals &= 1 << bid
+        cement_vals = 0
+        for V, _ in cement_targets:
+            cement_vals |= 1 << V
 
         result: list[int] = []
         any_non_throw = False
         throwable: list[int] = []
         for v, cards in by_value:
-            # rest: values still held after this card has left the hand (retain(p, V)).
-            rest = held if twice >> v & 1 else held & ~(1 << v)
-            kept = rest | partner_held
-            codes: set[int] = set()
             vbit = 1 << v
-
-            # CAPTURE (R23-R26; opening: only with the bid value, R16).
+            out: list[int] = []
+            dup = False
+            can_capture = False
             if not opening or v == bid:
-                groups = subsets[v] if v <= 13 else _EMPTY
+                # CAPTURE (R23-R26): H_v and disjoint v-groups; maximal by default (R25).
+                groups = subsets[v]
                 if hpresent & vbit or (house_in_sums and hpresent):
                     extra: list[int] = []
                     if hpresent & vbit:
@@ -494,140 +544,122 @@ class Position:
                         for w in _HOUSE_VALUES:
                             if w < v and hpresent >> w & 1:
                                 extra.extend(_HOUSE_ITEM[w] | s for s in subsets[v - w])
-                    groups = tuple(extra) + groups
-                can_capture = bool(groups)
-                if can_capture:
+                    groups = (*extra, *groups)
+                if groups:
+                    can_capture = True
                     tag = _CAPTURE_TAG | v << SH_VALUE
-                    for u in group_unions(groups, capture_mode):
-                        if not u:
-                            continue
-                        taken = u >> SH_HOUSES & 31
-                        owned_after = own & ~(taken << 9)
-                        if owned_after & ~kept & ~exempt:
-                            continue  # R21d: the last card of an owned house's value
-                        codes.add(tag | u)
-            else:
-                can_capture = False
+                    if fragile & vbit:
+                        # R21d: his last card of an owned house's value must take that house.
+                        item = _HOUSE_ITEM[v]
+                        unions = group_unions(groups, capture_mode)
+                        out.extend([tag | u for u in unions if u & item])
+                    else:
+                        out.extend([tag | u for u in group_unions(groups, capture_mode) if u])
 
-            # THROW (R22; option throw_rule; opening R16.3).
-            if not opening or v == bid:
+                # THROW (R22; option throw_rule; opening R16.3).
                 if throw_rule == "no_capture_possible":
-                    if not can_capture and not hpresent & vbit:
-                        codes.add(_THROW_TAG)
+                    if not can_capture:
+                        out.append(_THROW_TAG)
                 elif not hpresent & vbit:
                     # "always" and "no_other_move" both keep R21f(b): never a house's value.
                     throwable.append(v)
                     if throw_rule == "always":
-                        codes.add(_THROW_TAG)
+                        out.append(_THROW_TAG)
 
-            # BUILD (R27): a new ordinary house of value V = v + sum(S), S non-empty.
-            if can_build_new:
-                for V in _HOUSE_VALUES:
-                    if v >= V or hpresent >> V & 1 or not rest >> V & 1:
-                        continue
-                    if opening and bid != V:
-                        continue
-                    if own & ~(kept | 1 << V) & ~exempt:
-                        continue
+            if not fragile & vbit:
+                # BUILD (R27): a new ordinary house of V = v + sum(S), S non-empty; loose cards
+                # of value V merge (R21f(a)); further V-groups may join (R31).
+                cand = build_vals & (avail << v)
+                while cand:
+                    V = (cand & -cand).bit_length() - 1
+                    cand &= cand - 1
                     s_list = subsets[V - v]
-                    if not s_list:
-                        continue
-                    singles = loose & VALUE_MASK[V]  # R21f(a): loose V cards merge
+                    singles = loose & VALUE_MASK[V]
                     tag = _BUILD_TAG | V << SH_VALUE
+                    v_groups = () if absorb_never else subsets[V]
                     for s in s_list:
-                        base = s | singles
-                        if absorb_never:
-                            codes.add(tag | base)
-                            continue
-                        rem = loose & ~base
-                        vgroups = loose_subsets(rem)[V] if rem else _EMPTY
-                        for a in group_unions(vgroups, absorb_mode):
-                            codes.add(tag | base | a)
+                        base = tag | s | singles
+                        if v_groups:
+                            free = s | singles
+                            g = tuple([x for x in v_groups if not x & free])
+                            if g:
+                                dup = True
+                                out.extend([base | a for a in group_unions(g, absorb_mode)])
+                                continue
+                        out.append(base)
                 # A12 (allow_pair_build): V onto a loose V, keeping another V, is a cemented build.
                 if (
                     rules.allow_pair_build
                     and v >= 9
+                    and twice & vbit
                     and not hpresent & vbit
                     and loose & VALUE_MASK[v]
-                    and rest & vbit
                     and (not opening or v == bid)
-                    and not own & ~kept & ~exempt
+                    and (max_houses is None or hpresent.bit_count() < max_houses)
                 ):
-                    base = loose & VALUE_MASK[v]
-                    tag = _BUILD_TAG | v << SH_VALUE
-                    if absorb_never:
-                        codes.add(tag | base)
+                    singles = loose & VALUE_MASK[v]
+                    base = _BUILD_TAG | v << SH_VALUE | singles
+                    g = () if absorb_never else tuple([x for x in subsets[v] if not x & singles])
+                    if g:
+                        dup = True
+                        out.extend([base | a for a in group_unions(g, absorb_mode)])
                     else:
-                        rem = loose & ~base
-                        vgroups = loose_subsets(rem)[v] if rem else _EMPTY
-                        for a in group_unions(vgroups, absorb_mode):
-                            codes.add(tag | base | a)
+                        out.append(base)
 
-            if not opening and hpresent:
-                # CEMENT / ADD (R28, R33): a new set {c} + S for the existing house of value V.
-                for V in _HOUSE_VALUES:
-                    if v > V or not hpresent >> V & 1:
-                        continue
-                    owners = howners[V]
-                    if owners & me:
-                        if not rest >> V & 1:
-                            continue  # owner's duty, R21d
-                        owner_after = True
-                    elif owners & partner:
-                        if not (rules.partner_cement_free or hcem[V]) and not rest >> V & 1:
-                            continue  # A13 with partner_cement_free false
-                        owner_after = False  # A16
-                    else:
-                        ok = rest | partner_held if team_retention else rest
-                        if not ok >> V & 1:
-                            continue  # R28: adding to an opponent's house needs its value
-                        owner_after = True
-                    owned_after = own | (1 << V if owner_after else 0)
-                    need = owned_after & ~kept & ~exempt
-                    if owner_after and not owners & me and team_retention:
-                        need &= ~(1 << V)  # A14: the partner's card let him join
-                    if need:
-                        continue
-                    t = V - v
-                    s_list = subsets[t] if t else _ZERO_ONLY
-                    tag = _CEMENT_TAG | V << SH_VALUE
-                    for s in s_list:
-                        if absorb_never:
-                            codes.add(tag | s)
+                if not opening and cement_vals & (avail0 << v):
+                    # CEMENT / ADD (R28): a new set {card} + S for the existing house of value V.
+                    for V, must_keep in cement_targets:
+                        if v > V or not avail0 >> (V - v) & 1:
                             continue
-                        rem = loose & ~s
-                        vgroups = loose_subsets(rem)[V] if rem else _EMPTY
-                        for a in group_unions(vgroups, absorb_mode):
-                            codes.add(tag | s | a)
+                        if must_keep and not (held >> V & 1 and (v != V or twice & vbit)):
+                            continue
+                        t = V - v
+                        s_list = subsets[t] if t else _ZERO_ONLY
+                        tag = _CEMENT_TAG | V << SH_VALUE
+                        v_groups = () if absorb_never else subsets[V]
+                        for s in s_list:
+                            if v_groups:
+                                g = tuple([x for x in v_groups if not x & s])
+                                if g:
+                                    dup = True
+                                    out.extend([tag | s | a for a in group_unions(g, absorb_mode)])
+                                    continue
+                            out.append(tag | s)
 
-                # BREAK (R29): raise another player's ordinary house by one hand card A-4.
-                if v <= 4:
-                    for H in _HOUSE_VALUES:
+                # BREAK (R29): another player's ordinary house raised by one card A-4 to V2;
+                # the breaker must keep a V2; merges with H_V2 (R30) and loose V2 cards.
+                if v <= 4 and break_targets and not opening:
+                    for H in break_targets:
                         V2 = H + v
                         if V2 > 13:
                             break
-                        if not hpresent >> H & 1 or hcem[H] or howners[H] & me:
-                            continue
-                        if not rest >> V2 & 1:
-                            continue  # must hold the new value
-                        if (own | 1 << V2) & ~kept & ~exempt:
+                        if not held >> V2 & 1:
                             continue
                         singles = loose & VALUE_MASK[V2]
-                        tag = _BREAK_TAG | V2 << SH_VALUE | H << SH_HOUSE
-                        if absorb_never:
-                            codes.add(tag | singles)
-                            continue
-                        rem = loose & ~singles
-                        vgroups = loose_subsets(rem)[V2] if rem else _EMPTY
-                        for a in group_unions(vgroups, absorb_mode):
-                            codes.add(tag | singles | a)
+                        tag = _BREAK_TAG | V2 << SH_VALUE | H << SH_HOUSE | singles
+                        g = (
+                            ()
+                            if absorb_never
+                            else tuple([x for x in subsets[V2] if not x & singles])
+                        )
+                        if g:
+                            dup = True
+                            out.extend([tag | a for a in group_unions(g, absorb_mode)])
+                        else:
+                            out.append(tag)
 
-            if codes:
-                if len(codes) > 1 or _THROW_TAG not in codes:
+            if out:
+                if dup:
+                    out = list(dict.fromkeys(out))
+                if len(out) > 1 or out[0] != _THROW_TAG:
                     any_non_throw = True
-                for c in cards:
-                    cb = c << SH_CARD
-                    result.extend([code | cb for code in codes])
+                if len(cards) == 1:
+                    cb = cards[0] << SH_CARD
+                    result += [code | cb for code in out]
+                else:
+                    for c in cards:
+                        cb = c << SH_CARD
+                        result.extend([code | cb for code in out])
 
         if throw_rule == "no_other_move" and not any_non_throw:
             # Option throw_rule "no_other_move" (IND): throw only when nothing else is legal.
@@ -680,18 +712,20 @@ class Position:
     # --- making moves ---------------------------------------------------------------------
 
     def push(self, code: int) -> None:
-        """Make a move given by its code. The code must be legal (see :meth:`legal_codes`);
-        use :meth:`push_checked` for untrusted input."""
+        """Make a move given by its code, recording it for :meth:`pop`. The code must be
+        legal (see :meth:`legal_codes`); :meth:`play` checks untrusted input."""
+        # The lists of a position are never changed in place once shared (copy on write), so
+        # the undo record holds references, not copies.
         self._stack.append(
             (
-                self.hands[:],
+                self.hands,
                 self.loose,
-                self.hcards[:],
-                self.hcem[:],
-                self.howners[:],
+                self.hcards,
+                self.hcem,
+                self.howners,
                 self.hpresent,
-                self.captured[:],
-                self.sweeps[:],
+                self.captured,
+                self.sweeps,
                 self.last_capture,
                 self.plays,
                 self.phase_id,
@@ -699,6 +733,10 @@ class Position:
                 self.stock,
             )
         )
+        self.advance(code)
+
+    def advance(self, code: int) -> None:
+        """Make a move without recording it for :meth:`pop` (playouts that never go back)."""
         action = code >> SH_ACTION & 7
         if action == BID:
             self.bid = code >> SH_VALUE & 15
@@ -710,7 +748,9 @@ class Position:
         p = (self.dealer + 1 + self.plays) & 3
         card = code >> SH_CARD & 63
         cbit = 1 << card
-        self.hands[p] &= ~cbit
+        hands = self.hands[:]
+        hands[p] &= ~cbit
+        self.hands = hands
         moved = code & LOOSE_BITS
         if action == THROW:
             self.loose |= cbit
@@ -719,59 +759,72 @@ class Position:
             taken = cbit | moved
             hb = code >> SH_HOUSES & 31
             if hb:
+                hcards = self.hcards[:]
+                howners = self.howners[:]
+                hcem = self.hcem[:]
                 for i in range(5):
                     if hb >> i & 1:
                         v = 9 + i
-                        taken |= self.hcards[v]
-                        self.hcards[v] = 0
-                        self.howners[v] = 0
-                        self.hcem[v] = False
+                        taken |= hcards[v]
+                        hcards[v] = 0
+                        howners[v] = 0
+                        hcem[v] = False
                         self.hpresent &= ~(1 << v)
+                self.hcards = hcards
+                self.howners = howners
+                self.hcem = hcem
             self.loose &= ~moved
-            self.captured[team] |= taken
+            captured = self.captured[:]
+            captured[team] |= taken
+            self.captured = captured
             self.last_capture = team
             if not self.loose and not self.hpresent:
                 # R37/R38: a sweep; 25 on play 1, 0 on play 48, 50 otherwise.
                 n = self.plays + 1
                 r = self.rules
-                self.sweeps[team] += (
+                sweeps = self.sweeps[:]
+                sweeps[team] += (
                     r.sweep_first if n == 1 else r.sweep_last if n == 48 else r.sweep_value
                 )
-        elif action == BUILD:
+                self.sweeps = sweeps
+        else:
             V = code >> SH_VALUE & 15
+            hcards = self.hcards[:]
+            howners = self.howners[:]
+            hcem = self.hcem[:]
             self.loose &= ~moved
-            self.hcards[V] = cbit | moved
-            # Cemented when the house holds more than one set (R21b): value sum > V.
-            self.hcem[V] = _VAL[card] + _bits_value_sum(moved) > V
-            self.howners[V] = 1 << p
-            self.hpresent |= 1 << V
-        elif action == CEMENT:
-            V = code >> SH_VALUE & 15
-            self.loose &= ~moved
-            self.hcards[V] |= cbit | moved
-            self.hcem[V] = True
-            owners = self.howners[V]
-            if not owners & (1 << p) and not owners & _PARTNER_SEATS[p]:
-                self.howners[V] = owners | 1 << p  # R28: an opponent who adds becomes an owner
-        else:  # BREAK (R29)
-            H = code >> SH_HOUSE & 15
-            V = code >> SH_VALUE & 15
-            cards = self.hcards[H] | cbit | moved
-            self.hcards[H] = 0
-            self.howners[H] = 0
-            self.hcem[H] = False
-            self.hpresent &= ~(1 << H)
-            self.loose &= ~moved
-            if self.hpresent >> V & 1:
-                # R30 / A15: merge with the existing house of the new value.
-                self.hcards[V] |= cards
-                self.howners[V] |= 1 << p
-                self.hcem[V] = True
-            else:
-                self.hcards[V] = cards
-                self.howners[V] = 1 << p
-                self.hcem[V] = bool(moved)
+            if action == BUILD:
+                hcards[V] = cbit | moved
+                # Cemented when the house holds more than one set (R21b): value sum > V.
+                hcem[V] = _VAL[card] + _bits_value_sum(moved) > V
+                howners[V] = 1 << p
                 self.hpresent |= 1 << V
+            elif action == CEMENT:
+                hcards[V] |= cbit | moved
+                hcem[V] = True
+                owners = howners[V]
+                if not owners & (1 << p) and not owners & _PARTNER_SEATS[p]:
+                    howners[V] = owners | 1 << p  # R28: an opponent who adds becomes an owner
+            else:  # BREAK (R29)
+                H = code >> SH_HOUSE & 15
+                cards = hcards[H] | cbit | moved
+                hcards[H] = 0
+                howners[H] = 0
+                hcem[H] = False
+                self.hpresent &= ~(1 << H)
+                if self.hpresent >> V & 1:
+                    # R30 / A15: merge with the existing house of the new value.
+                    hcards[V] |= cards
+                    howners[V] |= 1 << p
+                    hcem[V] = True
+                else:
+                    hcards[V] = cards
+                    howners[V] = 1 << p
+                    hcem[V] = bool(moved)
+                    self.hpresent |= 1 << V
+            self.hcards = hcards
+            self.howners = howners
+            self.hcem = hcem
         self.plays += 1
         if self.plays == 1 and self.stock:
             self._deal_stock()
@@ -802,24 +855,28 @@ class Position:
         stock = self.stock
         b = self.bidder
         order = [b, b + 1, b + 2, b + 3, b, b + 1, b + 2, b + 3, b + 1, b + 2, b + 3]
-        hands = self.hands
+        hands = self.hands[:]
         for i in range(len(stock) // 4):
             seat = order[i] & 3
             hands[seat] |= _mask(stock[4 * i : 4 * i + 4])
+        self.hands = hands
         self.stock = ()
 
     def _finish_deal(self) -> None:
         """R40/R41: leftovers go to the team of the last capture (to nobody if none)."""
         if self.last_capture >= 0:
             left = self.loose
-            for v in _HOUSE_VALUES:  # none under the standard rules (R41); kept for safety
-                if self.hpresent >> v & 1:
-                    left |= self.hcards[v]
-                    self.hcards[v] = 0
-                    self.howners[v] = 0
-                    self.hcem[v] = False
-            self.hpresent = 0
-            self.captured[self.last_capture] |= left
+            if self.hpresent:  # none under the standard rules (R41); kept for safety
+                for v in _HOUSE_VALUES:
+                    if self.hpresent >> v & 1:
+                        left |= self.hcards[v]
+                self.hcards = [0] * 14
+                self.howners = [0] * 14
+                self.hcem = [False] * 14
+                self.hpresent = 0
+            captured = self.captured[:]
+            captured[self.last_capture] |= left
+            self.captured = captured
             self.loose = 0
         self.phase_id = PHASE_OVER
 

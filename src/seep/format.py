@@ -63,7 +63,7 @@ def _cards(value: Any, field: str, seen: dict[int, str]) -> int:
     mask = 0
     for item in value:
         try:
-            c = parse_card(item)
+            c = parse_card(item, strict=True)
         except NotationError as exc:
             raise _fail(f"{field}: {exc}") from None
         if c in seen:

@@ -180,8 +180,12 @@ class Move(int):
             if key not in data:
                 raise MalformedMoveError(f"a {name} move needs the field {key!r}")
         try:
-            card = parse_card(data["card"]) if "card" in fields else 0
-            loose = parse_cards(_card_list(data["loose"], "loose")) if "loose" in fields else 0
+            card = parse_card(data["card"], strict=True) if "card" in fields else 0
+            loose = (
+                parse_cards(_card_list(data["loose"], "loose"), strict=True)
+                if "loose" in fields
+                else 0
+            )
         except NotationError as exc:
             raise MalformedMoveError(f"{name} move: {exc}") from None
         value = _int_field(data, "value", name, 1, 13) if "value" in fields else 0

@@ -1,0 +1,67 @@
+"""The ``seep`` command (``python -m seep``)."""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+
+from .engine import Position
+from .moves import Move
+from .notation import format_house
+from .options import PRESETS, Rules
+
+_SEATS = "NWSE"
+
+
+def _show(pos: Position) -> str:
+    from .cards import format_cards
+
+    houses = "  ".join(format_house(v, c, o, _SEATS) for v, c, _, o in pos.houses())
+    return f"floor: {format_cards(pos.loose) or '-'}" + (f"   {houses}" if houses else "")
+
+
+def demo(seed: int, rules: str, delay: float) -> int:
+    """Play one deal with random legal moves, move by move, in the terminal."""
+    from .cards import format_cards
+
+    pos = Position.new_deal(seed, dealer=0, rules=Rules.parse(rules))
+    rng = random.Random(seed)
+    print(f"Seep demo deal (seed {seed}, rules {rules}); seats N=0 (dealer), W=1, S=2, E=3")
+    print(f"{_SEATS[pos.bidder]} holds {format_cards(pos.hands[pos.bidder])}")
+    while not pos.is_over():
+        seat = pos.to_move
+        assert seat is not None
+        move = Move(rng.choice(pos.legal_codes()))
+        pos.push(move)
+        label = f"play {pos.plays:2d}" if move.is_play() else "bid    "
+        print(f"{label}  {_SEATS[seat]}: {move!s:28} {_show(pos)}")
+        if delay:
+            time.sleep(delay)
+    pts, sw, sc = pos.card_points(), pos.sweeps, pos.deal_scores()
+    print(f"deal over: NS {pts[0]} points + {sw[0]} sweeps = {sc[0]};", end=" ")
+    print(f"WE {pts[1]} points + {sw[1]} sweeps = {sc[1]}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``seep`` command."""
+    parser = argparse.ArgumentParser(prog="seep", description="Seep, the Indian card game.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("protocol", help="serve the JSON-lines protocol on stdin/stdout")
+    d = sub.add_parser("demo", help="play one deal with random moves in the terminal")
+    d.add_argument("--seed", type=int, default=None, help="shuffle seed (default: random)")
+    d.add_argument("--rules", default="standard", choices=sorted(PRESETS))
+    d.add_argument("--delay", type=float, default=0.0, help="seconds between moves")
+    args = parser.parse_args(argv)
+    if args.command == "protocol":
+        from .protocol_server import serve
+
+        return serve()
+    seed = args.seed if args.seed is not None else random.randrange(1 << 30)
+    return demo(seed, args.rules, args.delay)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
