@@ -16,7 +16,7 @@ writes and reads FORMAT.md game records; :func:`replay_record` checks a record m
 >>> len(rec["deals"]) >= 2 and rec["format"] == "seep/1"
 True
 >>> [p for _, p in replay_record(rec)][-1]["phase"]
-'bid'
+'over'
 """
 
 from __future__ import annotations
