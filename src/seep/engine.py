@@ -141,6 +141,23 @@ _BIT = tuple(1 << c for c in range(52))
 _HOUSE_ITEM = (0,) * 9 + tuple(1 << (SH_HOUSES + v - 9) for v in range(9, 14))
 _HOUSE_VALUES = (9, 10, 11, 12, 13)
 _HOUSE_BITS = 0b11111 << 9
+_SUM_BITS = ((1 << 14) - 1) & ~1  # sums 1..13
+# _REVERSED_SUMS[m]: bit 13 - t for every bit t (0..13) of m.
+_REVERSED_SUMS: tuple[int, ...] = tuple(
+    sum(1 << (13 - t) for t in range(14) if m >> t & 1) for m in range(1 << 14)
+)
+
+
+def _values_cards_table() -> tuple[int, ...]:
+    table = [0] * (1 << 14)
+    for m in range(1, 1 << 14):
+        low = m & -m
+        table[m] = table[m ^ low] | VALUE_MASK[low.bit_length() - 1]
+    return tuple(table)
+
+
+# _VALUES_CARDS[m]: the cards of every value v (1..13) whose bit v is set in m.
+_VALUES_CARDS = _values_cards_table()
 # _NIBBLE_CARDS[4 * r][nib]: the cards of rank index r whose suits are the bits of nib.
 _NIBBLE_CARDS: dict[int, tuple[tuple[int, ...], ...]] = {
     4 * r: tuple(tuple(4 * r + s for s in range(4) if nib >> s & 1) for nib in range(16))
@@ -153,7 +170,7 @@ _PARTNER_SEATS = (0b0100, 0b1000, 0b0001, 0b0010)  # seat mask of s+2
 # they are bounded by clearing when they grow large.
 _FLOOR: dict[int, tuple[tuple[tuple[int, ...], ...], int]] = {}
 _FAMILIES: dict[tuple[tuple[int, ...], int], tuple[int, ...]] = {}
-_CACHE_LIMIT = 200_000
+_CACHE_LIMIT = 50_000
 _EMPTY: tuple[int, ...] = ()
 _NO_FLOOR: tuple[tuple[tuple[int, ...], ...], int] = (((),) * 14, 0)
 _ZERO_ONLY: tuple[int, ...] = (0,)
@@ -167,29 +184,48 @@ def floor_index(loose: int) -> tuple[tuple[tuple[int, ...], ...], int]:
     and a bitmask with bit ``t`` set when some subset sums to ``t``.
 
     Index ``t`` (1..13) of the first item holds the masks summing to ``t``: the t-groups of R23.
+    A floor that is an indexed floor plus one card (after a throw, the commonest move) is
+    extended from it; any other floor is built card by card.
     """
     hit = _FLOOR.get(loose)
     if hit is not None:
         return hit
     if not loose:
         return _NO_FLOOR
-    by_sum: list[list[int]] = [[] for _ in range(14)]
-    m = loose
-    while m:
-        low = m & -m
-        m ^= low
-        v = _VAL[low.bit_length() - 1]
-        # Extend every subset found so far; values are >= 1, so sums stay bounded by 13.
-        for t in range(13 - v, 0, -1):
-            bucket = by_sum[t]
-            if bucket:
-                by_sum[t + v].extend([s | low for s in bucket])
-        by_sum[v].append(low)
-    avail = 0
-    for t in range(1, 14):
-        if by_sum[t]:
-            avail |= 1 << t
-    result = (tuple(tuple(b) for b in by_sum), avail)
+    rest = loose
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        parent = _FLOOR.get(loose ^ low)
+        if parent is not None:
+            by_sum = list(parent[0])
+            avail = parent[1]
+            v = _VAL[low.bit_length() - 1]
+            for t in range(13 - v, 0, -1):
+                if avail >> t & 1:
+                    by_sum[t + v] += tuple([s | low for s in parent[0][t]])
+            by_sum[v] += (low,)
+            avail |= (avail << v | 1 << v) & _SUM_BITS
+            result = (tuple(by_sum), avail)
+            break
+    else:
+        lists: list[list[int]] = [[] for _ in range(14)]
+        m = loose
+        while m:
+            low = m & -m
+            m ^= low
+            v = _VAL[low.bit_length() - 1]
+            # Extend every subset found so far; values are >= 1, so sums stay bounded by 13.
+            for t in range(13 - v, 0, -1):
+                bucket = lists[t]
+                if bucket:
+                    lists[t + v].extend([s | low for s in bucket])
+            lists[v].append(low)
+        avail = 0
+        for t in range(1, 14):
+            if lists[t]:
+                avail |= 1 << t
+        result = (tuple([tuple(b) for b in lists]), avail)
     if len(_FLOOR) > _CACHE_LIMIT:
         _FLOOR.clear()
     _FLOOR[loose] = result
@@ -446,21 +482,16 @@ class Position:
         opening = plays == 0
         bid = self.bid
 
-        # Hand by value: which values are held, and which at least twice.
+        # Values 9..13 held, and held at least twice (retention and house targets only ever
+        # concern house values).
         held = 0
         twice = 0
-        by_value: list[tuple[int, tuple[int, ...]]] = []
-        h = hand
-        while h:
-            shift = ((h & -h).bit_length() - 1) & ~3
-            nib = h >> shift & 15
-            h ^= nib << shift
-            v = (shift >> 2) + 1
-            held |= 1 << v
-            cards = _NIBBLE_CARDS[shift][nib]
-            if len(cards) > 1:
-                twice |= 1 << v
-            by_value.append((v, cards))
+        for V in _HOUSE_VALUES:
+            nib = hand >> (4 * V - 4) & 15
+            if nib:
+                held |= 1 << V
+                if nib & (nib - 1):
+                    twice |= 1 << V
 
         subsets, avail = floor_index(loose)
         avail0 = avail | 1  # sums of S for a cement: S may be empty when the card is worth V
@@ -524,9 +555,55 @@ class Position:
         for V, _ in cement_targets:
             cement_vals |= 1 << V
 
+        # Which card values can do more than be thrown? A value v can capture when a v-group
+        # or H_v exists; build when some V - v is a loose sum; cement when V - v is 0 or a loose
+        # sum; break when it is 1..4 and a house can be broken. ``rev`` has bit 13 - t for
+        # every loose sum t, so (rev << V) >> 13 marks every V - t at once.
+        rev = _REVERSED_SUMS[avail]
+        busy = avail | hpresent
+        if house_in_sums and hpresent:
+            busy = _SUM_BITS
+        bv = build_vals
+        while bv:
+            low = bv & -bv
+            bv ^= low
+            busy |= (rev << (low.bit_length() - 1)) >> 13
+        if not opening:
+            if cement_vals:
+                rev0 = rev | 1 << 13
+                cv = cement_vals
+                while cv:
+                    low = cv & -cv
+                    cv ^= low
+                    busy |= (rev0 << (low.bit_length() - 1)) >> 13
+            if break_targets:
+                busy |= 0b11110
+        if rules.allow_pair_build:
+            busy |= _HOUSE_BITS
+        busy &= _SUM_BITS
+        busy_cards = _VALUES_CARDS[busy] & hand
         result: list[int] = []
         any_non_throw = False
-        throwable: list[int] = []
+
+        # Every other card can only be thrown (R22; at the opening only a card of the bid, R16).
+        quiet = hand & ~busy_cards
+        if opening:
+            quiet &= VALUE_MASK[bid]
+        throwable = quiet if throw_rule == "no_other_move" else 0
+        if quiet and not throwable:
+            while quiet:
+                low = quiet & -quiet
+                quiet ^= low
+                result.append(_THROW_TAG | (low.bit_length() - 1) << SH_CARD)
+
+        by_value: list[tuple[int, tuple[int, ...]]] = []
+        h = busy_cards
+        while h:
+            shift = ((h & -h).bit_length() - 1) & ~3
+            nib = h >> shift & 15
+            h ^= nib << shift
+            by_value.append(((shift >> 2) + 1, _NIBBLE_CARDS[shift][nib]))
+
         for v, cards in by_value:
             vbit = 1 << v
             out: list[int] = []
@@ -562,9 +639,10 @@ class Position:
                         out.append(_THROW_TAG)
                 elif not hpresent & vbit:
                     # "always" and "no_other_move" both keep R21f(b): never a house's value.
-                    throwable.append(v)
                     if throw_rule == "always":
                         out.append(_THROW_TAG)
+                    else:
+                        throwable |= VALUE_MASK[v] & hand
 
             if not fragile & vbit:
                 # BUILD (R27): a new ordinary house of V = v + sum(S), S non-empty; loose cards
@@ -661,11 +739,12 @@ class Position:
                         cb = c << SH_CARD
                         result.extend([code | cb for code in out])
 
-        if throw_rule == "no_other_move" and not any_non_throw:
+        if throwable and not any_non_throw:
             # Option throw_rule "no_other_move" (IND): throw only when nothing else is legal.
-            for v, cards in by_value:
-                if v in throwable:
-                    result.extend([_THROW_TAG | c << SH_CARD for c in cards])
+            while throwable:
+                low = throwable & -throwable
+                throwable ^= low
+                result.append(_THROW_TAG | (low.bit_length() - 1) << SH_CARD)
         return result
 
     # --- checked moves ---------------------------------------------------------------------
