@@ -25,7 +25,7 @@ typecheck: $(STAMP)
 	$(VENV)/bin/mypy --strict src/seep
 
 pytest: $(STAMP)
-	$(VENV)/bin/pytest src tests docs
+	$(VENV)/bin/pytest src tests docs README.md
 
 bench: $(STAMP)
 	$(PY) bench/engine.py
