@@ -17,6 +17,17 @@ their keys are equal (FORMAT.md, "Move").
 
 Internally, sets of floor items are bitmasks over a fixed indexing of the floor (loose cards
 first, then houses); this keeps the brute force fast enough for floors of ~15 loose cards.
+
+Readings of points RULES.md leaves open (both agree with the engine's choices, except the
+second, where only the owner's-duty part differs; see tests/test_crosscheck.py):
+
+* ``throw_rule: no_other_move`` on play 1: "no other legal move" means no other legal
+  *opening* move (R16 restricts the rest), so the bid card may be thrown when no capture
+  with it and no build of the bid value exists.
+* ``add_retention: team``: the partner's card counts for the permission to ADD to a house
+  owned only by opponents (R28, A14). The new owner's duty is unspecified (§3); R21d is
+  applied as R36 words it ("may not give up his last card of the house value"), binding a
+  player for a house he owned and whose value he held before the move.
 """
 
 from __future__ import annotations
@@ -157,9 +168,18 @@ def disjoint_unions(groups: list[int]) -> set[int]:
     return unions
 
 
-def contains_group(groups: list[int], free: int) -> bool:
-    """True when some group lies entirely inside the item set ``free``."""
-    return any(g & free == g for g in groups)
+def has_subset_sum(values: list[int], free: int, target: int) -> bool:
+    """True when some non-empty subset of the items in ``free`` sums to ``target``.
+
+    Classic subset-sum reachability: bit s of ``reachable`` is set when some subset of the
+    items seen so far sums to s (sums above the target are dropped). Used for "no v-group is
+    left" (R25, A11); target >= 1, so the empty subset never counts.
+    """
+    reachable = 1
+    limit = (1 << (target + 1)) - 1
+    for i in bits(free):
+        reachable |= (reachable << values[i]) & limit
+    return bool(reachable >> target & 1)
 
 
 # --------------------------------------------------------------------------------------------
@@ -179,6 +199,8 @@ class _Floor:
         self.house_by_value = {h["value"]: h for h in self.houses}
         self._groups: dict[tuple[int, int], list[int]] = {}
         self._unions: dict[tuple[int, int], set[int]] = {}
+        self._has_group: dict[tuple[int, int], bool] = {}
+        self._loose_sets: dict[int, frozenset[str]] = {}
 
     def house_bit(self, house_value: int) -> int:
         """The item bit of the house of that value."""
@@ -188,8 +210,11 @@ class _Floor:
         raise KeyError(house_value)
 
     def loose_of(self, mask: int) -> frozenset[str]:
-        """The loose cards among the items of ``mask``."""
-        return frozenset(self.loose[i] for i in bits(mask & self.all_loose))
+        """The loose cards among the items of ``mask`` (cached: keys reuse the same sets)."""
+        mask &= self.all_loose
+        if mask not in self._loose_sets:
+            self._loose_sets[mask] = frozenset(self.loose[i] for i in bits(mask))
+        return self._loose_sets[mask]
 
     def houses_of(self, mask: int) -> frozenset[int]:
         """The values of the houses among the items of ``mask``."""
@@ -213,6 +238,13 @@ class _Floor:
             self._unions[key] = disjoint_unions(self.groups(allowed, target))
         return self._unions[key]
 
+    def has_group(self, free: int, target: int) -> bool:
+        """True when the items of ``free`` contain a target-group (cached)."""
+        key = (free, target)
+        if key not in self._has_group:
+            self._has_group[key] = has_subset_sum(self.item_values, free, target)
+        return self._has_group[key]
+
     def absorptions(self, target: int, available: int, mode: str) -> list[int]:
         """The choices of further loose ``target``-groups going into a ``target``-house (R31).
 
@@ -222,12 +254,11 @@ class _Floor:
         """
         if mode == "never":
             return [0]
-        groups = self.groups(self.all_loose, target)
         choices = [u for u in self.unions(self.all_loose, target) if u & available == u]
         if mode == "optional":
             return choices
         if mode == "mandatory":
-            return [u for u in choices if not contains_group(groups, available & ~u)]
+            return [u for u in choices if not self.has_group(available & ~u, target)]
         raise ValueError(f"absorb_loose_groups: {mode!r}")
 
 
@@ -271,11 +302,12 @@ def _play_moves(
         h["value"]: frozenset(h["owners"]) for h in floor.houses
     }
 
-    def _team_ok(house_value: int) -> bool:
-        """A14 / option add_retention=team: the partner's card of value V also counts."""
-        return rules["add_retention"] == "team" and any(
-            value(c) == house_value for c in partner_hand
-        )
+    team_retention = rules["add_retention"] == "team"
+    held_before = {value(c) for c in hand}
+
+    def partner_holds(house_value: int) -> bool:
+        """A14 / add_retention=team: a card of value V in the partner's hand."""
+        return any(value(c) == house_value for c in partner_hand)
 
     others: set[MoveKey] = set()  # capture / build / cement / break
     throwable: list[str] = []  # cards that R22 (as configured) lets be thrown
@@ -294,11 +326,22 @@ def _play_moves(
             owners_after: dict[int, frozenset[int]], rest_values: set[int] = rest_values
         ) -> bool:
             """R21d / §7 step 7: every house the mover owns after the move keeps its value in
-            his remaining hand. Under ``add_retention: team`` the partner's hand also counts
-            (A14; the sources leave the new owner's duty open, see ``_team_ok``)."""
+            his remaining hand.
+
+            add_retention=team (A14) lets a player join an opponent's house on the strength of
+            his partner's card, so he may own a house without holding its value; RULES.md
+            leaves his duty open (§3). We then apply R21d in R36's words, "he may not give up
+            his last card of the house value": it binds only for a house he already owned, and
+            held the value of, before this move; joining a house is governed by the permission
+            checks (R27-R29), where the partner's card counts for an ADD. Under "self" the
+            literal rule applies (it is equivalent: builds, adds and breaks check retain(p, V)
+            and an owner always holds his value, §11.4).
+            """
             for hv, owners in owners_after.items():
-                if seat in owners and hv not in rest_values and not _team_ok(hv):
-                    return False
+                if seat in owners and hv not in rest_values:
+                    bound = seat in owners_before.get(hv, frozenset()) and hv in held_before
+                    if not team_retention or bound:
+                        return False
             return True
 
         # ---- CAPTURE (R23-R26; §7 step 2) ------------------------------------------------
@@ -311,13 +354,12 @@ def _play_moves(
                 items |= floor.house_bit(h["value"])
         elif v in floor.house_by_value:
             items |= floor.house_bit(v)
-        cap_groups = floor.groups(items, v)
-        can_capture = bool(cap_groups)
+        can_capture = floor.has_group(items, v)
         for union in floor.unions(items, v):
             if not union:
                 continue  # R23: at least one item must be captured
             if rules["capture_rule"] == "maximal":
-                if contains_group(cap_groups, items & ~union):
+                if floor.has_group(items & ~union, v):
                     continue  # R25: a v-group (or H_v) would be left behind
             elif rules["capture_rule"] != "any":
                 raise ValueError(f"capture_rule: {rules['capture_rule']!r}")
@@ -352,7 +394,8 @@ def _play_moves(
             and floor.loose_with_value(v)
             and ret(v)
         ):
-            singles = floor.loose_with_value(v)  # the partner card plus any further merge
+            # The loose V card it is played onto, and every other loose V (R21f(a)).
+            singles = floor.loose_with_value(v)
             after = {**owners_before, v: frozenset({seat})}
             if retention_ok(after):
                 for extra in floor.absorptions(v, floor.all_loose & ~singles, absorb_mode):
@@ -377,7 +420,7 @@ def _play_moves(
             else:
                 # Only opponents own it: must keep a card of V (A14: own hand, or with
                 # add_retention=team the partner's hand too), and joins the owners (R21c).
-                allowed = ret(target) or _team_ok(target)
+                allowed = ret(target) or (team_retention and partner_holds(target))
                 new_owners = owners | {seat}
             if not allowed:
                 continue

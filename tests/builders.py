@@ -45,6 +45,11 @@ def _deal_before_bid(rules: str | Mapping[str, Any]) -> bool:
     return not isinstance(rules, str) and bool(rules.get("deal_before_bid", False))
 
 
+def _of_value(house_value: int) -> Callable[[str], bool]:
+    """A predicate: the card has capture value ``house_value``."""
+    return lambda card: card_value(card) == house_value
+
+
 def plays_made(seat: int, plays: int, dealer: int = 0) -> int:
     """How many of plays 1..``plays`` seat ``seat`` has made (play k is by ``(dealer+k) % 4``)."""
     return sum(1 for k in range(1, plays + 1) if (dealer + k) % 4 == seat)
@@ -188,7 +193,7 @@ def make_position(
                 continue
             if hands[owner] is not None or len(filled[owner]) >= sizes[owner]:
                 raise ValueError(f"seat {owner} owns H{h['value']} but holds no such card")
-            filled[owner].append(take(lambda c, v=h["value"]: card_value(c) == v))
+            filled[owner].append(take(_of_value(h["value"])))
     for s in range(4):
         while len(filled[s]) < sizes[s]:
             filled[s].append(take())

@@ -103,7 +103,9 @@ def plays_for(dealer: int, seat: int, hand_len: int) -> int:
     raise ValueError(f"seat {seat} never moves with {hand_len} cards (dealer {dealer})")
 
 
-def house(val: int, cards: Sequence[str], owners: Sequence[int], cemented: bool | None = None) -> dict[str, Any]:
+def house(
+    val: int, cards: Sequence[str], owners: Sequence[int], cemented: bool | None = None
+) -> dict[str, Any]:
     """A FORMAT.md house object; ``cemented`` defaults to "cards total at least twice the value"."""
     if cemented is None:
         cemented = sum(value(c) for c in cards) > val
@@ -140,7 +142,7 @@ def play_position(
     houses: Sequence[Mapping[str, Any]] = (),
     captured: Sequence[Sequence[str]] | None = None,
     sweeps: Sequence[int] = (0, 0),
-    last_capture: int | None | str = "auto",
+    last_capture: int | str | None = "auto",
     rules: str | Mapping[str, Any] = "standard",
     bid: int = 13,
     match: Mapping[str, Any] | None = None,
@@ -175,8 +177,8 @@ def play_position(
         if s in hands:
             continue
         for h in houses:
-            if s in h["owners"] and all(value(c) != h["value"] for c in full_hands[s]):
-                v = h["value"]
+            v = h["value"]
+            if 1 <= v <= 13 and s in h["owners"] and all(value(c) != v for c in full_hands[s]):
                 full_hands[s].append(_take(pool, lambda c, v=v: value(c) == v))
         while len(full_hands[s]) < sizes[s]:
             full_hands[s].append(_take(pool, lambda c: True))

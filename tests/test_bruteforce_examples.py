@@ -42,24 +42,28 @@ def brk(card: str, house: int, value: int, loose: tuple[str, ...] = ()) -> MoveK
 # ---- the positions of §10 -----------------------------------------------------------------------
 
 
-def e1(loose: tuple[str, ...] = ("6C", "7D", "9H", "4S"), rules: Any = "standard") -> dict:
+def e1(
+    loose: tuple[str, ...] = ("6C", "7D", "9H", "4S"), rules: Any = "standard"
+) -> dict[str, Any]:
     """E1: W's opening play (plays == 0) after bidding 13 with KH 4D 2C 8S."""
     return make_position(["KH", "4D", "2C", "8S"], plays=0, loose=loose, bid=13, rules=rules)
 
 
-def e3(hand: list[str], rules: Any = "standard") -> dict:
+def e3(hand: list[str], rules: Any = "standard") -> dict[str, Any]:
     """E3: W owns H10[6D 4C]; loose 7H 2S 5C."""
     return make_position(
         hand, mover=W, houses=["H10[6D 4C]{W}"], loose=["7H", "2S", "5C"], rules=rules
     )
 
 
-def e4(mover: int, hand: list[str], house: str = "H9[5H 4C]{E}", rules: Any = "standard") -> dict:
+def e4(
+    mover: int, hand: list[str], house: str = "H9[5H 4C]{E}", rules: Any = "standard"
+) -> dict[str, Any]:
     """E4: E owns ordinary H9[5H 4C]; loose 8C."""
     return make_position(hand, mover=mover, houses=[house], loose=["8C"], rules=rules)
 
 
-def e5(hand: list[str], h12_owner: str = "N", rules: Any = "standard") -> dict:
+def e5(hand: list[str], h12_owner: str = "N", rules: Any = "standard") -> dict[str, Any]:
     """E5: H12[8D 4S] (N's, or W's in the variant); E owns H10[7C 3H]; loose 6D; N to move."""
     return make_position(
         hand,
@@ -70,36 +74,36 @@ def e5(hand: list[str], h12_owner: str = "N", rules: Any = "standard") -> dict:
     )
 
 
-def e6(hand: list[str], rules: Any = "standard") -> dict:
+def e6(hand: list[str], rules: Any = "standard") -> dict[str, Any]:
     """E6: S owns H11[6C 5D]; loose 9C 2D; E to move."""
     return make_position(hand, mover=E, houses=["H11[6C 5D]{S}"], loose=["9C", "2D"], rules=rules)
 
 
-def e7(hand: Sequence[str] = ("6C", "JC", "2S"), rules: Any = "standard") -> dict:
+def e7(hand: Sequence[str] = ("6C", "JC", "2S"), rules: Any = "standard") -> dict[str, Any]:
     """E7: loose JD 5S 3H; W to move."""
     return make_position(list(hand), mover=W, loose=["JD", "5S", "3H"], rules=rules)
 
 
-def e8(rules: Any = "standard") -> dict:
+def e8(rules: Any = "standard") -> dict[str, Any]:
     """E8: loose 2S 3D 5C 6H; W holds JH 9C."""
     return make_position(["JH", "9C"], mover=W, loose=["2S", "3D", "5C", "6H"], rules=rules)
 
 
-def e9(mover: int, hand: list[str], rules: Any = "standard", **kw: Any) -> dict:
+def e9(mover: int, hand: list[str], rules: Any = "standard", **kw: Any) -> dict[str, Any]:
     """E9: S owns cemented H10[TC | 7D 3C]; loose 6S."""
     return make_position(
         hand, mover=mover, houses=["H10[TC | 7D 3C]{S}"], loose=["6S"], rules=rules, **kw
     )
 
 
-def e10(rules: Any = "standard") -> dict:
+def e10(rules: Any = "standard") -> dict[str, Any]:
     """E10: E owns cemented H9[9D | 5C 4H]; loose 2C; N holds JH 7S."""
     return make_position(
         ["JH", "7S"], mover=N, houses=["H9[9D | 5C 4H]{E}"], loose=["2C"], rules=rules
     )
 
 
-def e11(hand: Sequence[str] = ("3C", "QS"), rules: Any = "standard") -> dict:
+def e11(hand: Sequence[str] = ("3C", "QS"), rules: Any = "standard") -> dict[str, Any]:
     """E11: E owns ordinary H9[5H 4C]; loose QD; N to move."""
     return make_position(list(hand), mover=N, houses=["H9[5H 4C]{E}"], loose=["QD"], rules=rules)
 

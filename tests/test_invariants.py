@@ -12,6 +12,9 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
+from seep import IllegalMoveError
+from seep.protocol import apply, legal, new_deal, score
 from seep_kit import (
     ALL_CARDS,
     Move,
@@ -24,9 +27,6 @@ from seep_kit import (
     move_keys,
     value,
 )
-
-from seep import IllegalMoveError
-from seep.protocol import apply, legal, new_deal, score
 
 RULESETS: list[str | dict[str, Any]] = [
     "standard",
@@ -123,6 +123,9 @@ def check_position(pos: Position) -> None:
         assert [len(h) for h in pos["hands"]] == hand_sizes(
             dealer, pos["plays"], rules["deal_before_bid"]
         )
+    if pos["phase"] == "bid":
+        assert pos["to_move"] == (pos["dealer"] + 1) % 4
+        assert pos["plays"] == 0
     if pos["phase"] == "over":
         assert pos["to_move"] is None
 
@@ -232,7 +235,10 @@ def play_deal(
             assert after["plays"] == pos["plays"] + 1
             if move["action"] == "capture":
                 assert after["last_capture"] == seat % 2
-                if not after["loose"] and not after["houses"]:  # R37 sweep; R38 values
+                took_all = set(move["loose"]) == set(pos["loose"]) and set(move["houses"]) == {
+                    h["value"] for h in pos["houses"]
+                }
+                if took_all:  # R37 sweep (judged before R40's leftovers); R38 values
                     n = after["plays"]
                     key = "sweep_first" if n == 1 else "sweep_last" if n == 48 else "sweep_value"
                     sweeps[seat % 2] += full[key]
@@ -271,7 +277,7 @@ def test_invariants_along_random_deals(deal: tuple[int, int, Any, int]) -> None:
     play_deal(*deal)
 
 
-@settings(max_examples=8, deadline=None, database=None)
+@settings(max_examples=15, deadline=None, database=None)
 @given(deals)
 def test_every_legal_move_applies(deal: tuple[int, int, Any, int]) -> None:
     """apply accepts every move legal() returns, and each result keeps invariants 1-4."""

@@ -6,6 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+
+from seep.protocol import next_deal, score
 from seep_kit import (
     ALL_CARDS,
     Position,
@@ -16,8 +18,6 @@ from seep_kit import (
     full_rules,
     play_position,
 )
-
-from seep.protocol import next_deal, score
 
 
 def match(diff: int = 0, baazis: tuple[int, int] = (0, 0), deals: int = 0) -> dict[str, Any]:
@@ -132,7 +132,9 @@ def test_e13_step_by_step() -> None:
 
 
 # (case, dealer, match before, team 0 card points, sweeps, rules, match after, next dealer)
-CASES: list[tuple[str, int, dict[str, Any], int, tuple[int, int], dict[str, Any], dict[str, Any], int]] = [
+CASES: list[
+    tuple[str, int, dict[str, Any], int, tuple[int, int], dict[str, Any], dict[str, Any], int]
+] = [
     ("R9 level: same dealer", 2, match(0), 50, (0, 0), {}, match(0, (0, 0), 1), 2),
     ("R9 level after D moved", 1, match(20), 40, (0, 0), {}, match(0, (0, 0), 1), 1),
     ("R9 team 0 dealer ahead", 2, match(0), 60, (0, 0), {}, match(20, (0, 0), 1), 3),

@@ -747,6 +747,174 @@ class Position:
                 result.append(_THROW_TAG | (low.bit_length() - 1) << SH_CARD)
         return result
 
+    # --- checking one move without listing all ----------------------------------------------
+
+    def is_legal(self, code: int) -> bool:
+        """Whether one move is legal, decided from the rules directly, without listing every
+        legal move (a huge floor can have astronomically many). Agrees with
+        :meth:`legal_codes` on every code (the test-suite checks both ways)."""
+        phase = self.phase_id
+        action = code >> SH_ACTION & 7
+        if phase == PHASE_OVER or code >> (SH_HOUSE + 4):
+            return False
+        if phase == PHASE_BID:
+            hand = self.hands[self.bidder]
+            if action == BID:
+                v = code >> SH_VALUE & 15
+                return code == make_code(BID, value=v) and 9 <= v <= 13 and bool(
+                    hand & VALUE_MASK[v]
+                )
+            return code == make_code(REDEAL) and not hand & _VALUES_CARDS[_HOUSE_BITS]
+        if action > BREAK:
+            return False
+        p = (self.dealer + 1 + self.plays) & 3
+        hand = self.hands[p]
+        card = code >> SH_CARD & 63
+        if card > 51 or not hand >> card & 1:
+            return False
+        v = _VAL[card]
+        moved = code & LOOSE_BITS
+        hb = code >> SH_HOUSES & 31
+        V = code >> SH_VALUE & 15
+        H = code >> SH_HOUSE & 15
+        loose = self.loose
+        if moved & ~loose:
+            return False
+        rules = self.rules
+        opening = self.plays == 0
+        bid = self.bid
+        hpresent = self.hpresent
+        rest = hand & ~(1 << card)
+        own = self.owned_values(p)
+        # R21d: the last card of an owned house's value may only capture that house.
+        if own >> v & 1 and not rest & VALUE_MASK[v]:
+            if action != CAPTURE or not hb >> (v - 9) & 1:
+                return False
+
+        if action == THROW:
+            if moved or hb or V or H or hpresent >> v & 1:
+                return False  # R21f(b): never a card of a house's value
+            if opening and v != bid:
+                return False  # R16
+            if rules.throw_rule == "always":
+                return True
+            if rules.throw_rule == "no_capture_possible":
+                return not self._can_capture(v, loose)
+            return not self._has_non_throw_move()  # "no_other_move"
+
+        if action == CAPTURE:
+            if v != V or H or not (moved or hb) or (opening and v != bid):
+                return False
+            items = [_VAL[c] for c in _cards(moved)]
+            for i in range(5):
+                if hb >> i & 1:
+                    w = 9 + i
+                    if not hpresent >> w & 1 or (w != v and not rules.house_in_sums):
+                        return False  # R21g
+                    items.append(w)
+            if not _splits_exactly(items, [v] * (sum(items) // v)) or sum(items) % v:
+                return False  # disjoint v-groups (R23, R24)
+            if rules.capture_rule == "maximal":
+                if hpresent >> v & 1 and not hb >> (v - 9) & 1:
+                    return False  # R25: H_v must be taken
+                left_houses = hpresent & ~(hb << 9)
+                if self._can_capture(v, loose & ~moved, left_houses):
+                    return False  # R25: a v-group would remain
+            return True
+
+        if hb or V < 9 or V > 13:
+            return False
+        if action == BUILD:
+            if H or hpresent >> V & 1 or (opening and bid != V):
+                return False
+            if rules.max_houses is not None and hpresent.bit_count() >= rules.max_houses:
+                return False  # A22
+            if not rest & VALUE_MASK[V]:
+                return False  # R27: the builder keeps a card of the new value
+            singles = loose & VALUE_MASK[V]
+            if singles & ~moved:
+                return False  # R21f(a): loose V cards merge
+            if v == V:  # A12
+                if not rules.allow_pair_build or not singles:
+                    return False
+                first = 0
+            elif v < V:
+                first = V - v
+            else:
+                return False
+            return self._sets_fit(moved & ~singles, first, V, loose & ~moved)
+
+        if opening:
+            return False  # R16: play 1 builds, captures or throws
+        if action == CEMENT:
+            if H or not hpresent >> V & 1 or v > V:
+                return False
+            owners = self.howners[V]
+            keeps = bool(rest & VALUE_MASK[V])
+            if owners >> p & 1:
+                if not keeps:
+                    return False  # R28: the owner's duty
+            elif owners & _PARTNER_SEATS[p]:
+                if not (rules.partner_cement_free or self.hcem[V] or keeps):
+                    return False  # A13
+            elif not keeps and not (
+                rules.add_retention == "team" and self.hands[p ^ 2] & VALUE_MASK[V]
+            ):
+                return False  # R28 / A14: an opponent's house needs its value
+            return self._sets_fit(moved, V - v, V, loose & ~moved)
+
+        # BREAK (R29)
+        if not hpresent >> H & 1 or self.hcem[H] or self.howners[H] >> p & 1 or H + v != V:
+            return False
+        if not rest & VALUE_MASK[V]:
+            return False
+        singles = loose & VALUE_MASK[V]
+        if singles & ~moved:
+            return False
+        return self._sets_fit(moved & ~singles, 0, V, loose & ~moved)
+
+    def _sets_fit(self, cards: int, first: int, V: int, remaining: int) -> bool:
+        """``cards`` split into one set worth ``first`` (none when 0) and whole V-groups, as the
+        absorption option allows (R31); "mandatory" also leaves no V-group in ``remaining``."""
+        values = [_VAL[c] for c in _cards(cards)]
+        total = sum(values)
+        if total < first or (total - first) % V:
+            return False
+        k = (total - first) // V
+        absorb = self.rules.absorb_loose_groups
+        if k and absorb == "never":
+            return False
+        if absorb == "mandatory" and _subset_sums(remaining) >> V & 1:
+            return False
+        return _splits_exactly(values, ([first] if first else []) + [V] * k)
+
+    def _can_capture(self, v: int, loose: int, houses: int | None = None) -> bool:
+        """Whether a card of value v finds H_v or a v-group (with ``house_in_sums``, also a
+        house plus loose cards) among ``loose`` and the houses of bitmask ``houses``."""
+        if houses is None:
+            houses = self.hpresent
+        if houses >> v & 1:
+            return True
+        sums = _subset_sums(loose)
+        if sums >> v & 1:
+            return True
+        if self.rules.house_in_sums:
+            for w in _HOUSE_VALUES:
+                if w < v and houses >> w & 1 and sums >> (v - w) & 1:
+                    return True
+        return False
+
+    def _has_non_throw_move(self) -> bool:
+        """Whether the mover has any legal capture, build, cement or break (``no_other_move``)."""
+        saved = self.rules
+        try:
+            # With throws allowed freely, every other use is found exactly as usual; the moves
+            # are few whenever this matters (a throw is only legal when they are none).
+            self.rules = saved.with_options(throw_rule="always")
+            return any(code >> SH_ACTION & 7 != THROW for code in self._play_moves())
+        finally:
+            self.rules = saved
+
     # --- checked moves ---------------------------------------------------------------------
     def legal_moves(self) -> list[Move]:
         """All legal moves of the seat to move, as :class:`~seep.moves.Move` objects."""
@@ -756,7 +924,7 @@ class Position:
 
     def can_move(self, move: int) -> bool:
         """True when ``move`` (a :class:`~seep.moves.Move` or code) is legal here."""
-        return move in self.legal_codes()
+        return self.is_legal(move)
 
     def verify_move(self, move: int) -> None:
         """Raise :class:`IllegalMoveError` saying why, unless ``move`` is legal here."""
@@ -1105,6 +1273,41 @@ def _mask(cards: Any) -> int:
     for c in cards:
         m |= 1 << c
     return m
+
+
+def _subset_sums(mask: int) -> int:
+    """Bit t set when some subset of the cards of ``mask`` sums to t (0..13)."""
+    reach = 1
+    while mask:
+        low = mask & -mask
+        mask ^= low
+        reach |= (reach << _VAL[low.bit_length() - 1]) & 0x3FFF
+    return reach
+
+
+def _splits_exactly(values: list[int], bins: list[int]) -> bool:
+    """Whether ``values`` can be split into groups whose sums are exactly ``bins``."""
+    if sum(values) != sum(bins):
+        return False
+    values = sorted(values, reverse=True)
+    space = sorted(bins, reverse=True)
+
+    def place(i: int) -> bool:
+        if i == len(values):
+            return True
+        x = values[i]
+        tried: set[int] = set()
+        for b, room in enumerate(space):
+            if room < x or room in tried:
+                continue
+            tried.add(room)
+            space[b] = room - x
+            if place(i + 1):
+                return True
+            space[b] = room
+        return False
+
+    return place(0)
 
 
 def _cards(mask: int) -> list[int]:

@@ -21,7 +21,7 @@ from .errors import IllegalMoveError, InvalidPositionError, InvalidRulesError
 from .format import position_from_dict
 from .moves import Move
 from .options import Rules
-from .verify import explain_illegal
+from .verify import verify_move
 
 __all__ = ["apply", "legal", "new_deal", "next_deal", "score"]
 
@@ -56,9 +56,7 @@ def apply(position: dict[str, Any], move: dict[str, Any]) -> dict[str, Any]:
     ``ValueError``) whose message says why; a malformed one :class:`MalformedMoveError`."""
     pos = position_from_dict(position)
     code = Move.from_dict(move)
-    legal_codes = pos.legal_codes()
-    if code not in legal_codes:
-        raise IllegalMoveError(explain_illegal(pos, code, legal_codes))
+    verify_move(pos, code)
     pos.push(code)
     return pos.to_dict()
 

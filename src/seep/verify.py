@@ -1,9 +1,9 @@
 """Checking a move against a position, with the reason when it is illegal.
 
 ``verify_move`` raises :class:`IllegalMoveError` whose message says *why* the move is illegal
-(citing the rule); ``can_move`` answers yes or no. Legality itself is decided by the move
-generator alone (a move is legal exactly when it is among ``legal_codes``); this module only
-finds words for a refusal, so it can never disagree with the generator.
+(citing the rule); ``can_move`` answers yes or no. Legality itself is decided by
+:meth:`Position.is_legal` (which the tests hold equal to the move generator); this module only
+finds words for a refusal.
 
 >>> from seep.engine import Position
 >>> from seep.moves import Move
@@ -44,24 +44,21 @@ _SEAT = ("seat 0", "seat 1", "seat 2", "seat 3")
 
 def can_move(pos: Position, move: int) -> bool:
     """True when ``move`` is legal in ``pos``."""
-    return move in pos.legal_codes()
+    return pos.is_legal(move)
 
 
 def verify_move(pos: Position, move: int) -> None:
     """Raise :class:`IllegalMoveError` with the reason unless ``move`` is legal in ``pos``."""
-    legal = pos.legal_codes()
-    if move not in legal:
-        raise IllegalMoveError(explain_illegal(pos, move, legal))
+    if not pos.is_legal(move):
+        raise IllegalMoveError(explain_illegal(pos, move))
 
 
 def _cards_text(mask: int) -> str:
     return "{" + format_cards(mask, ",") + "}" if mask else "{}"
 
 
-def explain_illegal(pos: Position, move: int, legal: list[int] | None = None) -> str:
+def explain_illegal(pos: Position, move: int) -> str:
     """Words for why ``move`` is not legal in ``pos`` (assumes it is not)."""
-    if legal is None:
-        legal = pos.legal_codes()
     text = str(Move(move))
     prefix = f"illegal move {text!r}: "
     if pos.phase_id == PHASE_OVER:
@@ -111,17 +108,16 @@ def explain_illegal(pos: Position, move: int, legal: list[int] | None = None) ->
             )
         if a == BUILD and code_value(move) != b:
             return prefix + f"play 1 may only build a house of the bid value {b} (R16)"
-    same_card = [m for m in legal if code_card(m) == card and code_action(m) == a]
     if a == THROW:
         if pos.hpresent >> v & 1:
             return prefix + (
                 f"a house of value {v} is on the floor: {name} may capture it or be added to "
                 "it, never thrown loose (R21f(b))"
             )
-        caps = [m for m in legal if code_card(m) == card and code_action(m) == CAPTURE]
-        if caps:
+        groups = loose_subsets(pos.loose)[v]
+        if groups and rules.throw_rule == "no_capture_possible":
             return prefix + (
-                f"{name} can capture {_cards_text(code_loose(caps[0]))}; a card that can "
+                f"{name} can capture {_cards_text(groups[0])}; a card that can "
                 "capture may not be thrown (R22)"
             )
         if rules.throw_rule == "no_other_move":
@@ -131,13 +127,13 @@ def explain_illegal(pos: Position, move: int, legal: list[int] | None = None) ->
             )
         return prefix + "this throw is not legal here (R22)"
     if a == CAPTURE:
-        return prefix + _explain_capture(pos, move, seat, v, same_card)
+        return prefix + _explain_capture(pos, move, seat, v)
     if a == BUILD:
-        return prefix + _explain_build(pos, move, seat, v, same_card)
+        return prefix + _explain_build(pos, move, seat, v)
     if a == CEMENT:
-        return prefix + _explain_cement(pos, move, seat, v, same_card)
+        return prefix + _explain_cement(pos, move, seat, v)
     if a == BREAK:
-        return prefix + _explain_break(pos, move, seat, v, same_card)
+        return prefix + _explain_break(pos, move, seat, v)
     return prefix + "not a legal move"  # pragma: no cover
 
 
@@ -157,7 +153,7 @@ def _retention_problem(pos: Position, seat: int, card: int, keep_new: int = 0) -
     return None
 
 
-def _explain_capture(pos: Position, move: int, seat: int, v: int, same: list[int]) -> str:
+def _explain_capture(pos: Position, move: int, seat: int, v: int) -> str:
     card = code_card(move)
     name = card_name(card)
     hb = code_houses(move)
@@ -203,7 +199,7 @@ def _splits_into_groups(mask: int, v: int) -> bool:
     return any(g & low and _splits_into_groups(mask & ~g, v) for g in loose_subsets(mask)[v])
 
 
-def _explain_build(pos: Position, move: int, seat: int, v: int, same: list[int]) -> str:
+def _explain_build(pos: Position, move: int, seat: int, v: int) -> str:
     card = code_card(move)
     V = code_value(move)
     if pos.hpresent >> V & 1:
@@ -228,12 +224,10 @@ def _explain_build(pos: Position, move: int, seat: int, v: int, same: list[int])
             f"the loose {format_cards(singles & ~loose)} must merge into the new house of {V} "
             "(R21f(a))"
         )
-    return _explain_sets(pos, move, seat, V, V - v, loose & ~singles, same)
+    return _explain_sets(pos, move, seat, V, V - v, loose & ~singles)
 
 
-def _explain_sets(
-    pos: Position, move: int, seat: int, V: int, first: int, loose: int, same: list[int]
-) -> str:
+def _explain_sets(pos: Position, move: int, seat: int, V: int, first: int, loose: int) -> str:
     """The loose cards of a build/cement/break: a first set summing to ``first`` plus V-groups."""
     card = code_card(move)
     if not any(
@@ -258,7 +252,7 @@ def _explain_sets(
     return _retention_problem(pos, seat, card, 1 << V) or "not a legal move (R27-R31)"
 
 
-def _explain_cement(pos: Position, move: int, seat: int, v: int, same: list[int]) -> str:
+def _explain_cement(pos: Position, move: int, seat: int, v: int) -> str:
     card = code_card(move)
     V = code_value(move)
     if not pos.hpresent >> V & 1:
@@ -291,10 +285,10 @@ def _explain_cement(pos: Position, move: int, seat: int, v: int, same: list[int]
         )
     if v > V:
         return f"{card_name(card)} is worth more than house {V} (R28)"
-    return _explain_sets(pos, move, seat, V, V - v, code_loose(move), same)
+    return _explain_sets(pos, move, seat, V, V - v, code_loose(move))
 
 
-def _explain_break(pos: Position, move: int, seat: int, v: int, same: list[int]) -> str:
+def _explain_break(pos: Position, move: int, seat: int, v: int) -> str:
     card = code_card(move)
     H = code_house(move)
     V = code_value(move)
@@ -319,4 +313,4 @@ def _explain_break(pos: Position, move: int, seat: int, v: int, same: list[int])
         return (
             f"the loose {format_cards(singles & ~loose)} must merge into the raised house (R21f(a))"
         )
-    return _explain_sets(pos, move, seat, V, 0, loose & ~singles, same)
+    return _explain_sets(pos, move, seat, V, 0, loose & ~singles)

@@ -1,0 +1,154 @@
+"""``Position.is_legal`` (one move checked from the rules) agrees with ``legal_codes``.
+
+``apply`` and ``play`` rely on ``is_legal`` so that a huge floor, which can have astronomically
+many legal moves, never makes a single check slow; these tests hold the two exactly equal.
+"""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from seep.engine import (
+    BID,
+    BREAK,
+    BUILD,
+    CAPTURE,
+    CEMENT,
+    REDEAL,
+    THROW,
+    Position,
+    make_code,
+)
+from seep.options import Rules
+
+RULE_SETS = [
+    {},
+    {"capture_rule": "any"},
+    {"absorb_loose_groups": "mandatory"},
+    {"absorb_loose_groups": "never", "allow_pair_build": True},
+    {"house_in_sums": True, "throw_rule": "always"},
+    {"throw_rule": "no_other_move", "partner_cement_free": False, "max_houses": 2},
+    {"add_retention": "team", "deal_before_bid": True},
+]
+
+
+def positions(rules: dict[str, object], count: int, seed: int) -> list[Position]:
+    rng = random.Random(seed)
+    out: list[Position] = []
+    while len(out) < count:
+        pos = Position.new_deal(rng.randrange(1 << 30), rng.randrange(4), Rules.parse(rules))
+        while not pos.is_over():
+            if rng.random() < 0.3:
+                out.append(pos.copy())
+            pos.push(rng.choice(pos.legal_codes()))
+    return out[:count]
+
+
+def submasks(mask: int) -> list[int]:
+    subs = [0]
+    while mask:
+        low = mask & -mask
+        mask ^= low
+        subs += [s | low for s in subs]
+    return subs
+
+
+def candidate_codes(pos: Position) -> list[int]:
+    """Every well-formed code a client could send here: all actions, cards in hand, values,
+    houses and every subset of the loose cards (small floors only)."""
+    codes = [make_code(BID, value=v) for v in range(16)] + [make_code(REDEAL)]
+    seat = pos.to_move
+    if seat is None:
+        return codes
+    loose_subs = submasks(pos.loose)
+    house_vals = [v for v in range(9, 14) if pos.hpresent >> v & 1]
+    house_subs = submasks(sum(1 << (v - 9) for v in house_vals))
+    for card in range(52):
+        if not pos.hands[seat] >> card & 1:
+            codes.append(make_code(THROW, card))
+            continue
+        v = (card >> 2) + 1
+        codes.append(make_code(THROW, card))
+        for s in loose_subs:
+            codes += [make_code(CAPTURE, card, value=v, loose=s, houses=h) for h in house_subs]
+            for V in range(9, 14):
+                codes.append(make_code(BUILD, card, value=V, loose=s))
+                codes.append(make_code(CEMENT, card, value=V, loose=s))
+                codes += [make_code(BREAK, card, value=V, house=H, loose=s) for H in house_vals]
+    return codes
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=str)
+def test_every_candidate_code_agrees(rules: dict[str, object]) -> None:
+    checked = 0
+    for pos in positions(rules, 600, seed=11):
+        if not 2 <= pos.loose.bit_count() <= 6:
+            continue
+        legal = set(pos.legal_codes())
+        for code in candidate_codes(pos):
+            assert pos.is_legal(code) == (code in legal), (pos.to_dict(), code)
+        checked += 1
+        if checked == 40:
+            break
+    assert checked >= 20
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=str)
+def test_legal_codes_and_mutations_agree(rules: dict[str, object]) -> None:
+    """On larger floors: every legal code passes; random field mutations pass exactly when
+    the mutated code is itself in the legal list."""
+    rng = random.Random(5)
+    for pos in positions(rules, 300, seed=12):
+        legal = pos.legal_codes()
+        legal_set = set(legal)
+        for code in legal:
+            assert pos.is_legal(code), (pos.to_dict(), code)
+        for code in rng.sample(legal, min(len(legal), 6)):
+            for _ in range(6):
+                kind = rng.randrange(5)
+                if kind == 0:
+                    m = code ^ (1 << rng.randrange(52))  # a loose card more or less
+                elif kind == 1:
+                    m = code ^ (1 << (52 + rng.randrange(5)))  # a house more or less
+                elif kind == 2:
+                    m = code ^ (1 << (66 + rng.randrange(4)))  # another value
+                elif kind == 3:
+                    m = code ^ (1 << (63 + rng.randrange(3)))  # another action
+                else:
+                    m = code ^ (1 << (57 + rng.randrange(6)))  # another card
+                assert pos.is_legal(m) == (m in legal_set), (pos.to_dict(), m)
+
+
+def test_huge_floor_apply_is_fast() -> None:
+    """51 loose cards (reachable with throw_rule "always"): one apply must not enumerate."""
+    script = (
+        "from seep import protocol\n"
+        "from seep.cards import CARD_NAMES\n"
+        "pos = {'rules': {'throw_rule': 'always'}, 'dealer': 1, 'phase': 'play', 'bid': 13,\n"
+        "       'plays': 47, 'to_move': 1, 'hands': [[], ['KC'], [], []], 'stock': [],\n"
+        "       'loose': [c for c in CARD_NAMES if c != 'KC'], 'houses': [],\n"
+        "       'captured': [[], []], 'sweeps': [0, 0], 'last_capture': None}\n"
+        "after = protocol.apply(pos, {'action': 'throw', 'card': 'KC'})\n"
+        "assert after['phase'] == 'over' and after['captured'] == [[], []], after\n"
+        "cap = {'action': 'capture', 'card': 'KC', 'loose': ['KS'], 'houses': []}\n"
+        "try:\n"
+        "    protocol.apply(pos, cap)\n"
+        "except ValueError as e:\n"
+        "    assert 'maximal' in str(e), e\n"
+        "else:\n"
+        "    raise AssertionError('a non-maximal capture was accepted')\n"
+    )
+    src = str(Path(__file__).resolve().parent.parent / "src")
+    proc = subprocess.run(
+        [sys.executable, "-c", script],
+        env={"PYTHONPATH": src},
+        capture_output=True,
+        text=True,
+        timeout=20,
+    )
+    assert proc.returncode == 0, proc.stderr
