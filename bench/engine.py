@@ -20,8 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
-from seep import protocol  # noqa: E402
-from seep.engine import Position  # noqa: E402
+from seep import protocol
+from seep.engine import Position
 
 
 def random_deals(seconds: float, seed: int = 1) -> tuple[float, int]:
@@ -104,7 +104,7 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     args = ap.parse_args()
-    deals, plies = random_deals(args.seconds)
+    deals, _plies = random_deals(args.seconds)
     positions = sample_positions(2000)
     legal, mean_moves = legal_rate(positions, args.seconds)
     pushpop = push_pop_rate(positions, args.seconds)

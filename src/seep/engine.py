@@ -761,8 +761,8 @@ class Position:
             hand = self.hands[self.bidder]
             if action == BID:
                 v = code >> SH_VALUE & 15
-                return code == make_code(BID, value=v) and 9 <= v <= 13 and bool(
-                    hand & VALUE_MASK[v]
+                return (
+                    code == make_code(BID, value=v) and 9 <= v <= 13 and bool(hand & VALUE_MASK[v])
                 )
             return code == make_code(REDEAL) and not hand & _VALUES_CARDS[_HOUSE_BITS]
         if action > BREAK:
