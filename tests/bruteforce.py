@@ -18,8 +18,8 @@ their keys are equal (FORMAT.md, "Move").
 Internally, sets of floor items are bitmasks over a fixed indexing of the floor (loose cards
 first, then houses); this keeps the brute force fast enough for floors of ~15 loose cards.
 
-Readings of points RULES.md leaves open (both agree with the engine's choices, except the
-second, where only the owner's-duty part differs; see tests/test_crosscheck.py):
+Readings of points RULES.md leaves open (the cross-check, tests/test_crosscheck.py, shows the
+engine makes the same choices):
 
 * ``throw_rule: no_other_move`` on play 1: "no other legal move" means no other legal
   *opening* move (R16 restricts the rest), so the bid card may be thrown when no capture

@@ -158,6 +158,29 @@ def _values_cards_table() -> tuple[int, ...]:
 
 # _VALUES_CARDS[m]: the cards of every value v (1..13) whose bit v is set in m.
 _VALUES_CARDS = _values_cards_table()
+_ONE_SUIT = {1: 0, 2: 1, 4: 2, 8: 3}  # a nibble holding a single card: its suit
+_CAPTURE_TAGS = tuple(CAPTURE << SH_ACTION | v << SH_VALUE for v in range(14))
+
+
+def _held_table(first_value: int, values: int) -> tuple[int, ...]:
+    """For a slice of a hand holding ``values`` ranks from ``first_value`` on: bit V of the
+    values held, and (shifted by 16) of the values held at least twice."""
+    table = []
+    for bits in range(1 << (4 * values)):
+        entry = 0
+        for i in range(values):
+            nib = bits >> (4 * i) & 15
+            if nib:
+                entry |= 1 << (first_value + i)
+                if nib & (nib - 1):
+                    entry |= 1 << (first_value + i + 16)
+        table.append(entry)
+    return tuple(table)
+
+
+_HELD_9_10 = _held_table(9, 2)
+_HELD_11_12 = _held_table(11, 2)
+_HELD_13 = _held_table(13, 1)
 # _NIBBLE_CARDS[4 * r][nib]: the cards of rank index r whose suits are the bits of nib.
 _NIBBLE_CARDS: dict[int, tuple[tuple[int, ...], ...]] = {
     4 * r: tuple(tuple(4 * r + s for s in range(4) if nib >> s & 1) for nib in range(16))
@@ -484,14 +507,9 @@ class Position:
 
         # Values 9..13 held, and held at least twice (retention and house targets only ever
         # concern house values).
-        held = 0
-        twice = 0
-        for V in _HOUSE_VALUES:
-            nib = hand >> (4 * V - 4) & 15
-            if nib:
-                held |= 1 << V
-                if nib & (nib - 1):
-                    twice |= 1 << V
+        ht = _HELD_9_10[hand >> 32 & 255] | _HELD_11_12[hand >> 40 & 255] | _HELD_13[hand >> 48]
+        held = ht & 0xFFFF
+        twice = ht >> 16
 
         subsets, avail = floor_index(loose)
         avail0 = avail | 1  # sums of S for a cement: S may be empty when the card is worth V
@@ -519,9 +537,11 @@ class Position:
                 for V in _HOUSE_VALUES:
                     if ph & VALUE_MASK[V]:
                         partner_held |= 1 << V
-            for V in _HOUSE_VALUES:
-                if not hpresent >> V & 1:
-                    continue
+            hp = hpresent
+            while hp:
+                low = hp & -hp
+                hp ^= low
+                V = low.bit_length() - 1
                 owners = howners[V]
                 if owners & me:
                     own |= 1 << V
@@ -596,15 +616,13 @@ class Position:
                 quiet ^= low
                 result.append(_THROW_TAG | (low.bit_length() - 1) << SH_CARD)
 
-        by_value: list[tuple[int, tuple[int, ...]]] = []
+        check_others = throw_rule == "no_other_move"
         h = busy_cards
         while h:
             shift = ((h & -h).bit_length() - 1) & ~3
             nib = h >> shift & 15
             h ^= nib << shift
-            by_value.append(((shift >> 2) + 1, _NIBBLE_CARDS[shift][nib]))
-
-        for v, cards in by_value:
+            v = (shift >> 2) + 1
             vbit = 1 << v
             out: list[int] = []
             dup = False
@@ -624,8 +642,11 @@ class Position:
                     groups = (*extra, *groups)
                 if groups:
                     can_capture = True
-                    tag = _CAPTURE_TAG | v << SH_VALUE
-                    if fragile & vbit:
+                    tag = _CAPTURE_TAGS[v]
+                    if len(groups) == 1:
+                        if not fragile & vbit or groups[0] & _HOUSE_ITEM[v]:
+                            out.append(tag | groups[0])
+                    elif fragile & vbit:
                         # R21d: his last card of an owned house's value must take that house.
                         item = _HOUSE_ITEM[v]
                         unions = group_unions(groups, capture_mode)
@@ -729,15 +750,18 @@ class Position:
             if out:
                 if dup:
                     out = list(dict.fromkeys(out))
-                if len(out) > 1 or out[0] != _THROW_TAG:
+                if check_others and (len(out) > 1 or out[0] != _THROW_TAG):
                     any_non_throw = True
-                if len(cards) == 1:
-                    cb = cards[0] << SH_CARD
-                    result += [code | cb for code in out]
+                if nib in _ONE_SUIT:
+                    cb = _ONE_SUIT[nib] + shift << SH_CARD
+                    if len(out) == 1:
+                        result.append(out[0] | cb)
+                    else:
+                        result += [code | cb for code in out]
                 else:
-                    for c in cards:
+                    for c in _NIBBLE_CARDS[shift][nib]:
                         cb = c << SH_CARD
-                        result.extend([code | cb for code in out])
+                        result += [code | cb for code in out]
 
         if throwable and not any_non_throw:
             # Option throw_rule "no_other_move" (IND): throw only when nothing else is legal.
