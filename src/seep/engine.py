@@ -160,6 +160,15 @@ def _values_cards_table() -> tuple[int, ...]:
 _VALUES_CARDS = _values_cards_table()
 _ONE_SUIT = {1: 0, 2: 1, 4: 2, 8: 3}  # a nibble holding a single card: its suit
 _CAPTURE_TAGS = tuple(CAPTURE << SH_ACTION | v << SH_VALUE for v in range(14))
+_BUILD_TAGS = tuple(BUILD << SH_ACTION | v << SH_VALUE for v in range(14))
+_CEMENT_TAGS = tuple(CEMENT << SH_ACTION | v << SH_VALUE for v in range(14))
+
+
+def _keeps(free: int, held: int, twice: int, vbit: int) -> int:
+    """The values (of ``free``) the mover may play and still hold a card of value ``vbit``."""
+    if not held & vbit:
+        return 0
+    return free if twice & vbit else free & ~vbit
 
 
 def _held_table(first_value: int, values: int) -> tuple[int, ...]:
@@ -178,6 +187,10 @@ def _held_table(first_value: int, values: int) -> tuple[int, ...]:
     return tuple(table)
 
 
+_HELD_1_2 = _held_table(1, 2)
+_HELD_3_4 = _held_table(3, 2)
+_HELD_5_6 = _held_table(5, 2)
+_HELD_7_8 = _held_table(7, 2)
 _HELD_9_10 = _held_table(9, 2)
 _HELD_11_12 = _held_table(11, 2)
 _HELD_13 = _held_table(13, 1)
@@ -494,8 +507,13 @@ class Position:
         return codes or [REDEAL << SH_ACTION]
 
     def _play_moves(self) -> list[int]:
-        """Card plays (R20-R31, RULES.md §7). Cards of one value have the same uses, so the
-        uses are found once per value and then stamped with each card of that value."""
+        """Card plays (R20-R31, RULES.md §7).
+
+        The uses of a card depend only on its value, so they are found per value and then
+        stamped with each card of that value. Rather than asking every value what it can do,
+        the generator walks the targets: for a house value V and a loose sum t, the value
+        V - t is the card that builds or cements V with a t-group.
+        """
         rules = self.rules
         plays = self.plays
         p = (self.dealer + 1 + plays) & 3
@@ -505,134 +523,60 @@ class Position:
         opening = plays == 0
         bid = self.bid
 
-        # Values 9..13 held, and held at least twice (retention and house targets only ever
-        # concern house values).
-        ht = _HELD_9_10[hand >> 32 & 255] | _HELD_11_12[hand >> 40 & 255] | _HELD_13[hand >> 48]
+        # Values held (bit v), and held at least twice (bit v of ht >> 16).
+        ht = (
+            _HELD_1_2[hand & 255]
+            | _HELD_3_4[hand >> 8 & 255]
+            | _HELD_5_6[hand >> 16 & 255]
+            | _HELD_7_8[hand >> 24 & 255]
+            | _HELD_9_10[hand >> 32 & 255]
+            | _HELD_11_12[hand >> 40 & 255]
+            | _HELD_13[hand >> 48]
+        )
         held = ht & 0xFFFF
         twice = ht >> 16
-
         subsets, avail = floor_index(loose)
-        avail0 = avail | 1  # sums of S for a cement: S may be empty when the card is worth V
-        absorb = rules.absorb_loose_groups
-        absorb_never = absorb == "never"
-        absorb_mode = _MAXIMAL_UNIONS if absorb == "mandatory" else _ALL_UNIONS
-        capture_mode = _MAXIMAL_UNIONS if rules.capture_rule == "maximal" else _ALL_UNIONS
-        throw_rule = rules.throw_rule
-        house_in_sums = rules.house_in_sums
+        # uses[v]: the move codes (without the card) a card of value v can make.
+        uses: dict[int, list[int]] = {}
+        dup = 0  # values whose uses may repeat (absorbed groups, R31)
 
         # Retention (R21d): the mover's own houses. A card whose value is an owned house and
         # which is his last of that value is "fragile": it may only capture that house.
+        # R21d binds the mover's own hand under every option (A14 only widens the permission
+        # to join an opponent's house); a house whose duty is already unmet (an owner who
+        # joined on his partner's card under add_retention "team") blocks nothing.
         own = 0
-        partner_held = 0
-        cement_targets: list[tuple[int, bool]] = []  # (V, must the mover keep a V?)
-        break_targets: list[int] = []
+        fragile = 0
         if hpresent:
             howners = self.howners
-            hcem = self.hcem
             me = 1 << p
-            partner = _PARTNER_SEATS[p]
-            team_retention = rules.add_retention == "team"
-            if team_retention:
-                ph = self.hands[p ^ 2]
-                for V in _HOUSE_VALUES:
-                    if ph & VALUE_MASK[V]:
-                        partner_held |= 1 << V
-            hp = hpresent
-            while hp:
-                low = hp & -hp
-                hp ^= low
-                V = low.bit_length() - 1
-                owners = howners[V]
-                if owners & me:
+            for V in _HOUSE_VALUES:
+                if howners[V] & me:
                     own |= 1 << V
-                    cement_targets.append((V, True))  # owner's duty, R28
-                elif owners & partner:
-                    # R33 / A13: the partner's house is free (option partner_cement_free).
-                    cement_targets.append((V, not (rules.partner_cement_free or hcem[V])))
-                else:
-                    # R28: an opponent's house needs its value kept (A14: or the partner's).
-                    cement_targets.append((V, not partner_held >> V & 1))
-                    if not hcem[V]:
-                        break_targets.append(V)
-                if owners & partner and not owners & me and not hcem[V]:
-                    break_targets.append(V)  # R34: the partner's ordinary house may be broken
-            break_targets.sort()
-        # R21d is about the mover's own hand under every option (A14 only widens the permission
-        # to join an opponent's house). A house whose duty is already unmet (an owner who
-        # joined on his partner's card under add_retention "team") blocks nothing: R21d forbids
-        # giving up the last card, it cannot demand a card not held.
-        fragile = own & ~twice & held
+            fragile = own & ~twice & held
+        free = held & ~fragile  # values that may build, cement or break
 
-        # BUILD targets (R27): values 9..13 with no house, held by the mover (he keeps one,
-        # since the card played is worth less than the house); max_houses (A22); R16.
-        build_vals = 0  # bit V
-        max_houses = rules.max_houses
-        if max_houses is None or hpresent.bit_count() < max_houses:
-            build_vals = held & ~hpresent & _HOUSE_BITS
-            if opening:
-                build_vals &= 1 << bid
-        cement_vals = 0
-        for V, _ in cement_targets:
-            cement_vals |= 1 << V
-
-        # Which card values can do more than be thrown? A value v can capture when a v-group
-        # or H_v exists; build when some V - v is a loose sum; cement when V - v is 0 or a loose
-        # sum; break when it is 1..4 and a house can be broken. ``rev`` has bit 13 - t for
-        # every loose sum t, so (rev << V) >> 13 marks every V - t at once.
-        rev = _REVERSED_SUMS[avail]
-        busy = avail | hpresent
-        if house_in_sums and hpresent:
-            busy = _SUM_BITS
-        bv = build_vals
-        while bv:
-            low = bv & -bv
-            bv ^= low
-            busy |= (rev << (low.bit_length() - 1)) >> 13
-        if not opening:
-            if cement_vals:
-                rev0 = rev | 1 << 13
-                cv = cement_vals
-                while cv:
-                    low = cv & -cv
-                    cv ^= low
-                    busy |= (rev0 << (low.bit_length() - 1)) >> 13
-            if break_targets:
-                busy |= 0b11110
-        if rules.allow_pair_build:
-            busy |= _HOUSE_BITS
-        busy &= _SUM_BITS
-        busy_cards = _VALUES_CARDS[busy] & hand
-        result: list[int] = []
-        any_non_throw = False
-
-        # Every other card can only be thrown (R22; at the opening only a card of the bid, R16).
-        quiet = hand & ~busy_cards
         if opening:
-            quiet &= VALUE_MASK[bid]
-        throwable = quiet if throw_rule == "no_other_move" else 0
-        if quiet and not throwable:
-            while quiet:
-                low = quiet & -quiet
-                quiet ^= low
-                result.append(_THROW_TAG | (low.bit_length() - 1) << SH_CARD)
+            # R16: play 1 only captures or throws with the bid value, or builds the bid value.
+            cap_vals = held & (avail | hpresent) & (1 << bid)
+        elif rules.house_in_sums and hpresent:
+            cap_vals = held & _SUM_BITS  # R21g / A10: every value may find a house in a sum
+        else:
+            cap_vals = held & (avail | hpresent)
 
-        check_others = throw_rule == "no_other_move"
-        h = busy_cards
-        while h:
-            shift = ((h & -h).bit_length() - 1) & ~3
-            nib = h >> shift & 15
-            h ^= nib << shift
-            v = (shift >> 2) + 1
-            vbit = 1 << v
-            out: list[int] = []
-            dup = False
-            can_capture = False
-            if not opening or v == bid:
-                # CAPTURE (R23-R26): H_v and disjoint v-groups; maximal by default (R25).
+        # CAPTURE (R23-R26): H_v and disjoint v-groups; maximal by default (R25).
+        if cap_vals:
+            capture_mode = _MAXIMAL_UNIONS if rules.capture_rule == "maximal" else _ALL_UNIONS
+            house_in_sums = rules.house_in_sums
+            cv = cap_vals
+            while cv:
+                low = cv & -cv
+                cv ^= low
+                v = low.bit_length() - 1
                 groups = subsets[v]
-                if hpresent & vbit or (house_in_sums and hpresent):
+                if hpresent & low or (house_in_sums and hpresent):
                     extra: list[int] = []
-                    if hpresent & vbit:
+                    if hpresent & low:
                         extra.append(_HOUSE_ITEM[v])
                     if house_in_sums:
                         # R21g / A10: a house may be one item of a sum (only one fits: 9+9 > 13).
@@ -640,135 +584,201 @@ class Position:
                             if w < v and hpresent >> w & 1:
                                 extra.extend(_HOUSE_ITEM[w] | s for s in subsets[v - w])
                     groups = (*extra, *groups)
-                if groups:
-                    can_capture = True
-                    tag = _CAPTURE_TAGS[v]
-                    if len(groups) == 1:
-                        if not fragile & vbit or groups[0] & _HOUSE_ITEM[v]:
-                            out.append(tag | groups[0])
-                    elif fragile & vbit:
-                        # R21d: his last card of an owned house's value must take that house.
-                        item = _HOUSE_ITEM[v]
-                        unions = group_unions(groups, capture_mode)
-                        out.extend([tag | u for u in unions if u & item])
-                    else:
-                        out.extend([tag | u for u in group_unions(groups, capture_mode) if u])
+                    if not groups:
+                        cap_vals ^= low
+                        continue
+                tag = _CAPTURE_TAGS[v]
+                if len(groups) == 1:
+                    if not fragile & low or groups[0] & _HOUSE_ITEM[v]:
+                        uses[v] = [tag | groups[0]]
+                    continue
+                unions = group_unions(groups, capture_mode)
+                if fragile & low:
+                    # R21d: his last card of an owned house's value must take that house.
+                    item = _HOUSE_ITEM[v]
+                    found = [tag | u for u in unions if u & item]
+                else:
+                    found = [tag | u for u in unions if u]
+                if found:
+                    uses[v] = found
 
-                # THROW (R22; option throw_rule; opening R16.3).
-                if throw_rule == "no_capture_possible":
-                    if not can_capture:
-                        out.append(_THROW_TAG)
-                elif not hpresent & vbit:
-                    # "always" and "no_other_move" both keep R21f(b): never a house's value.
-                    if throw_rule == "always":
-                        out.append(_THROW_TAG)
-                    else:
-                        throwable |= VALUE_MASK[v] & hand
+        absorb = rules.absorb_loose_groups
+        absorb_never = absorb == "never"
+        absorb_mode = _MAXIMAL_UNIONS if absorb == "mandatory" else _ALL_UNIONS
 
-            if not fragile & vbit:
-                # BUILD (R27): a new ordinary house of V = v + sum(S), S non-empty; loose cards
-                # of value V merge (R21f(a)); further V-groups may join (R31).
-                cand = build_vals & (avail << v)
-                while cand:
-                    V = (cand & -cand).bit_length() - 1
-                    cand &= cand - 1
-                    s_list = subsets[V - v]
-                    singles = loose & VALUE_MASK[V]
-                    tag = _BUILD_TAG | V << SH_VALUE
-                    v_groups = () if absorb_never else subsets[V]
-                    for s in s_list:
+        # BUILD (R27): a new ordinary house of V = v + sum(S), S non-empty, for a value V the
+        # builder keeps (V > v, so a V stays in hand); loose V cards merge (R21f(a)); further
+        # V-groups may join (R31). max_houses (A22); R16 at the opening.
+        max_houses = rules.max_houses
+        if free and (max_houses is None or hpresent.bit_count() < max_houses):
+            build_vals = held & ~hpresent & _HOUSE_BITS
+            if opening:
+                build_vals &= 1 << bid
+            while build_vals:
+                lowV = build_vals & -build_vals
+                build_vals ^= lowV
+                V = lowV.bit_length() - 1
+                singles = loose & VALUE_MASK[V]
+                tag = _BUILD_TAGS[V]
+                v_groups = () if absorb_never else subsets[V]
+                ts = avail & ((1 << V) - 1)
+                while ts:
+                    lowt = ts & -ts
+                    ts ^= lowt
+                    t = lowt.bit_length() - 1
+                    v = V - t
+                    if not free >> v & 1:
+                        continue
+                    out = uses.get(v)
+                    if out is None:
+                        out = uses[v] = []
+                    for s in subsets[t]:
                         base = tag | s | singles
                         if v_groups:
-                            free = s | singles
-                            g = tuple([x for x in v_groups if not x & free])
+                            taken = s | singles
+                            g = tuple([x for x in v_groups if not x & taken])
                             if g:
-                                dup = True
-                                out.extend([base | a for a in group_unions(g, absorb_mode)])
+                                dup |= 1 << v
+                                out += [base | a for a in group_unions(g, absorb_mode)]
                                 continue
                         out.append(base)
-                # A12 (allow_pair_build): V onto a loose V, keeping another V, is a cemented build.
-                if (
-                    rules.allow_pair_build
-                    and v >= 9
-                    and twice & vbit
-                    and not hpresent & vbit
-                    and loose & VALUE_MASK[v]
-                    and (not opening or v == bid)
-                    and (max_houses is None or hpresent.bit_count() < max_houses)
-                ):
+            if rules.allow_pair_build:
+                # A12: V onto a loose V, keeping another V, is a cemented build.
+                pairs = free & twice & ~hpresent & _HOUSE_BITS
+                if opening:
+                    pairs &= 1 << bid
+                while pairs:
+                    low = pairs & -pairs
+                    pairs ^= low
+                    v = low.bit_length() - 1
                     singles = loose & VALUE_MASK[v]
-                    base = _BUILD_TAG | v << SH_VALUE | singles
+                    if not singles:
+                        continue
+                    base = _BUILD_TAGS[v] | singles
                     g = () if absorb_never else tuple([x for x in subsets[v] if not x & singles])
+                    out = uses.setdefault(v, [])
                     if g:
-                        dup = True
-                        out.extend([base | a for a in group_unions(g, absorb_mode)])
+                        dup |= low
+                        out += [base | a for a in group_unions(g, absorb_mode)]
                     else:
                         out.append(base)
 
-                if not opening and cement_vals & (avail0 << v):
-                    # CEMENT / ADD (R28): a new set {card} + S for the existing house of value V.
-                    for V, must_keep in cement_targets:
-                        if v > V or not avail0 >> (V - v) & 1:
-                            continue
-                        if must_keep and not (held >> V & 1 and (v != V or twice & vbit)):
-                            continue
-                        t = V - v
-                        s_list = subsets[t] if t else _ZERO_ONLY
-                        tag = _CEMENT_TAG | V << SH_VALUE
-                        v_groups = () if absorb_never else subsets[V]
-                        for s in s_list:
-                            if v_groups:
-                                g = tuple([x for x in v_groups if not x & s])
-                                if g:
-                                    dup = True
-                                    out.extend([tag | s | a for a in group_unions(g, absorb_mode)])
-                                    continue
-                            out.append(tag | s)
+        if hpresent and free and not opening:
+            hcem = self.hcem
+            partner = _PARTNER_SEATS[p]
+            partner_held = 0
+            if rules.add_retention == "team":
+                ph = self.hands[p ^ 2]
+                for V in _HOUSE_VALUES:
+                    if ph & VALUE_MASK[V]:
+                        partner_held |= 1 << V
+            avail0 = avail | 1  # a cement's loose set may be empty when the card is worth V
+            hp = hpresent
+            while hp:
+                lowV = hp & -hp
+                hp ^= lowV
+                V = lowV.bit_length() - 1
+                owners = howners[V]
+                # CEMENT / ADD (R28): a new set {card} + S for the house of value V. Who may:
+                if owners & me:
+                    may = _keeps(free, held, twice, lowV)  # the owner's duty (R21d, R28)
+                elif owners & partner:
+                    # R33 / A13: the partner's house is free (option partner_cement_free).
+                    if rules.partner_cement_free or hcem[V]:
+                        may = free
+                    else:
+                        may = _keeps(free, held, twice, lowV)
+                elif partner_held & lowV:
+                    may = free  # A14: the partner's card lets him join an opponent's house
+                else:
+                    may = _keeps(free, held, twice, lowV)  # R28: he keeps a card of value V
+                tag = _CEMENT_TAGS[V]
+                v_groups = () if absorb_never else subsets[V]
+                ts = avail0 & ((1 << V) - 1)
+                while ts:
+                    lowt = ts & -ts
+                    ts ^= lowt
+                    t = lowt.bit_length() - 1
+                    v = V - t
+                    if not may >> v & 1:
+                        continue
+                    out = uses.get(v)
+                    if out is None:
+                        out = uses[v] = []
+                    for s in subsets[t] if t else _ZERO_ONLY:
+                        if v_groups:
+                            g = tuple([x for x in v_groups if not x & s])
+                            if g:
+                                dup |= 1 << v
+                                out += [tag | s | a for a in group_unions(g, absorb_mode)]
+                                continue
+                        out.append(tag | s)
 
                 # BREAK (R29): another player's ordinary house raised by one card A-4 to V2;
-                # the breaker must keep a V2; merges with H_V2 (R30) and loose V2 cards.
-                if v <= 4 and break_targets and not opening:
-                    for H in break_targets:
-                        V2 = H + v
-                        if V2 > 13:
-                            break
-                        if not held >> V2 & 1:
-                            continue
-                        singles = loose & VALUE_MASK[V2]
-                        tag = _BREAK_TAG | V2 << SH_VALUE | H << SH_HOUSE | singles
-                        g = (
-                            ()
-                            if absorb_never
-                            else tuple([x for x in subsets[V2] if not x & singles])
-                        )
-                        if g:
-                            dup = True
-                            out.extend([tag | a for a in group_unions(g, absorb_mode)])
-                        else:
-                            out.append(tag)
-
-            if out:
-                if dup:
-                    out = list(dict.fromkeys(out))
-                if check_others and (len(out) > 1 or out[0] != _THROW_TAG):
-                    any_non_throw = True
-                if nib in _ONE_SUIT:
-                    cb = _ONE_SUIT[nib] + shift << SH_CARD
-                    if len(out) == 1:
-                        result.append(out[0] | cb)
+                # the breaker keeps a V2; it merges with H_V2 (R30) and loose V2 cards.
+                if owners & me or hcem[V] or V > 12:
+                    continue
+                for v in (1, 2, 3, 4):
+                    V2 = V + v
+                    if V2 > 13:
+                        break
+                    if not free >> v & 1 or not held >> V2 & 1:
+                        continue
+                    singles = loose & VALUE_MASK[V2]
+                    tag = _BREAK_TAG | V2 << SH_VALUE | V << SH_HOUSE | singles
+                    g = () if absorb_never else tuple([x for x in subsets[V2] if not x & singles])
+                    out = uses.get(v)
+                    if out is None:
+                        out = uses[v] = []
+                    if g:
+                        dup |= 1 << v
+                        out += [tag | a for a in group_unions(g, absorb_mode)]
                     else:
-                        result += [code | cb for code in out]
-                else:
-                    for c in _NIBBLE_CARDS[shift][nib]:
-                        cb = c << SH_CARD
-                        result += [code | cb for code in out]
+                        out.append(tag)
 
-        if throwable and not any_non_throw:
-            # Option throw_rule "no_other_move" (IND): throw only when nothing else is legal.
-            while throwable:
-                low = throwable & -throwable
-                throwable ^= low
+        # THROW (R22; option throw_rule; opening R16.3): never a card of a house's value
+        # (R21f(b)); by default only a card that cannot capture.
+        throw_rule = rules.throw_rule
+        throw_vals = held & ~hpresent
+        if throw_rule == "no_capture_possible":
+            throw_vals &= ~cap_vals
+        if opening:
+            throw_vals &= 1 << bid
+        result: list[int] = []
+        if throw_rule == "no_other_move":
+            if uses:
+                throw_vals = 0
+            # else: nothing but throws is possible, and every card without a house may go
+        elif uses:
+            for v, out in uses.items():
+                if throw_vals >> v & 1:
+                    out.append(_THROW_TAG)
+                    throw_vals ^= 1 << v
+        # Cards whose only use is a throw.
+        if throw_vals:
+            cards = _VALUES_CARDS[throw_vals] & hand
+            while cards:
+                low = cards & -cards
+                cards ^= low
                 result.append(_THROW_TAG | (low.bit_length() - 1) << SH_CARD)
+
+        for v, out in uses.items():
+            if not out:
+                continue
+            if dup >> v & 1:
+                out = list(dict.fromkeys(out))
+            shift = 4 * v - 4
+            nib = hand >> shift & 15
+            if nib in _ONE_SUIT:
+                cb = _ONE_SUIT[nib] + shift << SH_CARD
+                if len(out) == 1:
+                    result.append(out[0] | cb)
+                else:
+                    result += [code | cb for code in out]
+            else:
+                for c in _NIBBLE_CARDS[shift][nib]:
+                    cb = c << SH_CARD
+                    result += [code | cb for code in out]
         return result
 
     # --- checking one move without listing all ----------------------------------------------
