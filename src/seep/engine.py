@@ -158,7 +158,17 @@ def _values_cards_table() -> tuple[int, ...]:
 
 # _VALUES_CARDS[m]: the cards of every value v (1..13) whose bit v is set in m.
 _VALUES_CARDS = _values_cards_table()
-_ONE_SUIT = {1: 0, 2: 1, 4: 2, 8: 3}  # a nibble holding a single card: its suit
+# _CARD_FIELDS[v][nib]: the card fields (card << SH_CARD) of the cards of value v whose suits
+# are the bits of nib; _THROW_CODES[v][nib]: their throws.
+_CARD_FIELDS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple((4 * v - 4 + s) << SH_CARD for s in range(4) if nib >> s & 1) for nib in range(16))
+    if v
+    else ((),) * 16
+    for v in range(14)
+)
+_THROW_CODES: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple(_THROW_TAG | f for f in fields) for fields in by_nib) for by_nib in _CARD_FIELDS
+)
 _CAPTURE_TAGS = tuple(CAPTURE << SH_ACTION | v << SH_VALUE for v in range(14))
 _BUILD_TAGS = tuple(BUILD << SH_ACTION | v << SH_VALUE for v in range(14))
 _CEMENT_TAGS = tuple(CEMENT << SH_ACTION | v << SH_VALUE for v in range(14))
@@ -194,11 +204,6 @@ _HELD_7_8 = _held_table(7, 2)
 _HELD_9_10 = _held_table(9, 2)
 _HELD_11_12 = _held_table(11, 2)
 _HELD_13 = _held_table(13, 1)
-# _NIBBLE_CARDS[4 * r][nib]: the cards of rank index r whose suits are the bits of nib.
-_NIBBLE_CARDS: dict[int, tuple[tuple[int, ...], ...]] = {
-    4 * r: tuple(tuple(4 * r + s for s in range(4) if nib >> s & 1) for nib in range(16))
-    for r in range(13)
-}
 _PARTNER_SEATS = (0b0100, 0b1000, 0b0001, 0b0010)  # seat mask of s+2
 
 # Caches shared by all positions: the subsets of a loose floor summing to each value 1..13, and
@@ -621,14 +626,13 @@ class Position:
                 singles = loose & VALUE_MASK[V]
                 tag = _BUILD_TAGS[V]
                 v_groups = () if absorb_never else subsets[V]
-                ts = avail & ((1 << V) - 1)
+                # The sums t whose card value V - t is held and free (see _REVERSED_SUMS).
+                ts = avail & (_REVERSED_SUMS[free] << V) >> 13
                 while ts:
                     lowt = ts & -ts
                     ts ^= lowt
                     t = lowt.bit_length() - 1
                     v = V - t
-                    if not free >> v & 1:
-                        continue
                     out = uses.get(v)
                     if out is None:
                         out = uses[v] = []
@@ -694,14 +698,12 @@ class Position:
                     may = _keeps(free, held, twice, lowV)  # R28: he keeps a card of value V
                 tag = _CEMENT_TAGS[V]
                 v_groups = () if absorb_never else subsets[V]
-                ts = avail0 & ((1 << V) - 1)
+                ts = avail0 & (_REVERSED_SUMS[may] << V) >> 13
                 while ts:
                     lowt = ts & -ts
                     ts ^= lowt
                     t = lowt.bit_length() - 1
                     v = V - t
-                    if not may >> v & 1:
-                        continue
                     out = uses.get(v)
                     if out is None:
                         out = uses[v] = []
@@ -755,30 +757,18 @@ class Position:
                     out.append(_THROW_TAG)
                     throw_vals ^= 1 << v
         # Cards whose only use is a throw.
-        if throw_vals:
-            cards = _VALUES_CARDS[throw_vals] & hand
-            while cards:
-                low = cards & -cards
-                cards ^= low
-                result.append(_THROW_TAG | (low.bit_length() - 1) << SH_CARD)
+        while throw_vals:
+            low = throw_vals & -throw_vals
+            throw_vals ^= low
+            v = low.bit_length() - 1
+            result += _THROW_CODES[v][hand >> (4 * v - 4) & 15]
 
+        # Stamp each value's uses with each card of that value.
         for v, out in uses.items():
-            if not out:
-                continue
             if dup >> v & 1:
                 out = list(dict.fromkeys(out))
-            shift = 4 * v - 4
-            nib = hand >> shift & 15
-            if nib in _ONE_SUIT:
-                cb = _ONE_SUIT[nib] + shift << SH_CARD
-                if len(out) == 1:
-                    result.append(out[0] | cb)
-                else:
-                    result += [code | cb for code in out]
-            else:
-                for c in _NIBBLE_CARDS[shift][nib]:
-                    cb = c << SH_CARD
-                    result += [code | cb for code in out]
+            for cb in _CARD_FIELDS[v][hand >> (4 * v - 4) & 15]:
+                result += [code | cb for code in out]
         return result
 
     # --- checking one move without listing all ----------------------------------------------
