@@ -555,9 +555,12 @@ class Position:
         if hpresent:
             howners = self.howners
             me = 1 << p
-            for V in _HOUSE_VALUES:
-                if howners[V] & me:
-                    own |= 1 << V
+            hp = hpresent
+            while hp:
+                low = hp & -hp
+                hp ^= low
+                if howners[low.bit_length() - 1] & me:
+                    own |= low
             fragile = own & ~twice & held
         free = held & ~fragile  # values that may build, cement or break
 
@@ -765,9 +768,17 @@ class Position:
 
         # Stamp each value's uses with each card of that value.
         for v, out in uses.items():
+            fields = _CARD_FIELDS[v][hand >> (4 * v - 4) & 15]
+            if len(out) == 1:
+                if len(fields) == 1:
+                    result.append(out[0] | fields[0])
+                else:
+                    code = out[0]
+                    result += [code | cb for cb in fields]
+                continue
             if dup >> v & 1:
                 out = list(dict.fromkeys(out))
-            for cb in _CARD_FIELDS[v][hand >> (4 * v - 4) & 15]:
+            for cb in fields:
                 result += [code | cb for code in out]
         return result
 
