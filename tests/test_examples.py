@@ -1,9 +1,12 @@
-"""The brute-force oracle (tests/bruteforce.py) against RULES.md's worked examples (§10).
+"""RULES.md's worked examples (§10) E1 and E3-E11, on the engine and on the brute-force oracle.
 
-Each example is turned into a complete, valid position with ``builders.make_position`` and the
-oracle's legal-move set is compared with the example's exact list of moves (and its stated count).
+Each example is turned into a complete, valid position with ``builders.make_position``; the
+legal moves of the engine (``seep.protocol.legal``) and of the independent oracle
+(tests/bruteforce.py) must both equal the example's exact list of moves (and its stated count).
 A second group of tests exercises every option of RULES.md §3 that changes legal moves, on the
-same positions.
+same positions; the last tests apply the examples' moves and check what they make (sweeps,
+merged and cemented houses, owners). E2, E12 and E13 are in test_deal_flow.py and
+test_match.py.
 """
 
 from __future__ import annotations
@@ -13,8 +16,20 @@ from typing import Any
 
 import pytest
 
-from bruteforce import MoveKey, brute_legal, make_key, move_key
+from bruteforce import MoveKey, make_key, move_key
+from bruteforce import brute_legal as oracle_legal
 from builders import E, N, S, W, make_position, parse_house, validate_position
+from seep import protocol
+
+
+def brute_legal(position: dict[str, Any]) -> set[MoveKey]:
+    """The oracle's legal moves, after checking that the engine lists exactly the same, once."""
+    oracle = oracle_legal(position)
+    engine = [move_key(m) for m in protocol.legal(position)]
+    assert len(engine) == len(set(engine)), "the engine lists a move twice"
+    assert set(engine) == oracle, (set(engine) - oracle, oracle - set(engine))
+    return oracle
+
 
 # ---- compact constructors for expected keys ---------------------------------------------------
 
@@ -430,3 +445,80 @@ def test_builders_positions_are_valid() -> None:
         parse_house("H10[TC | 7D 2C]{S}")
     with pytest.raises(ValueError):  # owner S is given a hand without a 10
         e9(N, ["4D", "8C"], others={S: ["2C"]})
+
+
+# ---- what the examples' moves make ------------------------------------------------------------
+
+
+def play(position: dict[str, Any], move: dict[str, Any]) -> dict[str, Any]:
+    return protocol.apply(position, move)
+
+
+def house_of(position: dict[str, Any], value: int) -> dict[str, Any]:
+    return next(h for h in position["houses"] if h["value"] == value)
+
+
+def test_e1_capture_is_a_25_point_sweep() -> None:
+    after = play(
+        e1(), {"action": "capture", "card": "KH", "loose": ["6C", "7D", "9H", "4S"], "houses": []}
+    )
+    assert after["loose"] == [] and after["houses"] == []
+    assert after["sweeps"][W % 2] == 25  # R17, R38
+
+
+def test_e5_break_merges_into_a_cemented_house() -> None:
+    after = play(
+        e5(["2C", "QH", "QD", "5S"]),
+        {"action": "break", "card": "2C", "house": 10, "value": 12, "loose": []},
+    )
+    assert [h["value"] for h in after["houses"]] == [12]
+    h12 = house_of(after, 12)
+    assert sorted(h12["cards"]) == sorted(["8D", "4S", "7C", "3H", "2C"])
+    assert h12["cemented"] and h12["owners"] == [N]  # R30, A15
+
+
+def test_e5_variant_owners_union() -> None:
+    after = play(
+        e5(["2C", "QH", "QD", "5S"], h12_owner="W"),
+        {"action": "break", "card": "2C", "house": 10, "value": 12, "loose": []},
+    )
+    assert sorted(house_of(after, 12)["owners"]) == [N, W]
+
+
+def test_e6_jack_sweeps_for_50() -> None:
+    after = play(
+        e6(["JS", "8H", "AC"]),
+        {"action": "capture", "card": "JS", "loose": ["9C", "2D"], "houses": [11]},
+    )
+    assert after["loose"] == [] and after["houses"] == []
+    assert after["sweeps"][E % 2] == 50
+
+
+def test_e6_added_jack_makes_co_owner() -> None:
+    after = play(
+        e6(["JS", "JH", "8H"]), {"action": "cement", "card": "JS", "value": 11, "loose": []}
+    )
+    h11 = house_of(after, 11)
+    assert h11["cemented"] and sorted(h11["owners"]) == [S, E]  # R28
+
+
+def test_e7_build_merges_the_loose_jack() -> None:
+    after = play(e7(), {"action": "build", "card": "6C", "value": 11, "loose": ["5S", "JD"]})
+    h11 = house_of(after, 11)
+    assert sorted(h11["cards"]) == sorted(["6C", "5S", "JD"])
+    assert h11["cemented"] and h11["owners"] == [W]  # R21f(a)
+    assert after["loose"] == ["3H"]
+
+
+def test_e9_partner_adds_without_joining() -> None:
+    after = play(
+        e9(N, ["4D", "8C"]), {"action": "cement", "card": "4D", "value": 10, "loose": ["6S"]}
+    )
+    assert house_of(after, 10)["owners"] == [S]  # R33, A16
+
+
+def test_e11_break_onto_a_loose_queen() -> None:
+    after = play(e11(), {"action": "break", "card": "3C", "house": 9, "value": 12, "loose": ["QD"]})
+    h12 = house_of(after, 12)
+    assert sorted(h12["cards"]) == sorted(["5H", "4C", "3C", "QD"])
+    assert h12["cemented"] and h12["owners"] == [N]
