@@ -16,7 +16,7 @@ import pytest
 
 from bruteforce import brute_legal, move_key
 from seep import protocol
-from seep.engine import Position
+from seep.engine import Position, perft
 from seep.format import position_from_dict
 from seep.match import Match, replay_record
 from seep.moves import Move
@@ -24,20 +24,6 @@ from seep.notation import format_position
 
 DATA = Path(__file__).resolve().parent / "data"
 PERFT = json.loads((DATA / "perft.json").read_text())
-
-
-def perft(pos: Position, depth: int) -> int:
-    if depth == 0 or pos.is_over():
-        return 1
-    moves = pos.legal_codes()
-    if depth == 1:
-        return len(moves)
-    total = 0
-    for m in moves:
-        pos.push(m)
-        total += perft(pos, depth - 1)
-        pos.pop()
-    return total
 
 
 def brute_perft(position: dict[str, Any], depth: int) -> int:

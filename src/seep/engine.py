@@ -58,6 +58,7 @@ __all__ = [
     "code_loose",
     "code_value",
     "make_code",
+    "perft",
 ]
 
 # --- move codes ---------------------------------------------------------------------------
@@ -1308,6 +1309,26 @@ def _mask(cards: Any) -> int:
     for c in cards:
         m |= 1 << c
     return m
+
+
+def perft(pos: Position, depth: int) -> int:
+    """Leaf nodes of the move tree of ``pos`` to ``depth`` plies (a finished deal is a leaf);
+    the classic check of a move generator against stored counts (tests/data/perft.json).
+
+    >>> perft(Position.new_deal(1), 3)
+    128
+    """
+    if depth == 0 or pos.phase_id == PHASE_OVER:
+        return 1
+    moves = pos.legal_codes()
+    if depth == 1:
+        return len(moves)
+    n = 0
+    for m in moves:
+        pos.push(m)
+        n += perft(pos, depth - 1)
+        pos.pop()
+    return n
 
 
 def _subset_sums(mask: int) -> int:

@@ -19,26 +19,11 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent.parent / "src"))
 
-from seep.engine import Position  # noqa: E402
+from seep.engine import Position, perft  # noqa: E402
 from seep.match import Match  # noqa: E402
 from seep.moves import Move  # noqa: E402
 from seep.notation import format_position  # noqa: E402
 from seep.options import Rules  # noqa: E402
-
-
-def perft(pos: Position, depth: int) -> int:
-    """Leaf nodes of the move tree of ``pos`` to ``depth`` plies (a finished deal is a leaf)."""
-    if depth == 0 or pos.is_over():
-        return 1
-    moves = pos.legal_codes()
-    if depth == 1:
-        return len(moves)
-    n = 0
-    for m in moves:
-        pos.push(m)
-        n += perft(pos, depth - 1)
-        pos.pop()
-    return n
 
 
 def start_after(seed: int, rules: Rules, plies: int) -> Position:
