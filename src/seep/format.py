@@ -108,8 +108,9 @@ def _plays_by(dealer: int, plays: int, seat: int) -> int:
     return sum(1 for k in range(1, plays + 1) if (dealer + k) % 4 == seat)
 
 
-def position_from_dict(data: Any) -> Position:
-    """Read and validate a FORMAT.md position.
+def position_from_dict(data: Any, *, check_retention: bool = True) -> Position:
+    """Read and validate a FORMAT.md position (``check_retention=False`` skips the owners'
+    duty, R21d, for positions whose hidden hands are stand-ins, as when reading a view).
 
     >>> from seep.engine import Position
     >>> p = Position.new_deal(3)
@@ -227,7 +228,7 @@ def position_from_dict(data: Any) -> Position:
     pos.match_diff = diff
     pos.match_baazis = (baazis[0], baazis[1])
     pos.match_deals = deals
-    _check_deal_state(pos)
+    _check_deal_state(pos, check_retention)
     return pos
 
 
@@ -284,7 +285,7 @@ def _read_house(pos: Position, h: Any, i: int, seen: dict[int, str]) -> None:
     pos.hpresent |= 1 << value
 
 
-def _check_deal_state(pos: Position) -> None:
+def _check_deal_state(pos: Position, check_retention: bool = True) -> None:
     """Hand sizes, stock, floor and house invariants against the phase and ``plays``."""
     rules = pos.rules
     bidder = pos.bidder
@@ -322,7 +323,7 @@ def _check_deal_state(pos: Position) -> None:
                 f"loose card {card_name(c)} has the value of house {v}: it would have merged "
                 "into the house (R21f)"
             )
-        if rules.add_retention == "team":
+        if rules.add_retention == "team" or not check_retention:
             continue  # A14: an owner may rely on his partner's card; nothing to check
         for s in range(4):
             if pos.howners[v] >> s & 1 and not pos.hands[s] & VALUE_MASK[v]:
