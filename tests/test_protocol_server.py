@@ -127,9 +127,9 @@ json_values = st.recursive(
 
 @settings(max_examples=150, deadline=None)
 @given(
-    st.sampled_from(["legal", "apply", "score", "next_deal", "new_deal", "nope"]),
+    st.sampled_from(["legal", "apply", "score", "next_deal", "new_deal", "view", "bot", "nope"]),
     st.dictionaries(
-        st.sampled_from(["position", "move", "seed", "dealer", "rules", "x"]),
+        st.sampled_from(["position", "move", "seed", "dealer", "rules", "seat", "view", "bot"]),
         json_values,
         max_size=4,
     ),
@@ -153,3 +153,37 @@ def test_fuzzed_positions_never_crash(data: st.DataObject) -> None:
     answer = handle_line(json.dumps({"id": 1, "cmd": "legal", "position": pos}))
     if "error" in answer:
         assert answer["error"]["code"] in ("invalid_position", "bad_request"), answer
+
+
+def test_view_and_bot_commands() -> None:
+    """A program outside the project asks for a seat's view, then for a bot's move."""
+    pos = protocol.new_deal(1)
+    pos = protocol.apply(pos, protocol.legal(pos)[0])
+    seat = pos["to_move"]
+    view = protocol.view(pos, seat)
+    out = run_server(
+        [
+            json.dumps({"id": 1, "cmd": "view", "position": pos, "seat": seat}),
+            json.dumps({"id": 2, "cmd": "bot", "bot": "random", "view": view, "seed": 5}),
+            json.dumps({"id": 3, "cmd": "bot", "bot": "nope", "view": view, "seed": 5}),
+            json.dumps({"id": 4, "cmd": "view", "position": pos, "seat": 9}),
+            json.dumps({"id": 5, "cmd": "bot", "bot": "random", "view": {"seat": 0}, "seed": 1}),
+            json.dumps(
+                {
+                    "id": 6,
+                    "cmd": "bot",
+                    "bot": "random",
+                    "view": protocol.view(pos, seat ^ 1),
+                    "seed": 1,
+                }
+            ),
+        ]
+    )
+    assert out[0] == {"id": 1, "result": view}
+    assert isinstance(out[0]["result"]["hands"][seat ^ 1], int)  # no other seat's cards
+    move = out[1]["result"]["move"]
+    assert move in protocol.legal(pos) and out[1]["result"]["reason"]
+    assert out[2]["error"]["code"] == "unknown_bot"
+    assert out[3]["error"]["code"] == "invalid_position"
+    assert out[4]["error"]["code"] == "invalid_position"
+    assert out[5]["error"]["code"] == "illegal_move" and "turn" in out[5]["error"]["message"]

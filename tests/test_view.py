@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from seep import InvalidPositionError
+from seep import InvalidPositionError, SeepError
 from seep.cards import FULL_DECK, VALUE_MASK, card_list
 from seep.engine import Position
 from seep.options import Rules
@@ -96,3 +99,28 @@ def test_bad_views() -> None:
         View.from_dict(dict(d, stock=3))
     with pytest.raises(InvalidPositionError):
         View.from_dict("nope")  # type: ignore[arg-type]
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 60) | st.text(max_size=4),
+    lambda kids: (
+        st.lists(kids, max_size=4) | st.dictionaries(st.text(max_size=6), kids, max_size=3)
+    ),
+    max_leaves=10,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.data())
+def test_mutated_views_fail_with_a_named_error(data: st.DataObject) -> None:
+    """A view with one field replaced by junk is read or refused with a SeepError, never a
+    crash (the ``bot`` command of the protocol reads views from outside)."""
+    pos = Position.new_deal(data.draw(st.integers(0, 30)))
+    rng = random.Random(data.draw(st.integers(0, 30)))
+    for _ in range(data.draw(st.integers(0, 20))):
+        pos.push(rng.choice(pos.legal_codes()))
+    d = View.from_position(pos, data.draw(st.integers(0, 3))).to_dict()
+    key = data.draw(st.sampled_from(sorted(d)))
+    d[key] = data.draw(json_values)
+    with contextlib.suppress(SeepError):
+        View.from_dict(d)

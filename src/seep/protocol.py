@@ -23,7 +23,7 @@ from .moves import Move
 from .options import Rules
 from .verify import verify_move
 
-__all__ = ["apply", "legal", "new_deal", "next_deal", "score"]
+__all__ = ["apply", "legal", "new_deal", "next_deal", "score", "view"]
 
 
 def _seed(seed: Any) -> int:
@@ -82,3 +82,14 @@ def next_deal(position: dict[str, Any], seed: int) -> dict[str, Any]:
     (R44-R46) and the next dealer chosen (R9, R10, option ``dealer_rule``)."""
     pos = position_from_dict(position)
     return pos.next_deal(_seed(seed)).to_dict()
+
+
+def view(position: dict[str, Any], seat: int) -> dict[str, Any]:
+    """The FORMAT.md view of ``seat``: what that seat knows of the position (its own hand, the
+    floor, hand sizes, piles, scores; no other hand, no stock). A bare position has no
+    history, so ``history`` is ``[]``."""
+    from .view import View
+
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat <= 3:
+        raise InvalidPositionError(f"'seat' must be 0..3, got {seat!r}")
+    return View.from_position(position_from_dict(position), seat).to_dict()

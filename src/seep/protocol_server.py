@@ -9,8 +9,10 @@ One request object per line, one response line each, in order::
 
 Commands: ``new_deal`` (``seed``, optional ``dealer``, ``rules``), ``legal`` (``position``),
 ``apply`` (``position``, ``move``), ``score`` (``position``), ``next_deal`` (``position``,
-``seed``). Error codes: ``bad_json``, ``bad_request``, ``unknown_command``,
-``invalid_position``, ``malformed_move``, ``illegal_move``, ``too_large``, ``internal_error``.
+``seed``), ``view`` (``position``, ``seat``: that seat's FORMAT.md view) and ``bot`` (``bot``:
+a bot name or difficulty, ``view``, ``seed``; answers ``{"move": M, "reason": "..."}``).
+Error codes: ``bad_json``, ``bad_request``, ``unknown_command``, ``invalid_position``,
+``malformed_move``, ``illegal_move``, ``unknown_bot``, ``too_large``, ``internal_error``.
 The process never dies on input; it ends at the end of stdin.
 """
 
@@ -42,7 +44,30 @@ COMMANDS: dict[str, tuple[Callable[..., Any], tuple[str, ...], tuple[str, ...]]]
     "apply": (protocol.apply, ("position", "move"), ()),
     "score": (protocol.score, ("position",), ()),
     "next_deal": (protocol.next_deal, ("position", "seed"), ()),
+    "view": (protocol.view, ("position", "seat"), ()),
+    "bot": (lambda **kw: ask_bot(**kw), ("bot", "view", "seed"), ()),
 }
+
+
+def ask_bot(bot: Any, view: Any, seed: Any) -> dict[str, Any]:
+    """A bot's move for a FORMAT.md view (the ``bot`` command). Bots are an optional layer
+    above the core, so they are imported only here."""
+    import random
+
+    from .bots import make_bot
+    from .view import View
+
+    if not isinstance(bot, str):
+        raise InvalidPositionError(f"'bot' must be a bot name, got {bot!r}")
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise InvalidPositionError(f"'seed' must be an integer, got {seed!r}")
+    v = View.from_dict(view)
+    if not v.is_my_turn():
+        raise IllegalMoveError(
+            f"it is not seat {v.seat}'s turn (seat {v.to_move} is to move): no move to choose"
+        )
+    decision = make_bot(bot).choose(v, random.Random(seed))
+    return {"move": decision.move.to_dict(), "reason": decision.reason}
 
 
 def _error(req_id: Any, code: str, message: str) -> dict[str, Any]:
@@ -79,7 +104,11 @@ def handle_request(request: Any) -> dict[str, Any]:
         return _error(req_id, "illegal_move", str(exc))
     except (InvalidPositionError, InvalidRulesError, NotationError) as exc:
         return _error(req_id, "invalid_position", str(exc))
-    except SeepError as exc:  # pragma: no cover - every core error is one of the above
+    except SeepError as exc:
+        from .bots.base import UnknownBotError
+
+        if isinstance(exc, UnknownBotError):
+            return _error(req_id, "unknown_bot", str(exc))
         return _error(req_id, "bad_request", str(exc))
     except Exception as exc:  # the process must survive anything a client sends
         return _error(req_id, "internal_error", f"{type(exc).__name__}: {exc}")

@@ -345,10 +345,14 @@ class View:
         # Owners' duties need the real hands, which a view does not have: determinize checks them.
         pos = position_from_dict(full, check_retention=False)
         history = []
-        for entry in data.get("history", []):
-            if not isinstance(entry, Mapping) or "seat" not in entry:
-                raise InvalidPositionError("each history entry is a move with its 'seat'")
-            history.append((entry["seat"], Move.from_dict(entry)))
+        entries = data.get("history", [])
+        if not isinstance(entries, list):
+            raise InvalidPositionError("'history' must be a list of moves")
+        for entry in entries:
+            seat_of = entry.get("seat") if isinstance(entry, Mapping) else None
+            if not isinstance(seat_of, int) or isinstance(seat_of, bool) or not 0 <= seat_of <= 3:
+                raise InvalidPositionError("each history entry is a move with its 'seat' 0..3")
+            history.append((seat_of, int(Move.from_dict(entry))))
         view = cls.from_position(pos, seat, history)
         view.determinize(random.Random(0))  # raises when no full position fits
         return view

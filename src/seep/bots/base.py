@@ -11,7 +11,20 @@ from ..errors import SeepError
 from ..moves import Move
 from ..view import View
 
-__all__ = ["BOTS", "PRESETS", "Bot", "Decision", "RandomBot", "make_bot", "register"]
+__all__ = [
+    "BOTS",
+    "PRESETS",
+    "Bot",
+    "Decision",
+    "RandomBot",
+    "UnknownBotError",
+    "make_bot",
+    "register",
+]
+
+
+class UnknownBotError(SeepError):
+    """No bot or difficulty of that name."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +80,7 @@ def make_bot(name: str, **settings: Any) -> Bot:
     factory = BOTS.get(name)
     if factory is None:
         known = ", ".join([*BOTS, *PRESETS])
-        raise SeepError(f"unknown bot {name!r} (known: {known})")
+        raise UnknownBotError(f"unknown bot {name!r} (known: {known})")
     return factory(**settings)
 
 
