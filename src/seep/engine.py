@@ -137,7 +137,6 @@ PHASE_NAMES = ("bid", "play", "over")
 # --- precomputed tables -------------------------------------------------------------------
 
 _VAL = tuple((c >> 2) + 1 for c in range(52))
-_BIT = tuple(1 << c for c in range(52))
 # A house as a capture item when ``house_in_sums`` lets it take part in a sum (R21g, A10).
 _HOUSE_ITEM = (0,) * 9 + tuple(1 << (SH_HOUSES + v - 9) for v in range(9, 14))
 _HOUSE_VALUES = (9, 10, 11, 12, 13)
