@@ -225,30 +225,29 @@ def floor_index(loose: int) -> tuple[tuple[tuple[int, ...], ...], int]:
     and a bitmask with bit ``t`` set when some subset sums to ``t``.
 
     Index ``t`` (1..13) of the first item holds the masks summing to ``t``: the t-groups of R23.
-    A floor that is an indexed floor plus one card (after a throw, the commonest move) is
-    extended from it; any other floor is built card by card.
+    A floor whose highest card was added to an indexed floor is extended from it; any other
+    floor is built card by card, in the same order.
     """
     hit = _FLOOR.get(loose)
     if hit is not None:
         return hit
     if not loose:
         return _NO_FLOOR
-    rest = loose
-    while rest:
-        low = rest & -rest
-        rest ^= low
-        parent = _FLOOR.get(loose ^ low)
-        if parent is not None:
-            by_sum = list(parent[0])
-            avail = parent[1]
-            v = _VAL[low.bit_length() - 1]
-            for t in range(13 - v, 0, -1):
-                if avail >> t & 1:
-                    by_sum[t + v] += tuple([s | low for s in parent[0][t]])
-            by_sum[v] += (low,)
-            avail |= (avail << v | 1 << v) & _SUM_BITS
-            result = (tuple(by_sum), avail)
-            break
+    # Only the floor without its highest card is a parent: extending it gives the buckets in
+    # exactly the order of the full build, so the order of legal moves never depends on what
+    # happens to be cached.
+    low = 1 << (loose.bit_length() - 1)
+    parent = _FLOOR.get(loose ^ low)
+    if parent is not None:
+        by_sum = list(parent[0])
+        avail = parent[1]
+        v = _VAL[low.bit_length() - 1]
+        for t in range(13 - v, 0, -1):
+            if avail >> t & 1:
+                by_sum[t + v] += tuple([s | low for s in parent[0][t]])
+        by_sum[v] += (low,)
+        avail |= (avail << v | 1 << v) & _SUM_BITS
+        result = (tuple(by_sum), avail)
     else:
         lists: list[list[int]] = [[] for _ in range(14)]
         m = loose
