@@ -54,11 +54,16 @@ def main(argv: list[str] | None = None) -> int:
     d.add_argument("--seed", type=int, default=None, help="shuffle seed (default: random)")
     d.add_argument("--rules", default="standard", choices=sorted(PRESETS))
     d.add_argument("--delay", type=float, default=0.0, help="seconds between moves")
+    from .arena.cli import add_arena_parser, run_arena  # the arena's options live with it
+
+    add_arena_parser(sub)
     args = parser.parse_args(argv)
     if args.command == "protocol":
         from .protocol_server import serve
 
         return serve()
+    if args.command == "arena":
+        return run_arena(args)
     seed = args.seed if args.seed is not None else random.randrange(1 << 30)
     return demo(seed, args.rules, args.delay)
 
