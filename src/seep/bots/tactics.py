@@ -1,0 +1,330 @@
+"""Shared helpers of the rule-based bots: what a move does, card counting, capture outlooks,
+and short human descriptions of moves.
+
+Everything here works from a :class:`~seep.view.View` (the seat's information set) or from
+public floor masks, never from hidden cards, so bots built on it stay honest.
+
+>>> from seep.cards import parse_card, parse_cards
+>>> capture_outlook(parse_cards("3S 4H 7D"), 7, 6)   # 7D and {3S, 4H}: 3 points, all taken
+(3, True)
+>>> bits = sweep_values(parse_cards("2S 5H 3D"), 0)  # a 5 takes {2S, 3D} and 5H; a 10 all
+>>> [v for v in range(1, 14) if bits >> v & 1]
+[5, 10]
+>>> card_text(parse_card("TD")), cards_text(parse_cards("TD 5S"))
+('10♦', '5♠ and 10♦')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import comb
+
+from ..cards import RANKS, VALUE_MASK, cards_of_mask, mask_points
+from ..engine import (
+    BID,
+    BUILD,
+    CAPTURE,
+    CEMENT,
+    REDEAL,
+    THROW,
+    Position,
+    code_action,
+    code_card,
+    code_house,
+    code_houses,
+    code_loose,
+    code_value,
+    floor_index,
+)
+from ..view import View
+
+__all__ = [
+    "Counting",
+    "Outcome",
+    "capture_outlook",
+    "capture_text",
+    "card_text",
+    "cards_text",
+    "describe",
+    "simulate",
+    "sweep_values",
+    "team_margin",
+]
+
+_SUIT_SYMBOLS = "♠♥♦♣"
+
+
+def card_text(card: int) -> str:
+    """A card as players write it: ``10♦``, ``A♠``, ``K♥``."""
+    rank = RANKS[card >> 2]
+    return ("10" if rank == "T" else rank) + _SUIT_SYMBOLS[card & 3]
+
+
+def cards_text(mask: int, limit: int = 6) -> str:
+    """Cards of a set in words: ``3♣``, ``10♦ and 5♠``, ``2♥, 3♣ and 7♦``; long lists end
+    with ``and n more``."""
+    names = [card_text(c) for c in cards_of_mask(mask)]
+    if len(names) > limit:
+        names = [*names[: limit - 1], f"{len(names) - limit + 1} more"]
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+# --- capture outlooks ------------------------------------------------------------------------
+
+# (loose mask, value, ten-of-diamonds points) -> (best points, coverable); a pure function of
+# public masks, bounded by clearing like the engine's floor caches.
+_OUTLOOK: dict[tuple[int, int, int], tuple[int, bool]] = {}
+_OUTLOOK_LIMIT = 100_000
+
+
+def capture_outlook(loose: int, v: int, tdp: int) -> tuple[int, bool]:
+    """What a card of value ``v`` can take from the loose cards ``loose``: the most card points
+    of a family of disjoint v-groups (R23, R24; a maximal family can always be chosen with at
+    least these points, R25), and whether v-groups can cover every loose card (a sweep of the
+    loose part, R37). ``tdp`` is the ten of diamonds' worth (R5).
+    """
+    key = (loose, v, tdp)
+    hit = _OUTLOOK.get(key)
+    if hit is not None:
+        return hit
+    groups = floor_index(loose)[0][v] if loose else ()
+    if not groups:
+        result = (0, not loose)
+    else:
+        memo: dict[int, tuple[int, bool]] = {}
+
+        def best(mask: int) -> tuple[int, bool]:
+            # Exact cover style recursion on the lowest card: it is skipped or it belongs to
+            # one group; "coverable" needs every card in some group.
+            if not mask:
+                return (0, True)
+            got = memo.get(mask)
+            if got is not None:
+                return got
+            low = mask & -mask
+            rest = mask ^ low
+            pts, _ = best(rest)
+            cover = False
+            for g in groups:
+                if g & low and not g & ~mask:
+                    sub_pts, sub_cover = best(mask ^ g)
+                    gp = sub_pts + mask_points(g, tdp)
+                    if gp > pts:
+                        pts = gp
+                    cover = cover or sub_cover
+            memo[mask] = (pts, cover)
+            return memo[mask]
+
+        result = best(loose)
+    if len(_OUTLOOK) > _OUTLOOK_LIMIT:
+        _OUTLOOK.clear()
+    _OUTLOOK[key] = result
+    return result
+
+
+def sweep_values(loose: int, hpresent: int) -> int:
+    """Bitmask (bit v) of the card values that would capture the whole floor: every loose card
+    in disjoint v-groups and no house but one of value v (R21g, R37). An empty floor gives 0:
+    nothing can be swept from it (R38)."""
+    if not loose and not hpresent:
+        return 0
+    if hpresent & (hpresent - 1):
+        return 0  # two houses of different values are never taken by one card
+    total = 0
+    m = loose
+    while m:
+        low = m & -m
+        m ^= low
+        total += ((low.bit_length() - 1) >> 2) + 1
+    out = 0
+    candidates = (hpresent,) if hpresent else tuple(1 << v for v in range(1, 14))
+    for bit in candidates:
+        v = bit.bit_length() - 1
+        if total % v:
+            continue
+        if capture_outlook(loose, v, 6)[1]:
+            out |= bit
+    return out
+
+
+# --- card counting ---------------------------------------------------------------------------
+
+
+class Counting:
+    """The unseen cards of a view, counted by value, and the chances that some seat holds any
+    card of a set of values (a seat's hand is a uniform draw from the unseen cards; a house
+    owner surely holds its value, R21d).
+    """
+
+    __slots__ = ("_none", "hand_size", "known", "left", "n_unseen", "unseen")
+
+    def __init__(self, view: View) -> None:
+        self.unseen = view.unseen()
+        self.n_unseen = self.unseen.bit_count()
+        # left[v]: unseen cards of value v.
+        self.left = [0] + [(self.unseen & VALUE_MASK[v]).bit_count() for v in range(1, 14)]
+        # Hand sizes as they will be when the other seats next play: before play 1 the
+        # others have not been dealt yet (R18: the bidder ends with 11, the others with 12).
+        sizes = list(view.hand_sizes)
+        if view.plays == 0 and view.stock_size:
+            bidder = (view.dealer + 1) & 3
+            sizes = [11 if s == bidder else 12 for s in range(4)]
+        self.hand_size = sizes
+        # known[s]: bitmask of values seat s surely holds (owners' duty, R21d).
+        known = [0, 0, 0, 0]
+        if view.rules.add_retention == "self":
+            for value, _, _, owners in view.houses:
+                for s in range(4):
+                    if owners >> s & 1:
+                        known[s] |= 1 << value
+        self.known = known
+        self._none: dict[tuple[int, int], float] = {}
+
+    def p_none(self, n: int, k: int) -> float:
+        """Chance that a hand of ``n`` unseen cards holds none of ``k`` given unseen cards."""
+        key = (n, k)
+        hit = self._none.get(key)
+        if hit is None:
+            total = self.n_unseen
+            if n <= 0 or k <= 0:
+                hit = 1.0
+            elif n > total or k > total - n:
+                hit = 0.0
+            else:
+                hit = comb(total - k, n) / comb(total, n)
+            self._none[key] = hit
+        return hit
+
+    def p_holds(self, seats: tuple[int, ...], values: int) -> float:
+        """Chance that the given seats together hold a card of one of ``values`` (bit v)."""
+        known = 0
+        n = 0
+        for s in seats:
+            known |= self.known[s]
+            n += self.hand_size[s]
+        if known & values:
+            return 1.0
+        k = 0
+        m = values
+        while m:
+            low = m & -m
+            m ^= low
+            k += self.left[low.bit_length() - 1]
+        return 1.0 - self.p_none(n, k)
+
+    def expected_best(self, seat: int, gains: list[tuple[float, int]]) -> float:
+        """Expected best of ``gains`` ((gain, value) pairs) that seat ``seat`` can realise:
+        it realises a gain when it holds a card of that value, and takes the best it holds."""
+        if not gains:
+            return 0.0
+        gains = sorted(gains, reverse=True)
+        n = self.hand_size[seat]
+        known = self.known[seat]
+        total = 0.0
+        prev = 0.0
+        k = 0
+        sure = False
+        for g, v in gains:
+            if g <= 0:
+                break
+            k += self.left[v]
+            sure = sure or bool(known >> v & 1)
+            p = 1.0 if sure else 1.0 - self.p_none(n, k)
+            total += g * (p - prev)
+            prev = p
+            if sure:
+                break
+        return total
+
+
+# --- what a move does ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The public result of one of the mover's moves, from the mover's team's side."""
+
+    code: int
+    gain: int  # change of (our score - their score): card points, sweeps, end-of-deal leftovers
+    points: int  # card points a capture takes, the played card included
+    sweep: int  # sweep bonus scored by the move
+    loose: int  # loose cards after the move
+    houses: tuple[tuple[int, int, bool, int], ...]  # houses after the move
+    over: bool  # the move ended the deal
+
+
+def team_margin(pos: Position, team: int) -> int:
+    """Score of ``team`` minus the other's so far in the deal (R42)."""
+    a, b = pos.deal_scores()
+    return a - b if team == 0 else b - a
+
+
+def simulate(shell: Position, code: int, team: int, base: int) -> Outcome:
+    """Make ``code`` on ``shell`` (a view's public position), read the result, take it back.
+    ``base`` is :func:`team_margin` before the move."""
+    points = 0
+    if code_action(code) == CAPTURE:
+        # The capture's own cards; at the end of the deal the leftovers (R40) come on top.
+        taken = 1 << code_card(code) | code_loose(code)
+        hb = code_houses(code)
+        for v, cards, _, _ in shell.houses():
+            if hb >> (v - 9) & 1:
+                taken |= cards
+        points = mask_points(taken, shell.rules.ten_diamonds_points)
+    sweeps_before = shell.sweeps[team]
+    shell.push(code)
+    try:
+        return Outcome(
+            code=code,
+            gain=team_margin(shell, team) - base,
+            points=points,
+            sweep=shell.sweeps[team] - sweeps_before,
+            loose=shell.loose,
+            houses=tuple(shell.houses()),
+            over=shell.is_over(),
+        )
+    finally:
+        shell.pop()
+
+
+def describe(code: int) -> str:
+    """A short neutral description of a move: ``7♣ captures 3♠ and 4♥``, ``throws 3♣``,
+    ``builds a house of 12 from 4♥ with 8♣``, ..."""
+    action = code_action(code)
+    if action == BID:
+        return f"bids {code_value(code)}"
+    if action == REDEAL:
+        return "shows the hand for a redeal"
+    card = card_text(code_card(code))
+    loose = code_loose(code)
+    if action == THROW:
+        return f"throws {card}"
+    if action == CAPTURE:
+        items = [f"the house of {9 + i}" for i in range(5) if code_houses(code) >> i & 1]
+        if loose:
+            items.append(cards_text(loose))
+        return f"{card} captures {' and '.join(items)}"
+    value = code_value(code)
+    extra = f" with {cards_text(loose)}" if loose else ""
+    if action == BUILD:
+        return f"builds a house of {value} from {card}{extra}"
+    if action == CEMENT:
+        return f"adds {card}{extra} to the house of {value}"
+    return f"breaks the house of {code_house(code)} up to {value} with {card}{extra}"
+
+
+def capture_text(out: Outcome) -> str:
+    """A capture in words with what it scores: ``captures 10♦ and 5♠ with 5♥ for 11 points``,
+    ``sweeps with 7♣ (3♠, 4♥): 3 points + 50 for the sweep``."""
+    code = out.code
+    card = code_card(code)
+    items = [f"the house of {9 + i}" for i in range(5) if code_houses(code) >> i & 1]
+    if code_loose(code):
+        items.append(cards_text(code_loose(code)))
+    what = " and ".join(items)
+    pts = f"{out.points} point" + ("" if out.points == 1 else "s")
+    if out.sweep:
+        return f"sweeps with {card_text(card)} ({what}): {pts} + {out.sweep} for the sweep"
+    return f"captures {what} with {card_text(card)} for {pts}"
