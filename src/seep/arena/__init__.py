@@ -21,11 +21,10 @@ with Wilson intervals, and a round robin with Elo ratings fitted by maximum like
 
 *Reproducible, in parallel.* The same seed gives the same results (every figure but the
 timings) with any number of workers, on the local process pool or on Ray
-(``backend="ray"``, the optional extra ``seep-game[ray]``). Each game starts with the
-engine's memo tables empty (:func:`seep.arena.play.cold_caches`: the order of the legal
-moves depends on them), and a bot that searches for a fixed time (the ``hard`` and
-``expert`` presets) is reported in the results' ``warnings``: its play depends on the
-machine, not only on the seed.
+(``backend="ray"``, the optional extra ``seep-game[ray]``). The engine lists legal moves in
+an order that depends on the position alone, so a seeded bot plays a game the same way in any
+process. A bot that searches for a fixed time (the ``hard`` and ``expert`` presets) is
+reported in the results' ``warnings``: its play depends on the machine, not only on the seed.
 
 >>> r = run_match("random", "random", deals=8, seed=1)
 >>> r.deals, r.pairs

@@ -22,7 +22,6 @@ from __future__ import annotations
 import importlib
 import json
 import random
-import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -195,31 +194,6 @@ def load_plugins(modules: Sequence[str]) -> None:
             raise ArenaError(f"cannot import bot plugin {name!r}: {exc}") from None
 
 
-# Memo tables whose contents can change the order in which legal moves are listed: the
-# engine's, and the bots' tables that decide whether the engine's get filled (see cold_caches).
-MEMO_TABLES: tuple[tuple[str, str], ...] = (
-    ("seep.engine", "_FLOOR"),
-    ("seep.engine", "_FAMILIES"),
-    ("seep.bots.tactics", "_OUTLOOK"),
-    ("seep.bots.ismcts", "_BEST_FAMILY"),
-)
-
-
-def cold_caches() -> None:
-    """Empty the memo tables of :data:`MEMO_TABLES` (those of modules already imported).
-
-    Why: the engine lists the same legal moves whatever its caches hold, but not always in the
-    same order (a floor's subsets are extended from whichever smaller floor happens to be
-    cached), and a bot that draws from the list with its seeded RNG then plays differently.
-    Starting every game from empty tables makes a game a pure function of its seeds, so the
-    results do not depend on which games a worker happened to play before it.
-    """
-    for module, name in MEMO_TABLES:
-        table = getattr(sys.modules.get(module), name, None)
-        if isinstance(table, dict):
-            table.clear()
-
-
 def play_game(config: MatchConfig, pair: int, seating: int) -> GameResult:
     """Play one seating of one duplicate pair and return its tally.
 
@@ -240,7 +214,6 @@ def play_game(config: MatchConfig, pair: int, seating: int) -> GameResult:
             f"{exc} (in a worker process: a bot registered at run time must be registered "
             "by a module named in plugins, --plugin MODULE)"
         ) from None
-    cold_caches()
     rules = config.rules
     seed = config.seed
     pos = Position.new_deal(deal_seed(seed, pair, 0), first_dealer(seed, pair), rules)
