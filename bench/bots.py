@@ -67,8 +67,7 @@ def ismcts_rate(views: list[View], iterations: int) -> float:
     done = 0
     start = time.perf_counter()
     for view in views:
-        _, n = bot.search(view, rng, view.legal_codes())
-        done += n
+        done += bot.search(view, rng, view.legal_codes()).playouts
     return done / (time.perf_counter() - start)
 
 

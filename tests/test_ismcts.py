@@ -59,10 +59,11 @@ def test_bid_phase_returns_a_bid() -> None:
         assert d.move.action in ("bid", "redeal")
 
 
+@pytest.mark.parametrize("root", ["ucb", "halving"])
 @pytest.mark.parametrize("plays", [0, 1, 12, 24, 36, 44, 46, 47])
-def test_always_a_legal_move(plays: int) -> None:
+def test_always_a_legal_move(plays: int, root: str) -> None:
     """The opening (play 1, R16), mid-deal and the last plays."""
-    bot = IsmctsBot(iterations=25)
+    bot = IsmctsBot(iterations=25, root=root)
     for seed in range(4):
         pos = position_at(seed, plays)
         d = bot.choose(view_of(pos), random.Random(seed))
@@ -99,11 +100,12 @@ def test_single_legal_move_returns_without_searching(monkeypatch: pytest.MonkeyP
     assert d.reason == "the only legal move"
 
 
-def test_reproducible_with_seed_and_iteration_budget() -> None:
+@pytest.mark.parametrize("root", ["ucb", "halving"])
+def test_reproducible_with_seed_and_iteration_budget(root: str) -> None:
     for seed, plays in ((1, 0), (2, 9), (3, 23), (4, 40)):
         view = view_of(position_at(seed, plays))
-        a = IsmctsBot(iterations=40).choose(view, random.Random(99))
-        b = IsmctsBot(iterations=40).choose(view, random.Random(99))
+        a = IsmctsBot(iterations=40, root=root).choose(view, random.Random(99))
+        b = IsmctsBot(iterations=40, root=root).choose(view, random.Random(99))
         assert (a.move, a.reason) == (b.move, b.reason)
 
 
@@ -119,14 +121,15 @@ def test_same_view_same_choice_whatever_the_hidden_cards() -> None:
     assert a == b
 
 
-def test_takes_an_obvious_sweep() -> None:
+@pytest.mark.parametrize("root", ["ucb", "halving"])
+def test_takes_an_obvious_sweep(root: str) -> None:
     """R37/R38: 9S takes {4D, 5C}, the whole floor, for a 50-point sweep mid-deal; the other
     cards can only be thrown (or 9S + 4D built into a 13-house)."""
     d = make_position(["9S", "KH", "QD"], mover=2, loose=["4D", "5C"])
     pos = position_from_dict(d)
     sweep = Move.capture(parse_card("9S"), parse_cards("4D 5C"))
     assert sweep in pos.legal_codes()
-    decision = IsmctsBot(iterations=50).choose(view_of(pos), random.Random(0))
+    decision = IsmctsBot(iterations=50, root=root).choose(view_of(pos), random.Random(0))
     assert decision.move == sweep
     # The average is the whole deal's expected difference (the piles the builder filled
     # count too), so only its form is checked.
@@ -148,9 +151,39 @@ def test_reason_names_the_playouts_and_the_average() -> None:
     assert d.reason.endswith(" points for our team")
 
 
-def test_time_budget() -> None:
-    d = IsmctsBot(milliseconds=20).choose(view_of(position_at(2, 5)), random.Random(0))
+@pytest.mark.parametrize("root", ["ucb", "halving"])
+def test_time_budget(root: str) -> None:
+    d = IsmctsBot(milliseconds=20, root=root).choose(view_of(position_at(2, 5)), random.Random(0))
     assert d.reason.startswith("searched ")
+
+
+def test_search_reports_the_move_and_its_playouts() -> None:
+    view = view_of(position_at(7, 14))
+    found = IsmctsBot(iterations=60).search(view, random.Random(3), view.legal_codes())
+    assert found.move in view.legal_codes()
+    assert found.playouts == 60
+    assert 1 <= found.visits <= 60
+    halving = IsmctsBot(iterations=60, root="halving")
+    found = halving.search(view, random.Random(3), view.legal_codes())
+    assert found.move in view.legal_codes()
+    assert found.playouts > 0
+
+
+def test_candidates_shortlist_the_heuristic_best_moves() -> None:
+    """With ``candidates`` the search chooses among the heuristic bot's best card plays."""
+    from seep.bots.heuristic import HeuristicBot
+
+    for seed, plays in ((5, 8), (6, 20), (8, 33)):
+        view = view_of(position_at(seed, plays))
+        codes = view.legal_codes()
+        bot = IsmctsBot(iterations=40, candidates=3)
+        short = bot.shortlist(view, codes)
+        assert len(short) == min(3, len(codes))
+        scores = {out.code: sc for sc, out, _ in HeuristicBot().score_moves(view, codes)}
+        worst_kept = min(scores[c] for c in short)
+        assert all(scores[c] <= worst_kept for c in codes if c not in short)
+        d = bot.choose(view, random.Random(seed))
+        assert d.move in short or len(codes) == 1
 
 
 def test_settings_are_checked() -> None:
@@ -158,6 +191,12 @@ def test_settings_are_checked() -> None:
         IsmctsBot(iterations=0)
     with pytest.raises(SeepError):
         IsmctsBot(milliseconds=-1)
+    with pytest.raises(SeepError):
+        IsmctsBot(root="random")
+    with pytest.raises(SeepError):
+        IsmctsBot(horizon=-1)
+    with pytest.raises(SeepError):
+        IsmctsBot(candidates=-2)
 
 
 def test_not_my_turn() -> None:

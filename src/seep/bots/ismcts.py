@@ -58,10 +58,7 @@ The search depends only on the view and the ``rng`` passed in: with an ``iterati
 >>> from seep.engine import Position
 >>> from seep.view import View
 >>> pos = Position.new_deal(3)
->>> for _ in range(6):
-...     pos.push(pos.legal_codes()[0])
->>> len(pos.legal_codes()) > 1
-True
+>>> pos.push(pos.legal_codes()[0])
 >>> bot = IsmctsBot(iterations=30)
 >>> d = bot.choose(View.from_position(pos, pos.to_move), random.Random(1))
 >>> d.move in pos.legal_codes(), d.reason.startswith("searched 30 playouts")
@@ -76,6 +73,7 @@ import operator
 import random
 import time
 from collections.abc import Callable
+from typing import NamedTuple
 
 from ..cards import VALUE_MASK
 from ..engine import (
@@ -97,8 +95,9 @@ from ..moves import Move
 from ..options import Rules
 from ..view import View
 from .base import PRESETS, Decision, register
+from .heuristic import HeuristicBot
 
-__all__ = ["IsmctsBot", "estimate", "playout", "policy_move"]
+__all__ = ["IsmctsBot", "Search", "estimate", "playout", "policy_move"]
 
 #: Default time budget per move when neither ``iterations`` nor ``milliseconds`` is given.
 DEFAULT_MILLISECONDS = 200.0
@@ -110,6 +109,8 @@ DEFAULT_EXPLORATION = 0.7
 DEFAULT_WIDENING = 1.0
 #: Playout plies before the result is estimated (None: play to the end of the deal).
 DEFAULT_HORIZON: int | None = None
+#: How the root moves share the budget (see :class:`IsmctsBot`).
+DEFAULT_ROOT = "ucb"
 #: Probability that a playout step plays a random card instead of the policy's best.
 DEFAULT_EPSILON = 0.1
 
@@ -601,42 +602,69 @@ def playout(
         advance(move(pos, rand, epsilon))
 
 
-# Weights of the cards still in play in :func:`estimate`, fitted by least squares to the final
-# results of playouts cut at random plies (see the module docstring).
-_W_HAND = 0.8  # a scoring card in a team's hands mostly ends in its pile
-_W_HOUSE_PER_PLAY = 1 / 40  # a house goes to its owners' team (they hold its value, R21d),
-# the more surely the later in the deal (fitted: about 0.1 early, 1 in the last plays)
-_W_LOOSE_NEXT = 0.4  # loose points: the side to move gets the first chance at them
-_W_LOOSE_LAST = 0.2  # and the last capturers get whatever is left (R40)
+# Weights of the cards still in play in :func:`estimate`: least squares fits (by stage of the
+# deal) of the final score difference of heuristic-bot self-play deals on these features of
+# the positions met (3,500 deals, every ply). ``plays`` is the number of plays made.
+_W_LOOSE_NEXT = 0.5  # loose points: the side to move gets the first chance at them
+
+
+def _w_hand(plays: int) -> float:
+    """A scoring card in a team's hands mostly ends in its pile early in the deal (about 0.7),
+    hardly more often than not at its end."""
+    return 0.75 - 0.016 * plays
+
+
+def _w_secure(plays: int) -> float:
+    """A house whose value the other side does not hold: its owners take it (R21d keeps their
+    card), and it tends to grow: worth more than its points (1.9 early, 1.35 late)."""
+    return 1.9 - 0.012 * plays
+
+
+def _w_contested(plays: int) -> float:
+    """A house whose value the other side also holds: a coin toss early, lost late (the other
+    side's card is played at the end of the deal, when nobody else can take it first)."""
+    return 0.1 - 0.025 * plays
+
+
+_W_MOVER_SWEEP = 1.0  # the side to move can sweep the floor: it will (R37, R38)
 
 
 def estimate(pos: Position) -> float:
     """The deal score difference, team 0 minus team 1 (R42), expected from a position: exact
     when the deal is over; otherwise the points and sweeps scored so far plus a share of the
-    card points still in hands, houses and loose cards."""
+    card points still in hands, houses and loose cards (the position is a determinization:
+    who holds which card is known)."""
     s0, s1 = pos.deal_scores()
     diff = float(s0 - s1)
     if pos.phase_id == PHASE_OVER:
         return diff
     table = _points_table(pos.rules.ten_diamonds_points)
     h = pos.hands
-    diff += _W_HAND * (_fold(h[0] | h[2], table) - _fold(h[1] | h[3], table))
+    plays = pos.plays
+    team0 = h[0] | h[2]
+    team1 = h[1] | h[3]
+    diff += _w_hand(plays) * (_fold(team0, table) - _fold(team1, table))
     hp = pos.hpresent
-    w_house = min(1.0, pos.plays * _W_HOUSE_PER_PLAY)
     while hp:
         low = hp & -hp
         hp ^= low
         v = low.bit_length() - 1
         owners = pos.howners[v]
-        if not owners & 0b1010:
-            diff += w_house * _fold(pos.hcards[v], table)
-        elif not owners & 0b0101:
-            diff -= w_house * _fold(pos.hcards[v], table)
+        if not owners & 0b1010:  # team 0's house
+            w = _w_contested(plays) if team1 & VALUE_MASK[v] else _w_secure(plays)
+            diff += w * _fold(pos.hcards[v], table)
+        elif not owners & 0b0101:  # team 1's house
+            w = _w_contested(plays) if team0 & VALUE_MASK[v] else _w_secure(plays)
+            diff -= w * _fold(pos.hcards[v], table)
+    mover = (pos.dealer + 1 + plays) & 3
     loose = _fold(pos.loose, table)
     if loose:
-        diff += _W_LOOSE_NEXT * (loose if (pos.dealer + 1 + pos.plays) & 1 == 0 else -loose)
-        if pos.last_capture >= 0:
-            diff += _W_LOOSE_LAST * (loose if pos.last_capture == 0 else -loose)
+        diff += _W_LOOSE_NEXT * (loose if mover & 1 == 0 else -loose)
+    if plays < 47 and _swept(
+        pos.loose, pos.hpresent, _fold(h[mover], _VALUES), _fold(pos.loose, _VALUE_SUM)
+    ):
+        bonus = _W_MOVER_SWEEP * _sweep_value(pos.rules, plays + 1)
+        diff += bonus if mover & 1 == 0 else -bonus
     return diff
 
 
@@ -657,6 +685,16 @@ class _Node:
         self.sign = sign
 
 
+class Search(NamedTuple):
+    """What a search found: the move to play, its playouts and mean result (the root team's
+    score difference / 100), and the playouts made in all."""
+
+    move: int
+    visits: int
+    mean: float
+    playouts: int
+
+
 class IsmctsBot:
     """Single-observer information-set MCTS (see the module docstring).
 
@@ -667,6 +705,12 @@ class IsmctsBot:
             the choice reproducible from the seed.
         exploration: the UCB1 constant.
         epsilon: probability of a random card in a playout step.
+        widening: progressive widening below the root (0: off).
+        horizon: playout plies before the result is estimated (None: to the end of the deal).
+        root: how the root moves share the budget: ``"ucb"`` (UCB1 like every other node;
+            the move played is the most visited) or ``"halving"`` (sequential halving on
+            common determinizations; the move played is the best survivor).
+        candidates: search only the heuristic bot's this many best card plays (0: all).
     """
 
     name = "ismcts"
@@ -679,7 +723,8 @@ class IsmctsBot:
         epsilon: float = DEFAULT_EPSILON,
         widening: float = DEFAULT_WIDENING,
         horizon: int | None = DEFAULT_HORIZON,
-        prior: float = 0.0,
+        root: str = DEFAULT_ROOT,
+        candidates: int = 0,
     ) -> None:
         if iterations is None and milliseconds is None:
             milliseconds = DEFAULT_MILLISECONDS
@@ -687,38 +732,50 @@ class IsmctsBot:
             raise SeepError(f"iterations must be at least 1, got {iterations}")
         if milliseconds is not None and milliseconds <= 0:
             raise SeepError(f"milliseconds must be positive, got {milliseconds}")
+        if horizon is not None and horizon < 0:
+            raise SeepError(f"horizon must be None or at least 0, got {horizon}")
+        if root not in ("ucb", "halving"):
+            raise SeepError(f"root must be 'ucb' or 'halving', got {root!r}")
+        if candidates < 0:
+            raise SeepError(f"candidates must be 0 (all moves) or more, got {candidates}")
         self.iterations = iterations
         self.milliseconds = milliseconds
         self.exploration = exploration
         self.epsilon = epsilon
         self.widening = widening
         self.horizon = horizon
-        self.prior = prior
+        self.root = root
+        self.candidates = candidates
 
     def choose(self, view: View, rng: random.Random) -> Decision:
-        """Search from ``view`` and return the most visited root move."""
+        """Search from ``view`` and return the move found (see ``root``)."""
         codes = view.legal_codes()
         if not codes:
             raise SeepError(f"seat {view.seat} has no move to make (not his turn?)")
         if len(codes) == 1:
             return Decision(Move(codes[0]), "the only legal move")
-        root, n = self.search(view, rng, codes)
-        code, child = max(
-            root.children.items(), key=lambda kv: (kv[1].visits, kv[1].total / kv[1].visits)
-        )
-        mean = 100.0 * child.total / child.visits
+        if self.candidates and view.phase_id == PHASE_PLAY and len(codes) > self.candidates:
+            codes = self.shortlist(view, codes)
+        found = self.search(view, rng, codes)
         return Decision(
-            Move(code),
-            f"searched {n:,} playouts: this move averages {mean:+.0f} points for our team",
+            Move(found.move),
+            f"searched {found.playouts:,} playouts: this move averages "
+            f"{100.0 * found.mean:+.0f} points for our team",
         )
 
-    def search(self, view: View, rng: random.Random, codes: list[int]) -> tuple[_Node, int]:
-        """Run the search; returns the root and the number of iterations made."""
-        team = view.seat & 1
-        c_ucb = self.exploration
-        widening = self.widening
-        horizon = self.horizon
-        epsilon = self.epsilon
+    def shortlist(self, view: View, codes: list[int]) -> list[int]:
+        """The ``candidates`` moves of ``codes`` that the heuristic bot scores best: the
+        search spends its budget telling apart the plausible moves only (on a crowded floor
+        one card can have hundreds of uses, most of them poor)."""
+        scored = HeuristicBot().score_moves(view, codes)
+        # Sorted by score, then by code: the list depends on the view alone.
+        ranked = sorted(((-sc, out.code) for sc, out, _ in scored))
+        return [code for _, code in ranked[: self.candidates]]
+
+    def search(self, view: View, rng: random.Random, codes: list[int]) -> Search:
+        """Search the root moves ``codes`` (the view's legal moves)."""
+        if self.root == "halving":
+            return self._search_halving(view, rng, codes)
         limit = self.iterations if self.iterations is not None else 1 << 62
         deadline = (
             time.perf_counter() + self.milliseconds / 1000.0
@@ -726,79 +783,141 @@ class IsmctsBot:
             else math.inf
         )
         clock = time.perf_counter
-        log = math.log
-        sqrt = math.sqrt
-        rand = rng.random
+        iterate = self._iterate
+        team = view.seat & 1
         root = _Node(1.0)
-        bias: dict[int, float] = {}
-        if self.prior and view.phase_id == PHASE_PLAY:
-            from .heuristic import HeuristicBot
-
-            scored = HeuristicBot().score_moves(view, codes)
-            top = max(sc for sc, _, _ in scored)
-            bias = {out.code: self.prior * (sc - top) / 100.0 for sc, out, _ in scored}
         n = 0
         while n < limit and (n == 0 or clock() < deadline):
             n += 1
-            pos = view.determinize(rng)
-            node = root
-            legal = codes  # the root's moves are the view's own (his hand and the floor)
-            path: list[_Node] = []
-            while True:
-                children = node.children
-                # UCB1 over the tried moves legal in this determinization; each of them was
-                # available once more.
-                best_score = -math.inf
-                best: _Node | None = None
-                best_code = 0
-                tried = 0
-                for c in legal:
-                    ch = children.get(c)
-                    if ch is None:
-                        continue
-                    tried += 1
-                    ch.avail += 1
-                    score = ch.total / ch.visits + c_ucb * sqrt(log(ch.avail) / ch.visits)
-                    if bias and node is root:
-                        score += bias.get(c, 0.0) * sqrt(50.0 / (50.0 + ch.visits))
-                    if score > best_score:
-                        best_score = score
-                        best = ch
-                        best_code = c
-                # Progressive widening below the root: a node visited k times considers about
-                # 1 + widening * sqrt(k) of its moves, so that replies are tried in the
-                # policy's order of preference and the best ones are found before the others.
-                if tried < len(legal) and (
-                    best is None
-                    or node is root
-                    or not widening
-                    or tried < 1 + widening * sqrt(node.visits)
-                ):
-                    # Expansion: the playout policy's move if new here, else a random new one.
-                    code = policy_move(pos, rng, 0.0) if pos.phase_id == PHASE_PLAY else -1
-                    if code in children or code not in legal:
-                        untried = [c for c in legal if c not in children]
-                        code = untried[int(rand() * len(untried))]
-                    mover = (pos.dealer + 1 + pos.plays) & 3
-                    child = _Node(1.0 if mover & 1 == team else -1.0)
-                    child.avail = 1
-                    children[code] = child
-                    pos.advance(code)
-                    path.append(child)
-                    break
-                assert best is not None
-                node = best
-                pos.advance(best_code)
-                path.append(node)
-                if pos.phase_id == PHASE_OVER:
-                    break
-                legal = pos.legal_codes()
-            playout(pos, rng, epsilon, horizon)
-            result = estimate(pos) / (100.0 if team == 0 else -100.0)
-            for nd in path:
-                nd.visits += 1
-                nd.total += nd.sign * result
-        return root, n
+            # The root's moves are the view's own: they depend on his hand and the floor only.
+            iterate(view.determinize(rng), root, codes, [], team, rng)
+        code, child = max(
+            root.children.items(), key=lambda kv: (kv[1].visits, kv[1].total / kv[1].visits)
+        )
+        return Search(code, child.visits, child.total / child.visits, n)
+
+    def _search_halving(self, view: View, rng: random.Random, codes: list[int]) -> Search:
+        """Sequential halving at the root on common random numbers: in each round every root
+        move still in the race is played on the same determinizations, with the same random
+        stream, so that the luck of the hidden cards cancels out of their comparison; then the
+        worse half drops out. Below each root move the tree is searched as usual. The budget
+        is shared out evenly between the rounds."""
+        team = view.seat & 1
+        children = {c: _Node(1.0) for c in codes}
+        alive = list(codes)
+        rounds = (len(codes) - 1).bit_length()  # ceil(log2(moves)): one survivor at the end
+        clock = time.perf_counter
+        start = clock()
+        budget = self.milliseconds / 1000.0 if self.milliseconds is not None else math.inf
+        left = self.iterations if self.iterations is not None else 1 << 62
+        iterate = self._iterate
+
+        def mean(c: int) -> float:
+            ch = children[c]
+            return ch.total / ch.visits if ch.visits else -math.inf
+
+        n = 0
+        for r in range(rounds, 0, -1):
+            # This round's share of what is left: playouts, or time.
+            passes = max(1, left // r // len(alive))
+            round_end = (
+                start + budget - (budget - (clock() - start)) * (r - 1) / r
+                if budget < math.inf
+                else math.inf
+            )
+            done = 0
+            while done < passes and (done == 0 or clock() < round_end):
+                det = view.determinize(rng)
+                state = rng.getstate()
+                for c in alive:
+                    rng.setstate(state)  # the same random stream for every root move
+                    pos = det.copy()
+                    child = children[c]
+                    pos.advance(c)
+                    if pos.phase_id == PHASE_OVER:
+                        iterate(pos, child, [], [child], team, rng)
+                    else:
+                        iterate(pos, child, pos.legal_codes(), [child], team, rng)
+                n += len(alive)
+                left -= len(alive)
+                done += 1
+            if r > 1:
+                alive.sort(key=mean, reverse=True)
+                alive = alive[: (len(alive) + 1) // 2]
+            if left <= 0 or clock() - start >= budget:
+                break
+        best = max(alive, key=mean)
+        child = children[best]
+        return Search(best, child.visits, child.total / child.visits, n)
+
+    def _iterate(
+        self,
+        pos: Position,
+        node: _Node,
+        legal: list[int],
+        path: list[_Node],
+        team: int,
+        rng: random.Random,
+    ) -> None:
+        """One iteration from ``node`` (whose moves legal in ``pos`` are ``legal``): select
+        and expand down the tree, play out, and back the result up ``path`` plus the nodes
+        visited. ``node`` is the search root when ``path`` is empty."""
+        c_ucb = self.exploration
+        widening = self.widening
+        log = math.log
+        sqrt = math.sqrt
+        rand = rng.random
+        top = not path  # no widening at the search root: every root move gets tried
+        while legal:
+            children = node.children
+            # UCB1 over the tried moves legal in this determinization; each of them was
+            # available once more.
+            best_score = -math.inf
+            best: _Node | None = None
+            best_code = 0
+            tried = 0
+            for c in legal:
+                ch = children.get(c)
+                if ch is None:
+                    continue
+                tried += 1
+                ch.avail += 1
+                score = ch.total / ch.visits + c_ucb * sqrt(log(ch.avail) / ch.visits)
+                if score > best_score:
+                    best_score = score
+                    best = ch
+                    best_code = c
+            # Progressive widening: a node visited k times considers about
+            # 1 + widening * sqrt(k) of its moves, so that replies are tried in the policy's
+            # order of preference and the best ones are found before the others.
+            if tried < len(legal) and (
+                best is None or top or not widening or tried < 1 + widening * sqrt(node.visits)
+            ):
+                # Expansion: the playout policy's move if new here, else a random new one.
+                code = policy_move(pos, rng, 0.0) if pos.phase_id == PHASE_PLAY else -1
+                if code in children or code not in legal:
+                    untried = [c for c in legal if c not in children]
+                    code = untried[int(rand() * len(untried))]
+                mover = (pos.dealer + 1 + pos.plays) & 3
+                child = _Node(1.0 if mover & 1 == team else -1.0)
+                child.avail = 1
+                children[code] = child
+                pos.advance(code)
+                path.append(child)
+                break
+            assert best is not None
+            node = best
+            top = False
+            pos.advance(best_code)
+            path.append(node)
+            if pos.phase_id == PHASE_OVER:
+                break
+            legal = pos.legal_codes()
+        playout(pos, rng, self.epsilon, self.horizon)
+        result = estimate(pos) / (100.0 if team == 0 else -100.0)
+        for nd in path:
+            nd.visits += 1
+            nd.total += nd.sign * result
 
 
 register("ismcts", IsmctsBot)
