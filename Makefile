@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest bench clean
+.PHONY: run test browser lint typecheck pytest bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -15,7 +15,11 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(VENV)/bin/seep demo --delay 0.15
 
-test: $(STAMP) lint typecheck pytest
+test: $(STAMP) browser lint typecheck pytest
+
+# The browser tests drive Debian's chromium (never a browser of playwright's own download).
+browser:
+	@test -x /usr/bin/chromium || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check src tests bench

@@ -1,0 +1,30 @@
+// The single page app: the lobby at /, a table at /t/{code}, a replay at /replay/{code}.
+import { initLobby } from "./lobby.js";
+import { TableView } from "./table.js";
+import { ReplayView } from "./replay.js";
+
+function show(id) {
+  for (const el of document.querySelectorAll("body > .view")) el.hidden = el.id !== id;
+}
+
+function route() {
+  const path = location.pathname;
+  let m = path.match(/^\/t\/([A-Za-z0-9]{3,8})\/?$/);
+  if (m) {
+    show("table-view");
+    document.title = `Seep · table ${m[1].toUpperCase()}`;
+    new TableView(document.getElementById("table-view"), m[1]).start();
+    return;
+  }
+  m = path.match(/^\/replay\/([A-Za-z0-9]{3,8})\/?$/);
+  if (m) {
+    show("replay-view");
+    document.title = `Seep · replay ${m[1].toUpperCase()}`;
+    new ReplayView(document.getElementById("replay-view"), m[1]).start();
+    return;
+  }
+  show("lobby");
+  initLobby(document.getElementById("lobby"));
+}
+
+route();

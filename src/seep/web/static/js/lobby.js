@@ -1,0 +1,66 @@
+// The lobby: create a table (name, rules, bots, length, practice, clock) or join one by code.
+import { api, prefs, toast, tokens } from "./net.js";
+
+export function initLobby(root) {
+  const create = root.querySelector("#create-form");
+  const join = root.querySelector("#join-code-form");
+  const name = prefs.get("name");
+  for (const input of root.querySelectorAll("input[name=name]")) if (name) input.value = name;
+  for (const key of ["preset", "bots"]) {
+    const saved = prefs.get(key);
+    if (saved && create[key].querySelector(`option[value="${saved}"]`)) create[key].value = saved;
+  }
+  const lengthKind = () => create.querySelector("input[name=length]:checked").value;
+  const syncLength = () => {
+    const baazis = lengthKind() === "baazis";
+    create.count.max = baazis ? 9 : 20;
+    root.querySelector("#count-unit").textContent = baazis ? "baazi(s)" : "deal(s)";
+  };
+  create.querySelectorAll("input[name=length]").forEach((r) => r.addEventListener("change", syncLength));
+  syncLength();
+
+  create.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const body = {
+      name: create.name.value.trim() || "Player",
+      preset: create.preset.value,
+      bots: create.bots.value,
+      practice: create.practice.checked,
+      turn_seconds: create.clock.value ? Number(create.clock.value) : null,
+    };
+    body[lengthKind()] = Math.max(1, Number(create.count.value) || 1);
+    prefs.set("name", body.name);
+    prefs.set("preset", body.preset);
+    prefs.set("bots", body.bots);
+    const btn = create.querySelector("button[type=submit]");
+    btn.disabled = true;
+    try {
+      const res = await api("/api/tables", body);
+      tokens.set(res.code, res.token, res.seat);
+      location.href = res.url || `/t/${res.code}`;
+    } catch (e) {
+      toast(e.message);
+      btn.disabled = false;
+    }
+  });
+
+  join.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const code = join.code.value.trim().toUpperCase();
+    if (!code) return;
+    const who = join.name.value.trim();
+    if (tokens.get(code) || !who) {
+      location.href = `/t/${code}`;
+      return;
+    }
+    prefs.set("name", who);
+    try {
+      const res = await api(`/api/tables/${code}/join`, { name: who });
+      tokens.set(code, res.token, res.seat);
+      location.href = `/t/${code}`;
+    } catch (e) {
+      if (e.code === "unknown_table") toast(e.message);
+      else location.href = `/t/${code}`; // full or started: the table page offers to watch
+    }
+  });
+}

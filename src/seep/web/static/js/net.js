@@ -1,0 +1,167 @@
+// HTTP and WebSocket plumbing: JSON API calls, seat tokens in localStorage, a socket that
+// reconnects by itself with backoff (every state message is complete, so a reconnect only
+// has to wait for the next one).
+
+export class ApiError extends Error {
+  constructor(code, message, status) {
+    super(message);
+    this.code = code;
+    this.status = status;
+  }
+}
+
+export async function api(path, body) {
+  const opts = body === undefined
+    ? { headers: { Accept: "application/json" } }
+    : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
+  let res;
+  try {
+    res = await fetch(path, opts);
+  } catch (e) {
+    throw new ApiError("network", "The server cannot be reached.", 0);
+  }
+  let data = null;
+  try {
+    data = await res.json();
+  } catch (e) {
+    data = null;
+  }
+  if (!res.ok) {
+    const err = (data && data.error) || {};
+    throw new ApiError(err.code || "http_" + res.status, err.message || `HTTP ${res.status}`, res.status);
+  }
+  return data;
+}
+
+const KEY = (code) => `seep:token:${code.toUpperCase()}`;
+
+export const tokens = {
+  get(code) {
+    try {
+      const raw = localStorage.getItem(KEY(code));
+      return raw ? JSON.parse(raw) : null;
+    } catch (e) {
+      return null;
+    }
+  },
+  set(code, token, seat) {
+    localStorage.setItem(KEY(code), JSON.stringify({ token, seat }));
+  },
+  clear(code) {
+    localStorage.removeItem(KEY(code));
+  },
+};
+
+export const prefs = {
+  get(name, fallback = "") {
+    try {
+      return localStorage.getItem(`seep:${name}`) ?? fallback;
+    } catch (e) {
+      return fallback;
+    }
+  },
+  set(name, value) {
+    try {
+      localStorage.setItem(`seep:${name}`, value);
+    } catch (e) {
+      /* private mode: nothing kept */
+    }
+  },
+};
+
+/** A WebSocket to /ws/{code} that reconnects (0.5 s, 1 s, 2 s ... up to 10 s). */
+export class TableSocket {
+  constructor(code, token, { onMessage, onStatus }) {
+    this.code = code;
+    this.token = token;
+    this.onMessage = onMessage;
+    this.onStatus = onStatus || (() => {});
+    this.delay = 500;
+    this.closed = false;
+    this.ws = null;
+    this.pingTimer = null;
+    this.connect();
+  }
+
+  url() {
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    const q = this.token ? `?token=${encodeURIComponent(this.token)}` : "";
+    return `${proto}//${location.host}/ws/${encodeURIComponent(this.code)}${q}`;
+  }
+
+  connect() {
+    if (this.closed) return;
+    this.onStatus("connecting");
+    let ws;
+    try {
+      ws = new WebSocket(this.url());
+    } catch (e) {
+      this.retry();
+      return;
+    }
+    this.ws = ws;
+    ws.onopen = () => {
+      this.delay = 500;
+      this.onStatus("open");
+      clearInterval(this.pingTimer);
+      this.pingTimer = setInterval(() => this.send({ type: "ping" }), 20000);
+    };
+    ws.onmessage = (ev) => {
+      let msg;
+      try {
+        msg = JSON.parse(ev.data);
+      } catch (e) {
+        return;
+      }
+      this.onMessage(msg);
+    };
+    ws.onclose = () => {
+      clearInterval(this.pingTimer);
+      if (this.ws === ws) this.ws = null;
+      if (!this.closed) {
+        this.onStatus("closed");
+        this.retry();
+      }
+    };
+    ws.onerror = () => {
+      /* onclose follows */
+    };
+  }
+
+  retry() {
+    if (this.closed) return;
+    const d = this.delay;
+    this.delay = Math.min(this.delay * 2, 10000);
+    setTimeout(() => this.connect(), d);
+  }
+
+  send(msg) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify(msg));
+      return true;
+    }
+    return false;
+  }
+
+  close() {
+    this.closed = true;
+    clearInterval(this.pingTimer);
+    if (this.ws) this.ws.close();
+  }
+}
+
+export function toast(message, kind = "error") {
+  const box = document.getElementById("toasts");
+  if (!box) return;
+  const el = document.createElement("div");
+  el.className = `toast ${kind}`;
+  el.setAttribute("role", kind === "error" ? "alert" : "status");
+  el.textContent = message;
+  box.appendChild(el);
+  setTimeout(() => el.classList.add("gone"), 4500);
+  setTimeout(() => el.remove(), 5000);
+}
+
+export function esc(s) {
+  return String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+}

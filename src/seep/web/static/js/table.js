@@ -1,0 +1,718 @@
+// The table view (/t/{code}): draws the state the server sends and sends back moves taken
+// from the server's `legal` list, narrowed by what the player points at.
+import { cardHtml, cardBackHtml, chipsHtml, sortCards } from "./cards.js";
+import {
+  ACTIONS, ACTION_WORDS, ACTION_HELP, describeHtml, housesTouched, moveValue, narrow, notation,
+  pastTenseHtml, sameMove, sortMoves,
+} from "./moves.js";
+import { api, esc, prefs, TableSocket, toast, tokens } from "./net.js";
+
+const POS = ["bottom", "right", "top", "left"]; // seat relative to me: me, my right, partner, left
+const MAX_CHOICES = 8;
+
+function emptySel() {
+  return { card: null, loose: new Set(), houses: new Set(), action: null, value: null, pick: null };
+}
+
+export class TableView {
+  constructor(root, code) {
+    this.root = root;
+    this.code = code.toUpperCase();
+    this.state = null;
+    this.sel = emptySel();
+    this.legalKey = "";
+    this.hint = null;
+    this.sending = false;
+    this.nextSent = null;
+    this.dismissed = null;
+    this.connStatus = "connecting";
+    this.clockTimer = null;
+    root.addEventListener("click", (ev) => this.onClick(ev));
+    document.addEventListener("keydown", (ev) => this.onKey(ev));
+  }
+
+  async start() {
+    const saved = tokens.get(this.code);
+    if (saved && saved.token) {
+      this.open(saved.token);
+      return;
+    }
+    let info;
+    try {
+      info = await api(`/api/tables/${this.code}`);
+    } catch (e) {
+      this.root.innerHTML = `<div class="panel center-msg"><h2>No table ${esc(this.code)}</h2>
+        <p>${esc(e.message)}</p><p><a class="btn" href="/">Back to the lobby</a></p></div>`;
+      return;
+    }
+    this.renderJoin(info);
+  }
+
+  renderJoin(info) {
+    const free = info.seats.map((s, i) => [s, i]).filter(([s]) => s.kind === "empty");
+    const canJoin = info.status === "waiting" && free.length > 0;
+    const seatOpts = free
+      .map(([, i]) => `<option value="${i}">Seat ${i + 1} (${i % 2 === 0 ? "with the host" : "against the host"})</option>`)
+      .join("");
+    this.root.innerHTML = `<div class="panel center-msg join">
+      <h2>Table <span class="code">${esc(this.code)}</span></h2>
+      <p>${info.seats.map((s, i) => `<span class="seatname team${i % 2}">${esc(s.kind === "empty" ? "empty seat" : s.name)}</span>`).join(" ")}</p>
+      ${canJoin ? `<form id="join-form" class="form">
+        <label>Your name <input name="name" id="join-name" maxlength="24" required value="${esc(prefs.get("name"))}"></label>
+        <label>Seat <select name="seat" id="join-seat"><option value="">first free seat</option>${seatOpts}</select></label>
+        <button class="btn primary" id="join-btn" type="submit">Take a seat</button>
+      </form>` : `<p>${info.status === "waiting" ? "Every seat is taken." : "This game has started."}</p>`}
+      <p><button class="btn" data-act="watch">Watch as a spectator</button> <a class="btn" href="/">Lobby</a></p>
+    </div>`;
+    const form = this.root.querySelector("#join-form");
+    if (form) {
+      form.addEventListener("submit", async (ev) => {
+        ev.preventDefault();
+        const name = form.name.value.trim();
+        const body = { name };
+        if (form.seat.value !== "") body.seat = Number(form.seat.value);
+        try {
+          const res = await api(`/api/tables/${this.code}/join`, body);
+          prefs.set("name", name);
+          tokens.set(this.code, res.token, res.seat);
+          this.open(res.token);
+        } catch (e) {
+          toast(e.message);
+        }
+      });
+    }
+  }
+
+  open(token) {
+    this.token = token;
+    this.root.innerHTML = `<div class="table-page">
+      <header class="topbar">
+        <a class="logo" href="/">Seep</a>
+        <span class="room">Table <b class="code">${esc(this.code)}</b></span>
+        <button class="btn small" data-act="share" title="Copy the link to this table">Share link</button>
+        <span class="conn" id="conn"></span>
+        <span class="spacer"></span>
+        <a class="btn small ghost" href="/how-to-play" target="_blank">How to play</a>
+      </header>
+      <div class="layout">
+        <main class="board" id="board">
+          <div class="seat-slot top" id="seat-top"></div>
+          <div class="seat-slot left" id="seat-left"></div>
+          <div class="floor-area" id="floor-area"></div>
+          <div class="seat-slot right" id="seat-right"></div>
+          <div class="me-area" id="me-area"></div>
+        </main>
+        <aside class="sidebar" id="sidebar"></aside>
+      </div>
+      <div class="overlay" id="overlay" hidden></div>
+    </div>`;
+    this.socket = new TableSocket(this.code, token, {
+      onMessage: (m) => this.onMessage(m),
+      onStatus: (s) => {
+        this.connStatus = s;
+        this.renderConn();
+      },
+    });
+    this.clockTimer = setInterval(() => this.renderClock(), 250);
+  }
+
+  // --- messages ----------------------------------------------------------------------------
+
+  onMessage(msg) {
+    if (msg.type === "state") {
+      this.setState(msg);
+    } else if (msg.type === "hint") {
+      this.hint = msg;
+      this.render();
+    } else if (msg.type === "error") {
+      this.sending = false;
+      if (msg.code === "unknown_token") {
+        tokens.clear(this.code);
+        toast("This seat's token is no longer valid: watching as a spectator.");
+        this.socket.close();
+        this.open(null);
+        return;
+      }
+      if (msg.code === "unknown_table") {
+        this.socket.close();
+        this.root.innerHTML = `<div class="panel center-msg"><h2>No table ${esc(this.code)}</h2><p>${esc(msg.message)}</p><p><a class="btn" href="/">Back to the lobby</a></p></div>`;
+        return;
+      }
+      toast(msg.message || msg.code);
+      this.render();
+    }
+  }
+
+  setState(st) {
+    if (!st.view) {
+      // Before the start there is no deal: an empty table to draw the seats around.
+      st.view = {
+        seat: st.seat, dealer: -1, phase: "waiting", to_move: null, plays: 0, bid: null, stock: 0,
+        hands: [0, 0, 0, 0], loose: [], houses: [], captured: [[], []], sweeps: [0, 0], history: [], rules: {},
+      };
+    }
+    const key = JSON.stringify(st.legal || []);
+    if (key !== this.legalKey) {
+      this.sel = emptySel();
+      this.hint = null;
+      this.legalKey = key;
+    }
+    this.sending = false;
+    this.state = st;
+    if (st.seat != null && this.token) {
+      const saved = tokens.get(this.code);
+      if (saved && saved.seat !== st.seat) tokens.set(this.code, this.token, st.seat);
+    }
+    this.render();
+  }
+
+  send(msg) {
+    if (!this.socket.send(msg)) {
+      toast("Not connected: reconnecting…");
+      return false;
+    }
+    return true;
+  }
+
+  // --- helpers -----------------------------------------------------------------------------
+
+  me() {
+    return this.state && this.state.seat != null ? this.state.seat : null;
+  }
+
+  rel(seat) {
+    const me = this.me() ?? 0;
+    return POS[(seat - me + 4) % 4];
+  }
+
+  seatName(s) {
+    const seats = (this.state && this.state.table.seats) || [];
+    const seat = seats[s];
+    if (!seat) return `Seat ${s + 1}`;
+    if (s === this.me()) return "You";
+    if (seat.kind === "empty") return `Seat ${s + 1} (empty)`;
+    return seat.name || (seat.kind === "bot" ? `Bot ${s + 1}` : `Seat ${s + 1}`);
+  }
+
+  teamName(t) {
+    const me = this.me();
+    if (me != null) return me % 2 === t ? "Your team" : "Opponents";
+    return t === 0 ? "Team A" : "Team B";
+  }
+
+  /** "Your team leads", "Opponents lead". */
+  teamVerb(t, verb) {
+    return this.teamName(t) === "Opponents" ? verb : `${verb}s`;
+  }
+
+  teamMembers(t) {
+    return `${esc(this.seatName(t))} &amp; ${esc(this.seatName(t + 2))}`;
+  }
+
+  floorValues() {
+    const v = this.state && this.state.view;
+    return v && Array.isArray(v.houses) ? v.houses.map((h) => h.value) : [];
+  }
+
+  candidates() {
+    const legal = (this.state && this.state.legal) || [];
+    if (this.sel.pick) return [this.sel.pick];
+    return narrow(legal, this.sel, this.floorValues());
+  }
+
+  // --- drawing -----------------------------------------------------------------------------
+
+  render() {
+    if (!this.state) return;
+    const st = this.state;
+    for (let s = 0; s < 4; s++) {
+      const where = this.rel(s);
+      if (where === "bottom") continue;
+      this.root.querySelector(`#seat-${where}`).innerHTML = this.seatHtml(s);
+    }
+    this.root.querySelector("#floor-area").innerHTML = this.floorHtml();
+    this.root.querySelector("#me-area").innerHTML = this.meHtml();
+    this.root.querySelector("#sidebar").innerHTML = this.sidebarHtml();
+    this.renderOverlay();
+    this.renderConn();
+    this.renderClock();
+    document.body.dataset.status = st.table.status;
+    document.body.dataset.myturn = String(this.isMyTurn());
+    document.body.dataset.plays = String(st.view.plays ?? 0);
+    document.body.dataset.phase = String(st.view.phase ?? "");
+  }
+
+  isMyTurn() {
+    const st = this.state;
+    return !!(st && st.legal && st.legal.length && !st.summary);
+  }
+
+  renderConn() {
+    const el = this.root.querySelector("#conn");
+    if (!el) return;
+    const text = { open: "connected", connecting: "connecting…", closed: "reconnecting…" }[this.connStatus];
+    el.className = `conn ${this.connStatus}`;
+    el.textContent = text || this.connStatus;
+  }
+
+  renderClock() {
+    const st = this.state;
+    this.root.querySelectorAll(".clock").forEach((el) => {
+      if (!st || !st.clock) {
+        el.textContent = "";
+        return;
+      }
+      const left = Math.max(0, Math.ceil(st.clock.deadline - Date.now() / 1000));
+      el.innerHTML = `<svg viewBox="0 0 20 20" aria-hidden="true"><circle cx="10" cy="11" r="7.5" fill="none" stroke="currentColor" stroke-width="2"/><path d="M10 6.5V11l3 2" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"/><path d="M7.5 1.5h5" stroke="currentColor" stroke-width="2"/></svg>${left}s`;
+      el.classList.toggle("low", left <= 10);
+    });
+  }
+
+  seatHtml(s) {
+    const st = this.state;
+    const v = st.view;
+    const seat = st.table.seats[s] || {};
+    const size = Array.isArray(v.hands[s]) ? v.hands[s].length : v.hands[s];
+    const toMove = v.to_move === s && st.table.status === "playing";
+    const last = st.last_moves && st.last_moves[s];
+    const lastSeat = this.lastMover();
+    const backs = size
+      ? Array.from({ length: Math.min(size, 12) }, () => cardBackHtml("mini")).join("") + `<span class="count">${size}</span>`
+      : "";
+    const badges = [];
+    if (v.dealer === s) badges.push(`<span class="badge" title="Dealer">dealer</span>`);
+    if ((v.dealer + 1) % 4 === s && v.bid) badges.push(`<span class="badge bid" title="The bid">bid ${v.bid}</span>`);
+    if (seat.kind === "bot") badges.push(`<span class="badge bot">bot</span>`);
+    if (seat.kind === "human" && !seat.connected) badges.push(`<span class="badge away">away</span>`);
+    const clock = st.clock && st.clock.seat === s ? `<span class="clock"></span>` : "";
+    const thinking = toMove && seat.kind === "bot" ? `<span class="thinking"><i></i><i></i><i></i></span>` : "";
+    return `<div class="seat team${s % 2} ${toMove ? "to-move" : ""}" data-seat="${s}">
+      <div class="seat-head"><span class="dot team${s % 2}"></span><span class="name">${esc(this.seatName(s))}</span>${badges.join("")}${clock}</div>
+      <div class="backs" title="${size} cards">${backs}</div>
+      <div class="last ${last ? "" : "none"} ${lastSeat === s ? "latest" : ""}">${last ? pastTenseHtml(last) : "&nbsp;"}${thinking}</div>
+    </div>`;
+  }
+
+  lastMover() {
+    const h = this.state.view.history || [];
+    return h.length ? h[h.length - 1].seat : null;
+  }
+
+  floorHtml() {
+    const st = this.state;
+    const v = st.view;
+    const pickable = this.pickable();
+    const lastMove = (v.history || []).length ? v.history[v.history.length - 1] : null;
+    const fresh = new Set();
+    if (lastMove && lastMove.card) fresh.add(lastMove.card);
+    let inner = "";
+    if (st.table.status === "waiting") {
+      inner = this.waitingHtml();
+    } else if (v.phase === "bid") {
+      const n = typeof v.loose === "number" ? v.loose : 4;
+      inner = `<div class="loose">${Array.from({ length: n }, () => cardBackHtml()).join("")}</div>
+        <div class="floor-note">Four cards lie face down. ${esc(this.seatName((v.dealer + 1) % 4))} ${this.me() === (v.dealer + 1) % 4 ? "bid" : "bids"} a house value (9 to 13) from ${this.me() === (v.dealer + 1) % 4 ? "your" : "the"} first four cards.</div>`;
+    } else {
+      const houses = (v.houses || []).map((h) => this.houseHtml(h, pickable, fresh)).join("");
+      const loose = sortCards(v.loose || [])
+        .map((c) => {
+          const cls = ["loose-card"];
+          if (this.sel.loose.has(c)) cls.push("picked");
+          else if (pickable.loose.has(c)) cls.push("pickable");
+          if (fresh.has(c)) cls.push("fresh");
+          return cardHtml(c, cls.join(" "), `data-act="loose" data-c="${c}" role="button" tabindex="0"`);
+        })
+        .join("");
+      const empty = !houses && !loose ? `<div class="floor-note">The floor is empty.</div>` : "";
+      inner = `${houses ? `<div class="houses">${houses}</div>` : ""}<div class="loose">${loose}</div>${empty}`;
+    }
+    const info = v.phase === "play" ? `<div class="floor-info"><span>Bid <b>${v.bid ?? "–"}</b></span><span>Play <b>${Math.min(v.plays + 1, 48)}</b>/48</span><span>Stock <b>${v.stock}</b></span></div>` : "";
+    return `<div class="floor" id="floor">${info}${inner}</div>`;
+  }
+
+  houseHtml(h, pickable, fresh) {
+    const cls = ["house"];
+    if (h.cemented) cls.push("cemented");
+    if (this.sel.houses.has(h.value)) cls.push("picked");
+    else if (pickable.houses.has(h.value)) cls.push("pickable");
+    const owners = h.owners
+      .map((o) => `<span class="owner team${o % 2}">${esc(this.seatName(o))}</span>`)
+      .join("");
+    const cards = sortCards(h.cards)
+      .map((c) => cardHtml(c, `in-house ${fresh.has(c) ? "fresh" : ""}`))
+      .join("");
+    return `<div class="${cls.join(" ")}" data-act="house" data-h="${h.value}" role="button" tabindex="0"
+        title="House of ${h.value}${h.cemented ? ", cemented" : ""}">
+      <div class="house-head"><span class="house-value">${h.value}</span>
+        ${h.cemented ? `<span class="cement-mark" title="Cemented: cannot be broken">cemented</span>` : `<span class="ordinary-mark">house</span>`}</div>
+      <div class="house-cards">${cards}</div>
+      <div class="owners">${owners}</div>
+    </div>`;
+  }
+
+  /** Floor items that appear in at least one legal move of the selected card. */
+  pickable() {
+    const out = { loose: new Set(), houses: new Set() };
+    if (!this.sel.card || !this.isMyTurn()) return out;
+    const fv = this.floorValues();
+    for (const m of narrow(this.state.legal, { ...this.sel, loose: new Set(), houses: new Set() }, fv)) {
+      (m.loose || []).forEach((c) => out.loose.add(c));
+      housesTouched(m, fv).forEach((h) => out.houses.add(h));
+    }
+    return out;
+  }
+
+  waitingHtml() {
+    const st = this.state;
+    const me = this.me();
+    const host = st.table.host === me;
+    const seats = st.table.seats
+      .map((s, i) => {
+        const who = s.kind === "empty" ? `<span class="muted">empty: a bot will play</span>` : esc(i === me ? `${s.name} (you)` : s.name);
+        const sit = s.kind === "empty" && me != null ? `<button class="btn small" data-act="sit" data-seat="${i}">Sit here</button>` : "";
+        return `<li class="team${i % 2}"><span class="dot team${i % 2}"></span> Seat ${i + 1}: ${who} ${sit}</li>`;
+      })
+      .join("");
+    return `<div class="waiting">
+      <h2>Waiting to start</h2>
+      <p>Partners sit opposite: seats 1 &amp; 3 play against seats 2 &amp; 4.</p>
+      <ul class="seat-list">${seats}</ul>
+      <p class="share">Invite friends: <input class="share-url" readonly value="${esc(location.origin + "/t/" + this.code)}"> <button class="btn small" data-act="share">Copy</button></p>
+      ${host ? `<button class="btn primary big" data-act="start" id="start-btn">Start the game</button>` : `<p class="muted">The host starts the game.</p>`}
+    </div>`;
+  }
+
+  meHtml() {
+    const st = this.state;
+    const v = st.view;
+    const me = this.me();
+    if (me == null) {
+      return `<div class="spectator">You are watching. <a href="/replay/${this.code}">Replay</a></div>`;
+    }
+    const hand = Array.isArray(v.hands[me]) ? sortCards(v.hands[me]) : [];
+    const myTurn = this.isMyTurn();
+    const legalCards = new Set((st.legal || []).map((m) => m.card).filter(Boolean));
+    const cards = hand
+      .map((c) => {
+        const cls = ["hand-card"];
+        if (this.sel.card === c) cls.push("selected");
+        if (myTurn && legalCards.size && !legalCards.has(c)) cls.push("dim");
+        if (myTurn && legalCards.has(c)) cls.push("playable");
+        return cardHtml(c, cls.join(" "), `data-act="card" data-c="${c}" role="button" tabindex="0"`);
+      })
+      .join("");
+    const seat = this.seatHtml(me).replace('class="seat ', 'class="seat mine ');
+    if (st.table.status === "waiting") return `<div class="me-top">${seat}</div>`;
+    return `<div class="me-top">${seat}<div class="actions" id="actions">${this.actionsHtml()}</div></div>
+      <div class="hand ${myTurn ? "my-turn" : ""}" id="hand">${cards || `<span class="muted">no cards</span>`}</div>`;
+  }
+
+  actionsHtml() {
+    const st = this.state;
+    const v = st.view;
+    if (st.table.status !== "playing" || st.summary) return "";
+    if (!this.isMyTurn()) {
+      const who = v.to_move != null ? this.seatName(v.to_move) : "";
+      return `<div class="prompt muted">Waiting for <b>${esc(who)}</b>…</div>`;
+    }
+    const legal = st.legal;
+    const hintHtml = this.hint
+      ? `<div class="hint-box" id="hint-box"><b>Hint:</b> ${describeHtml(this.hint.move)} <span class="muted">(${esc(notation(this.hint.move))})</span><br><span class="reason">${esc(this.hint.reason || "")}</span>
+          <button class="btn small" data-act="use-hint">Select it</button></div>`
+      : "";
+    // Bid phase: no card is chosen first, every move is a button.
+    if (legal.some((m) => m.action === "bid" || m.action === "redeal")) {
+      const btns = legal
+        .map((m, i) => `<button class="btn move-btn ${m.action}" data-act="play-now" data-i="${i}">${describeHtml(m)}</button>`)
+        .join("");
+      return `<div class="prompt"><b>Your bid.</b> Choose the house value you will play for: you must capture, build or throw with it on your first play.</div>
+        <div class="choices">${btns}</div>${hintHtml}`;
+    }
+    if (!this.sel.card && !this.sel.pick) {
+      return `<div class="prompt"><b>Your turn.</b> Pick a card from your hand${v.plays === 0 ? ` (your first play must use the bid, ${v.bid})` : ""}.</div>${hintHtml}`;
+    }
+    const cands = sortMoves(this.candidates());
+    const forCard = narrow(legal, { card: this.sel.card, loose: new Set(), houses: new Set() }, this.floorValues());
+    // Action chips: only the uses this card has, with counts; the chosen one is pressed.
+    const counts = {};
+    for (const m of narrow(legal, { ...this.sel, action: null }, this.floorValues())) counts[m.action] = (counts[m.action] || 0) + 1;
+    const actionChips = ACTIONS.filter((a) => forCard.some((m) => m.action === a))
+      .map((a) => {
+        const n = counts[a] || 0;
+        return `<button class="chip-btn ${this.sel.action === a ? "on" : ""}" data-act="action" data-a="${a}" ${n ? "" : "disabled"} title="${ACTION_HELP[a]}">${ACTION_WORDS[a]} <small>${n}</small></button>`;
+      })
+      .join("");
+    const values = [...new Set(narrow(legal, { ...this.sel, value: null }, this.floorValues()).map(moveValue).filter((x) => x != null))].sort((a, b) => a - b);
+    const valueChips = values.length > 1 || this.sel.value != null
+      ? `<span class="sep">value</span>` + values.map((x) => `<button class="chip-btn ${this.sel.value === x ? "on" : ""}" data-act="value" data-v="${x}">${x}</button>`).join("")
+      : "";
+    let body;
+    if (cands.length === 0) {
+      body = `<div class="prompt muted">No move fits this selection. <button class="btn small" data-act="clear-floor">Clear the floor selection</button></div>`;
+    } else if (cands.length === 1) {
+      const m = cands[0];
+      body = `<div class="confirm-row"><button class="btn primary big" data-act="confirm" id="confirm-btn" ${this.sending ? "disabled" : ""}>Play: ${describeHtml(m)}</button>
+        <span class="notation">${esc(notation(m))}</span></div>`;
+    } else {
+      const shown = cands.slice(0, MAX_CHOICES);
+      const more = cands.length - shown.length;
+      body = `<div class="choices">${shown
+        .map((m) => `<button class="btn move-btn ${m.action}" data-act="choose" data-i="${this.state.legal.indexOf(m)}" title="${esc(notation(m))}">${describeHtml(m, { withCard: false })}</button>`)
+        .join("")}</div>${more > 0 ? `<div class="muted more">${more} more: point at the floor cards and houses to narrow them down.</div>` : `<div class="muted more">Choose one, or point at floor cards and houses.</div>`}`;
+    }
+    return `<div class="sel-row"><span class="sel-card">${chipsHtml([this.sel.card || this.sel.pick.card])}</span>${actionChips}${valueChips}
+      <button class="chip-btn ghost" data-act="clear">✕</button></div>${body}${hintHtml}`;
+  }
+
+  sidebarHtml() {
+    const st = this.state;
+    const v = st.view;
+    const match = st.match || { deals: 0, diff: 0, baazis: [0, 0], history: [] };
+    const settings = st.table.settings || {};
+    const me = this.me();
+    const myTeam = me == null ? 0 : me % 2;
+    const teams = [myTeam, 1 - myTeam];
+    const diff = match.diff || 0;
+    const lead = diff === 0 ? "level" : `${this.teamName(diff > 0 ? 0 : 1)} ${this.teamVerb(diff > 0 ? 0 : 1, "lead")} by <b>${Math.abs(diff)}</b>`;
+    const target = (v.rules && v.rules.baazi_lead) || 100;
+    const rows = teams
+      .map((t) => `<tr class="team${t}"><th><span class="dot team${t}"></span>${this.teamName(t)}<small>${this.teamMembers(t)}</small></th>
+        <td title="cards captured this deal">${(v.captured && v.captured[t] ? v.captured[t].length : 0)}</td>
+        <td title="sweep points this deal">${v.sweeps ? v.sweeps[t] : 0}</td>
+        <td title="baazis won"><b>${(match.baazis || [0, 0])[t]}</b></td></tr>`)
+      .join("");
+    const hist = (match.history || [])
+      .map((h, i) => `<tr><td>${i + 1}</td>${teams.map((t) => `<td class="team${t}">${h.score ? h.score[t] : ""}${h.sweeps && h.sweeps[t] ? `<small> (${h.sweeps[t]} sw)</small>` : ""}</td>`).join("")}</tr>`)
+      .join("");
+    const length = settings.baazis ? `${settings.baazis} baazi${settings.baazis > 1 ? "s" : ""}` : settings.deals ? `${settings.deals} deal${settings.deals > 1 ? "s" : ""}` : "";
+    const myTurn = this.isMyTurn();
+    const buttons = [];
+    if (me != null && st.table.status === "playing") {
+      buttons.push(`<button class="btn" data-act="hint" id="hint-btn" ${myTurn ? "" : "disabled"}>Hint</button>`);
+      if (settings.practice) buttons.push(`<button class="btn" data-act="undo" id="undo-btn">Undo</button>`);
+    }
+    buttons.push(`<a class="btn ghost" href="/api/tables/${this.code}/record" download="seep-${this.code}.json">Record</a>`);
+    buttons.push(`<a class="btn ghost" href="/replay/${this.code}" target="_blank">Replay</a>`);
+    return `<section class="panel scores">
+        <h3>Scores <small>${esc(settings.preset || "")} ${length ? "· " + length : ""}${settings.practice ? " · practice" : ""}</small></h3>
+        <table class="score-table"><thead><tr><th></th><th title="cards captured this deal">cards</th><th title="sweep points this deal">sweeps</th><th title="baazis won">baazis</th></tr></thead><tbody>${rows}</tbody></table>
+        <div class="baazi-diff" id="baazi-diff">Baazi: ${lead} <small>(target ${target})</small></div>
+        <div class="deals-played">Deals played: <b>${match.deals || 0}</b></div>
+      </section>
+      <section class="panel history">
+        <h3>Deal history</h3>
+        ${hist ? `<table class="hist-table"><thead><tr><th>#</th>${teams.map((t) => `<th class="team${t}">${this.teamName(t)}</th>`).join("")}</tr></thead><tbody>${hist}</tbody></table>` : `<p class="muted">No deal finished yet.</p>`}
+      </section>
+      <section class="panel tools">${buttons.join(" ")}</section>`;
+  }
+
+  renderOverlay() {
+    const el = this.root.querySelector("#overlay");
+    const st = this.state;
+    const sum = st.summary;
+    if (!sum || (st.table.status === "finished" && this.dismissed === sum.deal)) {
+      el.hidden = true;
+      el.innerHTML = "";
+      return;
+    }
+    const match = st.match || {};
+    const me = this.me();
+    const myTeam = me == null ? 0 : me % 2;
+    const teams = [myTeam, 1 - myTeam];
+    const res = sum.result || sum;
+    const val = (k, t) => (res[k] ? res[k][t] : 0);
+    const rows = teams
+      .map((t) => `<tr class="team${t}"><th><span class="dot team${t}"></span>${this.teamName(t)}<small>${this.teamMembers(t)}</small></th>
+        <td>${val("points", t)}</td>${res.bonus && (res.bonus[0] || res.bonus[1]) ? `<td>${val("bonus", t)}</td>` : ""}<td>${val("sweeps", t)}</td><td class="total">${val("score", t)}</td></tr>`)
+      .join("");
+    const bonusHead = res.bonus && (res.bonus[0] || res.bonus[1]) ? "<th>most cards</th>" : "";
+    const captured = sum.captured
+      ? teams.map((t) => `<div class="pile team${t}"><b>${this.teamName(t)}</b> <span class="muted">(${sum.captured[t].length} cards)</span><div class="pile-cards">${chipsHtml(sum.captured[t])}</div></div>`).join("")
+      : "";
+    const baaziWinner = sum.baazi_winner ?? null;
+    const baazis = sum.baazis || match.baazis || [0, 0];
+    const over = !!sum.match_over || st.table.status === "finished";
+    let banner = "";
+    if (baaziWinner != null) {
+      const t = Number(baaziWinner);
+      banner += `<div class="banner team${t}" id="baazi-banner">${this.teamName(t)} ${this.teamVerb(t, "win")} the baazi!</div>`;
+    }
+    if (baaziWinner != null || over) {
+      banner += `<div class="baazi-count">Baazis won: ${this.teamName(teams[0])} <b>${baazis[teams[0]]}</b> – <b>${baazis[teams[1]]}</b> ${this.teamName(teams[1])}</div>`;
+    }
+    const diff = sum.diff ?? match.diff ?? 0;
+    const lead = baaziWinner != null
+      ? "A new baazi starts from 0."
+      : diff === 0 ? "The baazi is level." : `${this.teamName(diff > 0 ? 0 : 1)} ${this.teamVerb(diff > 0 ? 0 : 1, "lead")} the baazi by ${Math.abs(diff)}.`;
+    const deal = sum.deal ?? (match.deals || 0) + 1;
+    const ready = sum.ready || [];
+    const waiting = me != null && (ready.includes(me) || this.nextSent === deal);
+    let title = `Deal ${deal} is over`;
+    if (over) {
+      const won = baazis[myTeam] - baazis[1 - myTeam];
+      title = me == null ? "The match is over" : won > 0 ? "You win the match!" : won < 0 ? "The opponents win the match" : "The match is over";
+    }
+    const next = over
+      ? `<a class="btn primary" href="/">New game</a> <a class="btn" href="/replay/${this.code}">Replay this game</a> <button class="btn ghost" data-act="close-summary">Look at the table</button>`
+      : me == null
+        ? `<span class="muted">Waiting for the players…</span>`
+        : waiting
+          ? `<span class="muted" id="next-wait">Waiting for the other players…</span>`
+          : `<button class="btn primary big" data-act="next" id="next-btn">Next deal</button>`;
+    el.hidden = false;
+    el.innerHTML = `<div class="dialog summary" id="summary" role="dialog" aria-label="Deal summary">
+      <h2>${title}</h2>
+      ${banner}
+      <table class="sum-table"><thead><tr><th></th><th>card points</th>${bonusHead}<th>sweeps</th><th>score</th></tr></thead><tbody>${rows}</tbody></table>
+      <p class="lead">${lead}</p>
+      ${captured ? `<details class="piles"><summary>Captured cards</summary>${captured}</details>` : ""}
+      <div class="dialog-buttons">${next}</div>
+    </div>`;
+  }
+
+  // --- input -------------------------------------------------------------------------------
+
+  onClick(ev) {
+    const t = ev.target.closest("[data-act]");
+    if (!t || !this.root.contains(t)) return;
+    const act = t.dataset.act;
+    const legal = (this.state && this.state.legal) || [];
+    switch (act) {
+      case "card": {
+        if (!this.isMyTurn()) return;
+        const c = t.dataset.c;
+        if (!legal.some((m) => m.card === c)) {
+          toast("That card has no legal use now.", "info");
+          return;
+        }
+        const keep = this.sel.card === c ? null : c;
+        this.sel = emptySel();
+        this.sel.card = keep;
+        break;
+      }
+      case "loose":
+      case "house": {
+        if (!this.isMyTurn() || !this.sel.card) {
+          if (this.isMyTurn()) toast("Pick a card from your hand first.", "info");
+          return;
+        }
+        this.sel.pick = null;
+        const key = act === "loose" ? t.dataset.c : Number(t.dataset.h);
+        const set = act === "loose" ? this.sel.loose : this.sel.houses;
+        if (set.has(key)) set.delete(key);
+        else {
+          set.add(key);
+          if (!this.candidates().length) {
+            // Start the floor selection again from this item alone.
+            this.sel.loose = new Set(act === "loose" ? [key] : []);
+            this.sel.houses = new Set(act === "house" ? [key] : []);
+            this.sel.action = null;
+            this.sel.value = null;
+            if (!this.candidates().length) {
+              this.sel.loose = new Set();
+              this.sel.houses = new Set();
+              toast("The selected card cannot take or join that.", "info");
+            }
+          }
+        }
+        break;
+      }
+      case "action":
+        this.sel.pick = null;
+        this.sel.action = this.sel.action === t.dataset.a ? null : t.dataset.a;
+        break;
+      case "value":
+        this.sel.pick = null;
+        this.sel.value = this.sel.value === Number(t.dataset.v) ? null : Number(t.dataset.v);
+        break;
+      case "choose":
+        this.sel.pick = legal[Number(t.dataset.i)];
+        break;
+      case "clear":
+        this.sel = emptySel();
+        break;
+      case "clear-floor":
+        this.sel.loose = new Set();
+        this.sel.houses = new Set();
+        this.sel.pick = null;
+        break;
+      case "confirm": {
+        const c = this.candidates();
+        if (c.length === 1) this.play(c[0]);
+        return;
+      }
+      case "play-now":
+        this.play(legal[Number(t.dataset.i)]);
+        return;
+      case "use-hint":
+        if (this.hint) {
+          const m = legal.find((x) => sameMove(x, this.hint.move));
+          if (m) {
+            this.sel = emptySel();
+            this.sel.card = m.card || null;
+            this.sel.pick = m;
+          }
+        }
+        break;
+      case "hint":
+        this.send({ type: "hint" });
+        return;
+      case "undo":
+        this.send({ type: "undo" });
+        return;
+      case "start":
+        this.send({ type: "start" });
+        return;
+      case "sit":
+        this.send({ type: "sit", seat: Number(t.dataset.seat) });
+        return;
+      case "next":
+        if (this.send({ type: "next" })) this.nextSent = (this.state.summary || {}).deal;
+        break;
+      case "close-summary":
+        this.dismissed = (this.state.summary || {}).deal;
+        break;
+      case "share":
+        this.share();
+        return;
+      case "watch":
+        this.open(null);
+        return;
+      default:
+        return;
+    }
+    this.render();
+  }
+
+  onKey(ev) {
+    if (!this.state || ev.target.closest("input, select, textarea")) return;
+    if (ev.key === "Escape") {
+      this.sel = emptySel();
+      this.render();
+    } else if (ev.key === "Enter" && this.isMyTurn()) {
+      const c = this.candidates();
+      if ((this.sel.card || this.sel.pick) && c.length === 1) this.play(c[0]);
+    }
+  }
+
+  play(m) {
+    if (!m || this.sending) return;
+    if (this.send({ type: "move", move: m, version: this.state.version })) {
+      this.sending = true;
+      this.hint = null;
+      this.render();
+    }
+  }
+
+  async share() {
+    const url = `${location.origin}/t/${this.code}`;
+    try {
+      await navigator.clipboard.writeText(url);
+      toast(`Link copied: ${url}`, "info");
+    } catch (e) {
+      const input = this.root.querySelector(".share-url");
+      if (input) input.select();
+      toast(`Share this link: ${url}`, "info");
+    }
+  }
+}
