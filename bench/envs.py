@@ -1,0 +1,161 @@
+"""Research-environment benchmark: one process, one core.
+
+Prints PettingZoo steps per second (``SeepAECEnv``, uniformly random actions among the
+``action_mask``, the agent loop of PettingZoo's documentation: ``last()`` then ``step()``),
+Gymnasium steps per second (one seat against ``random`` bots; the bots' moves happen inside
+the step), and OpenSpiel random rollouts per second (whole games from the initial state,
+chance nodes sampled from ``chance_outcomes()``, players uniformly among ``legal_actions()``)
+of ``python_seep`` beside OpenSpiel's C++ ``hearts``, driven by the same Python loop in the
+same run. ``--json`` prints one JSON object instead.
+
+Each figure is measured in ``--rounds`` rounds; the figure reported is the median round and
+``*_best`` the best one.
+
+    python bench/envs.py [--seconds 3] [--rounds 3] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
+
+import numpy as np
+import pyspiel
+
+import seep.integrations.openspiel  # noqa: F401  (registers python_seep)
+from seep.integrations.gymnasium import SeepEnv
+from seep.integrations.pettingzoo import SeepAECEnv
+
+
+def pettingzoo_rate(seconds: float, seed: int = 1) -> tuple[float, float]:
+    """PettingZoo agent steps per second (and the mean steps per deal)."""
+    env = SeepAECEnv()
+    rng = np.random.default_rng(seed)
+    steps = deals = 0
+    env.reset(seed=seed)
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        for _agent in env.agent_iter():
+            obs, _reward, terminated, truncated, _info = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(int(legal[rng.integers(len(legal))]))
+            steps += 1
+        deals += 1
+        env.reset()
+    return steps / (time.perf_counter() - start), steps / max(deals, 1)
+
+
+def gymnasium_rate(seconds: float, seed: int = 2) -> float:
+    """Gymnasium steps per second, one seat against three ``random`` bots."""
+    env = SeepEnv(opponents="random", partner="random")
+    rng = np.random.default_rng(seed)
+    steps = 0
+    obs, _ = env.reset(seed=seed)
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        legal = np.flatnonzero(obs["action_mask"])
+        obs, _r, done, _t, _i = env.step(int(legal[rng.integers(len(legal))]))
+        steps += 1
+        if done:
+            obs, _ = env.reset()
+    return steps / (time.perf_counter() - start)
+
+
+def openspiel_rate(game: Any, seconds: float, seed: int = 3) -> tuple[float, float]:
+    """Random rollouts per second of an OpenSpiel game (and the mean actions per game,
+    chance outcomes included)."""
+    rng = random.Random(seed)
+    games = actions = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                acts = [a for a, _ in outcomes]
+                probs = [p for _, p in outcomes]
+                state.apply_action(rng.choices(acts, probs)[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+            actions += 1
+        state.returns()
+        games += 1
+    return games / (time.perf_counter() - start), actions / max(games, 1)
+
+
+def rounds(measure: Callable[[float], float], seconds: float, n: int) -> tuple[float, float]:
+    """The median and the best of ``n`` rounds of ``measure(seconds)``."""
+    values = [measure(seconds) for _ in range(n)]
+    return statistics.median(values), max(values)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seconds", type=float, default=3.0, help="length of one round")
+    ap.add_argument("--rounds", type=int, default=3, help="rounds per figure")
+    ap.add_argument("--json", action="store_true", help="print one JSON object")
+    args = ap.parse_args()
+    s, n = args.seconds, args.rounds
+    seep_game = pyspiel.load_game("python_seep")
+    hearts = pyspiel.load_game("hearts")
+    pz, pz_best = rounds(lambda t: pettingzoo_rate(t)[0], s, n)
+    pz_steps = pettingzoo_rate(min(s, 1.0))[1]
+    gym_rate, gym_best = rounds(gymnasium_rate, s, n)
+    os_seep, os_seep_best = rounds(lambda t: openspiel_rate(seep_game, t)[0], s, n)
+    seep_actions = openspiel_rate(seep_game, min(s, 1.0))[1]
+    os_hearts, os_hearts_best = rounds(lambda t: openspiel_rate(hearts, t)[0], s, n)
+    hearts_actions = openspiel_rate(hearts, min(s, 1.0))[1]
+    result = {
+        "pettingzoo_steps_per_s": round(pz),
+        "pettingzoo_steps_per_s_best": round(pz_best),
+        "pettingzoo_steps_per_deal": round(pz_steps, 1),
+        "gymnasium_steps_per_s": round(gym_rate),
+        "gymnasium_steps_per_s_best": round(gym_best),
+        "openspiel_python_seep_rollouts_per_s": round(os_seep, 1),
+        "openspiel_python_seep_rollouts_per_s_best": round(os_seep_best, 1),
+        "openspiel_python_seep_actions_per_rollout": round(seep_actions, 1),
+        "openspiel_hearts_rollouts_per_s": round(os_hearts, 1),
+        "openspiel_hearts_rollouts_per_s_best": round(os_hearts_best, 1),
+        "openspiel_hearts_actions_per_rollout": round(hearts_actions, 1),
+        "seconds": s,
+        "rounds": n,
+        "python": platform.python_version(),
+        "load_average_1min": round(os.getloadavg()[0], 2),
+    }
+    if args.json:
+        print(json.dumps(result))
+        return
+    print(f"python {result['python']}, {n} rounds of {s:g} s, load {result['load_average_1min']}")
+    rows = [
+        ("PettingZoo steps/s (random masked actions)", pz, pz_best),
+        ("Gymnasium steps/s (vs 3 random bots)", gym_rate, gym_best),
+        ("OpenSpiel python_seep random rollouts/s", os_seep, os_seep_best),
+        ("OpenSpiel C++ hearts random rollouts/s", os_hearts, os_hearts_best),
+    ]
+    for label, median, best in rows:
+        print(f"{label:48} {median:>10,.1f}  (best {best:,.1f})")
+    print(
+        f"steps per deal: PettingZoo {pz_steps:.1f}; actions per rollout (chance included): "
+        f"python_seep {seep_actions:.1f}, hearts {hearts_actions:.1f}"
+    )
+
+
+if __name__ == "__main__":
+    main()

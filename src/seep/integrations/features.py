@@ -1,0 +1,276 @@
+"""Encodings for learning agents: a fixed-size observation tensor and per-move features.
+
+Both read only a :class:`~seep.view.View` (one seat's information set), so an agent trained on
+them cannot use hidden cards. numpy is used at this edge only; the engine stays pure Python.
+
+* :func:`observation` - a float32 vector of :data:`OBS_SIZE` values in ``[0, 1]``: the view
+  (card sets as 52-bit planes, houses, sizes, the bid, scores, the match) plus the mover's
+  sub-decisions so far (:class:`~seep.integrations.actions.MoveBuilder`). Seats are relative
+  to the viewer: 0 = the viewer, 1 = the next seat (on his right), 2 = the partner, 3 = the
+  previous seat. :data:`OBS_FIELDS` names the slices.
+* :func:`candidates` - the legal moves of a view, each with a feature vector of
+  :data:`MOVE_FEATURES` values (:data:`MOVE_FEATURE_NAMES`) describing the move and the floor
+  it leaves, for action-conditioned policies (score each candidate, softmax over them).
+
+>>> from seep.engine import Position
+>>> from seep.view import View
+>>> pos = Position.new_deal(seed=1)
+>>> v = View.from_position(pos, pos.bidder)
+>>> observation(v).shape, float(observation(v).max()) <= 1.0
+((504,), True)
+>>> codes, feats = candidates(v)
+>>> len(codes) == feats.shape[0], feats.shape[1] == MOVE_FEATURES
+(True, True)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from ..cards import VALUE_MASK, mask_points, mask_value_sum
+from ..engine import BID, BREAK, BUILD, CAPTURE, CEMENT, REDEAL, Position
+from ..view import View
+from .actions import NUM_USES, USE0, MoveBuilder
+
+__all__ = [
+    "MOVE_FEATURES",
+    "MOVE_FEATURE_NAMES",
+    "OBS_FIELDS",
+    "OBS_SIZE",
+    "candidates",
+    "move_features",
+    "observation",
+]
+
+Array = npt.NDArray[np.float32]
+
+# --- the observation ----------------------------------------------------------------------
+
+# Binary part, built as one big int and unpacked in one numpy call: (name, width).
+_BINARY: tuple[tuple[str, int], ...] = (
+    ("hand", 52),
+    ("loose", 52),
+    ("house_cards", 52),
+    ("captured_own", 52),
+    ("captured_other", 52),
+    ("unseen", 52),
+    ("pending_card", 52),  # the card chosen at stage 1 of the move being built
+    ("pending_items", 57),  # loose cards and houses chosen at stage 3
+    ("pending_use", NUM_USES),
+    ("stage", 4),  # not building / card / use / items
+)
+# Scalar part: (name, width).
+_SCALAR: tuple[tuple[str, int], ...] = (
+    ("houses", 30),  # per value 9..13: present, cemented, owners by relative seat (4)
+    ("hand_sizes", 4),  # / 12, relative seats
+    ("stock", 1),  # / 44
+    ("facedown", 1),  # / 4
+    ("plays", 1),  # / 48
+    ("phase", 3),
+    ("bid", 5),  # 9..13
+    ("to_move", 4),  # relative seat
+    ("dealer", 4),  # relative seat
+    ("sweeps", 2),  # own, other team; / 200, clipped
+    ("last_capture", 3),  # own team, other team, nobody
+    ("match", 4),  # diff (0.5 = level), baazis own / other, deals
+)
+
+
+def _layout() -> tuple[dict[str, slice], int, int]:
+    fields: dict[str, slice] = {}
+    i = 0
+    for name, width in _BINARY:
+        fields[name] = slice(i, i + width)
+        i += width
+    nbin = i
+    for name, width in _SCALAR:
+        fields[name] = slice(i, i + width)
+        i += width
+    return fields, nbin, i
+
+
+OBS_FIELDS, _NBIN, OBS_SIZE = _layout()
+_NBYTES = (_NBIN + 7) // 8
+_SH = {name: OBS_FIELDS[name].start for name, _ in _BINARY}
+_SC = OBS_FIELDS["houses"].start  # where the scalar part begins
+
+
+def observation(view: View, builder: MoveBuilder | None = None, out: Array | None = None) -> Array:
+    """The observation vector of a view (``OBS_SIZE`` float32 values in ``[0, 1]``).
+
+    ``builder`` is the sub-decision state of the move being built (the choices are public:
+    the move reveals them anyway); ``out`` is an array to fill in place."""
+    if out is None:
+        out = np.zeros(OBS_SIZE, np.float32)
+    seat = view.seat
+    team = seat & 1
+    house_cards = 0
+    for _, cards, _, _ in view.houses:
+        house_cards |= cards
+    big = (
+        view.hand
+        | view.loose << _SH["loose"]
+        | house_cards << _SH["house_cards"]
+        | view.captured[team] << _SH["captured_own"]
+        | view.captured[1 - team] << _SH["captured_other"]
+        | view.unseen() << _SH["unseen"]
+    )
+    if builder is not None and builder.cands:
+        first = builder.chosen_first()
+        use = builder.chosen_use()
+        if first is not None and first < 52:
+            big |= 1 << (_SH["pending_card"] + first)
+        if use is not None:
+            big |= 1 << (_SH["pending_use"] + use - USE0)
+        big |= builder.chosen_items() << _SH["pending_items"]
+        big |= 1 << (_SH["stage"] + 1 + builder.stage)
+    else:
+        big |= 1 << _SH["stage"]
+    bits = np.frombuffer(big.to_bytes(_NBYTES, "little"), np.uint8)
+    out[:_NBIN] = np.unpackbits(bits, count=_NBIN, bitorder="little")
+    # The scalar part is assembled in a Python list and copied in once: item assignments into
+    # a numpy array cost far more than list stores.
+    sc = [0.0] * (OBS_SIZE - _SC)
+    for value, _, cemented, owners in view.houses:
+        j = 6 * (value - 9)
+        sc[j] = 1.0
+        if cemented:
+            sc[j + 1] = 1.0
+        for s in range(4):
+            if owners >> s & 1:
+                sc[j + 2 + ((s - seat) & 3)] = 1.0
+    i = 30
+    sizes = view.hand_sizes
+    for s in range(4):
+        sc[i + ((s - seat) & 3)] = sizes[s] / 12.0
+    i += 4
+    sc[i] = view.stock_size / 44.0
+    sc[i + 1] = view.facedown / 4.0
+    sc[i + 2] = view.plays / 48.0
+    sc[i + 3 + view.phase_id] = 1.0
+    i += 6
+    if view.bid:
+        sc[i + view.bid - 9] = 1.0
+    i += 5
+    to_move = view.to_move
+    if to_move is not None:
+        sc[i + ((to_move - seat) & 3)] = 1.0
+    i += 4
+    sc[i + ((view.dealer - seat) & 3)] = 1.0
+    i += 4
+    sc[i] = min(view.sweeps[team] / 200.0, 1.0)
+    sc[i + 1] = min(view.sweeps[1 - team] / 200.0, 1.0)
+    i += 2
+    lc = view.last_capture
+    sc[i + (2 if lc < 0 else 0 if lc == team else 1)] = 1.0
+    i += 3
+    diff, baazis, deals = view.match
+    lead = max(view.rules.baazi_lead, 1)
+    own_diff = diff if team == 0 else -diff
+    sc[i] = min(max(0.5 + own_diff / (2.0 * lead), 0.0), 1.0)
+    sc[i + 1] = min(baazis[team] / 10.0, 1.0)
+    sc[i + 2] = min(baazis[1 - team] / 10.0, 1.0)
+    sc[i + 3] = min(deals / 50.0, 1.0)
+    out[_SC:] = sc
+    return out
+
+
+# --- candidate moves ----------------------------------------------------------------------
+
+MOVE_FEATURE_NAMES: tuple[str, ...] = (
+    "bias",
+    *(f"action_{a}" for a in ("throw", "capture", "build", "cement", "break", "bid", "redeal")),
+    *(f"card_value_{v}" for v in range(1, 14)),
+    *(f"target_{v}" for v in range(9, 14)),  # bid value or the house value made
+    "card_points",  # / 10
+    "captured_cards",  # cards won by a capture (card included) / 10
+    "captured_points",  # / 20
+    "sweep",  # the capture clears the floor
+    "floor_loose_after",  # loose cards left / 10
+    "floor_points_after",  # points left on the floor (loose and houses) / 20
+    "floor_sum_after",  # value sum of the loose cards left / 52
+    "floor_sweepable_after",  # no house and loose sum <= 13: one card could sweep next
+    "houses_after",  # / 5
+    "my_houses_after",  # houses my team owns after the move / 5
+    "house_points",  # points in the house made or joined / 20
+    "hold_target_after",  # I still hold a card of the house value made (R21d)
+    "same_value_left",  # cards of the played card's value still in my hand / 3
+    "hand_after",  # / 12
+    "bid_value_cards",  # for a bid: cards of that value in hand / 4
+)
+MOVE_FEATURES = len(MOVE_FEATURE_NAMES)
+_F = {name: i for i, name in enumerate(MOVE_FEATURE_NAMES)}
+
+
+def candidates(view: View) -> tuple[list[int], Array]:
+    """The legal moves of the view's seat (engine codes, the engine's order) and a
+    ``(len(moves), MOVE_FEATURES)`` float32 array of their features. Empty when it is not the
+    seat's turn."""
+    codes = view.legal_codes()
+    feats = np.zeros((len(codes), MOVE_FEATURES), np.float32)
+    if codes:
+        pos = view.shell()
+        for row, code in zip(feats, codes, strict=True):
+            move_features(view, pos, code, row)
+    return codes, feats
+
+
+def move_features(view: View, pos: Position, code: int, row: Array) -> None:
+    """Fill ``row`` with the features of move ``code`` of ``view``; ``pos`` is
+    ``view.shell()`` (made once per view), used to play the move and look at the result."""
+    f = _F
+    tdp = view.rules.ten_diamonds_points
+    action = code >> 63 & 7
+    row[f["bias"]] = 1.0
+    row[f["action_throw"] + action] = 1.0
+    hand = view.hand
+    if action == BID:
+        v = code >> 66 & 15
+        row[f["target_9"] + v - 9] = 1.0
+        row[f["bid_value_cards"]] = (hand & VALUE_MASK[v]).bit_count() / 4.0
+        return
+    if action == REDEAL:
+        return
+    card = code >> 57 & 63
+    value = (card >> 2) + 1
+    row[f["card_value_1"] + value - 1] = 1.0
+    row[f["card_points"]] = mask_points(1 << card, tdp) / 10.0
+    hand_after = hand & ~(1 << card)
+    row[f["same_value_left"]] = (hand_after & VALUE_MASK[value]).bit_count() / 3.0
+    row[f["hand_after"]] = hand_after.bit_count() / 12.0
+    seat = view.seat
+    team = seat & 1
+    before = pos.captured[team]
+    pos.push(code)
+    try:
+        if action == CAPTURE:
+            won = pos.captured[team] & ~before
+            row[f["captured_cards"]] = won.bit_count() / 10.0
+            row[f["captured_points"]] = mask_points(won, tdp) / 20.0
+            row[f["sweep"]] = 1.0 if not pos.loose and not pos.hpresent else 0.0
+        elif action in (BUILD, CEMENT, BREAK):
+            v = code >> 66 & 15
+            row[f["target_9"] + v - 9] = 1.0
+            row[f["house_points"]] = mask_points(pos.hcards[v], tdp) / 20.0
+            row[f["hold_target_after"]] = 1.0 if hand_after & VALUE_MASK[v] else 0.0
+        loose = pos.loose
+        floor_pts = mask_points(loose, tdp)
+        houses = 0
+        mine = 0
+        team_seats = 0b0101 << team
+        for v in range(9, 14):
+            if pos.hpresent >> v & 1:
+                houses += 1
+                floor_pts += mask_points(pos.hcards[v], tdp)
+                if pos.howners[v] & team_seats:
+                    mine += 1
+        loose_sum = mask_value_sum(loose)
+        row[f["floor_loose_after"]] = loose.bit_count() / 10.0
+        row[f["floor_points_after"]] = floor_pts / 20.0
+        row[f["floor_sum_after"]] = loose_sum / 52.0
+        row[f["floor_sweepable_after"]] = 1.0 if loose and not houses and loose_sum <= 13 else 0.0
+        row[f["houses_after"]] = houses / 5.0
+        row[f["my_houses_after"]] = mine / 5.0
+    finally:
+        pos.pop()

@@ -1,0 +1,180 @@
+"""Gymnasium: one seat of Seep against bots from :mod:`seep.bots` (needs ``gymnasium``,
+``numpy``; both come with the extra ``seep-game[pettingzoo]``).
+
+The agent plays seat ``seat`` (default 0); its partner and the two opponents are bots, each
+with its own seeded random source and shown only its own :class:`~seep.view.View`. The
+spaces are those of the PettingZoo environment: ``Discrete(133)`` sub-decisions
+(:mod:`seep.integrations.actions`) and a dict observation with the 504-value ``observation``
+and the ``action_mask``. An episode is one deal; the reward at its end is the agent's team's
+deal score minus the other team's (R42), times ``reward_scale``.
+
+An action outside the mask changes nothing and is answered with ``illegal_reward`` and
+``info["illegal"] = True`` (Gymnasium's checker and mask-unaware agents send any action of the
+space); mask-aware agents never see it.
+
+The environment is registered as ``Seep-v0``: ``gymnasium.make("Seep-v0", opponents="greedy")``.
+
+>>> env = SeepEnv(opponents="greedy")
+>>> obs, info = env.reset(seed=3)
+>>> obs["observation"].shape, bool(obs["action_mask"].any())
+((504,), True)
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, SupportsFloat
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from ..bots import Bot, make_bot
+from ..engine import PHASE_OVER, Position
+from ..moves import Move
+from ..notation import format_position
+from ..options import Rules
+from ..view import View
+from .actions import NUM_ACTIONS, MoveBuilder
+from .features import OBS_SIZE, observation
+
+__all__ = ["SeepEnv"]
+
+Obs = dict[str, Any]
+_MASK_BYTES = (NUM_ACTIONS + 7) // 8
+
+
+class SeepEnv(gym.Env[Obs, int]):
+    """One seat against three bots (see the module docstring).
+
+    ``opponents`` names the bot of both opponents and ``partner`` the partner's (any name or
+    difficulty of :func:`seep.bots.make_bot`, or a bot object).
+    """
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"]}  # noqa: RUF012
+
+    def __init__(
+        self,
+        seat: int = 0,
+        opponents: str | Bot = "random",
+        partner: str | Bot = "random",
+        rules: str | dict[str, Any] | Rules = "standard",
+        reward_scale: float = 1.0,
+        illegal_reward: float = -1.0,
+        render_mode: str | None = None,
+    ) -> None:
+        if seat not in (0, 1, 2, 3):
+            raise ValueError(f"seat must be 0..3, got {seat!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
+        self.seat = seat
+        self.rules = Rules.parse(rules)
+        self.reward_scale = reward_scale
+        self.illegal_reward = illegal_reward
+        self.render_mode = render_mode
+        opp = make_bot(opponents) if isinstance(opponents, str) else opponents
+        par = make_bot(partner) if isinstance(partner, str) else partner
+        self.bots: dict[int, Bot] = {(seat + 1) & 3: opp, (seat + 2) & 3: par, (seat + 3) & 3: opp}
+        self.observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, 1.0, (OBS_SIZE,), np.float32),
+                "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
+            }
+        )
+        self.action_space: spaces.Space[Any] = spaces.Discrete(NUM_ACTIONS)
+        self.position = Position(self.rules)
+        self.builder = MoveBuilder()
+        self.history: list[tuple[int, int]] = []
+        self._rngs: dict[int, random.Random] = {}
+        self._deal_rng = random.Random()
+
+    # --- the episode ----------------------------------------------------------------------
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Obs, dict[str, Any]]:
+        super().reset(seed=seed)
+        base = int(self.np_random.integers(1 << 62))
+        self._deal_rng = random.Random(base)
+        self._rngs = {s: random.Random(f"{base}:{s}") for s in self.bots}
+        dealer = self._deal_rng.randrange(4)
+        self.position = Position.new_deal(self._deal_rng.getrandbits(62), dealer, self.rules)
+        self.history = []
+        self._bots_play()
+        return self._obs(), self._info()
+
+    def step(self, action: int) -> tuple[Obs, SupportsFloat, bool, bool, dict[str, Any]]:
+        if self.position.phase_id == PHASE_OVER:
+            raise RuntimeError("the deal is over: call reset()")
+        a = int(action)
+        if a not in self.builder.options():
+            return self._obs(), self.illegal_reward, False, False, self._info(illegal=True)
+        code = self.builder.apply(a)
+        if code is not None:
+            self._play(code)
+            self._bots_play()
+        if self.render_mode == "human":
+            self.render()
+        if self.position.phase_id == PHASE_OVER:
+            s = self.position.deal_scores()
+            team = self.seat & 1
+            reward = (s[team] - s[1 - team]) * self.reward_scale
+            return self._obs(), float(reward), True, False, self._info()
+        return self._obs(), 0.0, False, False, self._info()
+
+    def _play(self, code: int) -> None:
+        pos = self.position
+        seat = pos.to_move
+        assert seat is not None
+        self.history.append((seat, code))
+        if pos.phase_id == PHASE_OVER:
+            raise RuntimeError("no move after the end of the deal")
+        pos.advance(code)
+
+    def _bots_play(self) -> None:
+        """Let the bots move until it is the agent's turn or the deal is over."""
+        pos = self.position
+        while pos.phase_id != PHASE_OVER and pos.to_move != self.seat:
+            seat = pos.to_move
+            assert seat is not None
+            view = View.from_position(pos, seat, tuple(self.history))
+            self._play(int(self.bots[seat].choose(view, self._rngs[seat]).move))
+        self.builder.reset(pos.legal_codes() if pos.phase_id != PHASE_OVER else ())
+
+    # --- observing ------------------------------------------------------------------------
+
+    def view(self) -> View:
+        """The agent's :class:`~seep.view.View` with the deal's history."""
+        return View.from_position(self.position, self.seat, tuple(self.history))
+
+    def _obs(self) -> Obs:
+        view = View.from_position(self.position, self.seat)
+        mask = self.builder.mask()
+        bits = np.unpackbits(
+            np.frombuffer(mask.to_bytes(_MASK_BYTES, "little"), np.uint8),
+            count=NUM_ACTIONS,
+            bitorder="little",
+        )
+        return {"observation": observation(view, self.builder), "action_mask": bits.view(np.int8)}
+
+    def _info(self, illegal: bool = False) -> dict[str, Any]:
+        info: dict[str, Any] = {"illegal": illegal}
+        if self.position.phase_id == PHASE_OVER:
+            info["deal_scores"] = list(self.position.deal_scores())
+        return info
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        text = format_position(self.position)
+        if self.history:
+            seat, code = self.history[-1]
+            text += f"\nlast move: seat {seat} {Move(code)}"
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+
+if "Seep-v0" not in gym.registry:
+    gym.register(id="Seep-v0", entry_point="seep.integrations.gymnasium:SeepEnv")

@@ -1,0 +1,525 @@
+"""OpenSpiel: Seep as the python game ``python_seep`` (extra ``seep-game[openspiel]``).
+
+Importing this module registers the game::
+
+    import pyspiel
+    import seep.integrations.openspiel  # noqa: F401  (registers python_seep)
+    game = pyspiel.load_game("python_seep", {"capture_rule": "any", "episode": "baazi"})
+
+* **Players** 0..3 are the seats; partners 0+2 and 1+3. Returns are zero-sum: per deal
+  (``episode="deal"``, the default) each player gets his team's deal score minus the other's
+  (R42); per baazi (``episode="baazi"``) +1 / -1 for the team that wins it (R45, R46), 0 if
+  ``max_deals`` deals pass without a winner.
+* **Parameters**: every rule option of RULES.md section 3 under its own name (``max_houses``: 0 for
+  no limit), plus ``episode``, ``dealer`` (the first dealer) and ``max_deals``.
+* **Chance**: each deal is dealt card by card, 52 chance nodes whose outcome is the card
+  (``max_chance_outcomes`` 52), in the engine's deal order (bidder's 4, the face-down floor,
+  then the stock; ``Position._lay_out``). A hand without a card above 8 is redealt (R14);
+  here the bidder's four cards are dealt *conditioned* on holding one, which is the same
+  distribution as dealing again until he does, so the forced ``redeal`` move never occurs.
+* **Actions**: the 133 sub-decision ids of :mod:`seep.integrations.actions` (card, then use,
+  then floor items). The sub-decisions of a move in progress are public: the committed move
+  shows them all anyway.
+* **Observations**: the observation tensor is
+  :func:`seep.integrations.features.observation` (504 values); the information-state tensor
+  adds the seat's hands before and after the stock was dealt and every move of the deal (49
+  slots of 136 bits), which is perfect recall within a deal. The strings hold the same (the
+  information-state string also holds earlier deals of the baazi).
+* :meth:`SeepState.resample_from_infostate` redeals the hidden cards with
+  :meth:`seep.view.View.determinize`.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+import numpy as np
+import pyspiel  # type: ignore[import-not-found]
+
+from ..cards import CARD_NAMES, format_cards
+from ..engine import PHASE_BID, PHASE_OVER, Position
+from ..moves import Move
+from ..notation import format_position
+from ..options import STANDARD, Rules
+from ..view import View
+from .actions import (
+    ITEM0,
+    ITEM_BITS,
+    NUM_ACTIONS,
+    NUM_USES,
+    USE0,
+    MoveBuilder,
+    action_name,
+    first_action,
+    use_action,
+)
+from .features import OBS_SIZE, observation
+
+__all__ = ["GAME_TYPE", "SeepGame", "SeepObserver", "SeepState", "game_info"]
+
+_HIGH_CARDS = frozenset(range(32, 52))  # value 9 and above: a hand that can bid (R13)
+_MAX_SUBSTEPS = 2 + 57 + 1  # card, use, every floor item, done
+_SLOT = 4 + USE0 + NUM_USES + 57  # history slot: mover (relative), first action, use, items
+_SLOTS = 49  # the bid and 48 plays
+INFO_SIZE = OBS_SIZE + 104 + _SLOTS * _SLOT
+
+_RULE_PARAMS: dict[str, Any] = {k: (0 if v is None else v) for k, v in STANDARD.to_dict().items()}
+_PARAMS: dict[str, Any] = {**_RULE_PARAMS, "episode": "deal", "dealer": 0, "max_deals": 20}
+
+GAME_TYPE = pyspiel.GameType(
+    short_name="python_seep",
+    long_name="Python Seep",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.ZERO_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=4,
+    min_num_players=4,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    provides_factored_observation_string=False,
+    parameter_specification=_PARAMS,
+)
+
+
+def _rules_of(params: dict[str, Any]) -> Rules:
+    opts = {k: params[k] for k in _RULE_PARAMS}
+    if not opts["max_houses"]:
+        opts["max_houses"] = None
+    return Rules.parse(opts)
+
+
+def _max_score(r: Rules) -> int:
+    """A bound on one team's deal score (R42): every card point, the bonus, a sweep on every
+    play."""
+    return (
+        94
+        + abs(r.ten_diamonds_points)
+        + abs(r.majority_bonus)
+        + abs(r.sweep_first)
+        + 46 * abs(r.sweep_value)
+        + abs(r.sweep_last)
+    )
+
+
+def game_info(params: dict[str, Any]) -> Any:
+    """The ``pyspiel.GameInfo`` of a parameter set."""
+    rules = _rules_of(params)
+    per_deal = 1 + 48 * _MAX_SUBSTEPS
+    if params["episode"] == "baazi":
+        lo, hi, length = -1.0, 1.0, per_deal * params["max_deals"]
+    else:
+        m = float(2 * _max_score(rules))
+        lo, hi, length = -m, m, per_deal
+    return pyspiel.GameInfo(
+        num_distinct_actions=NUM_ACTIONS,
+        max_chance_outcomes=52,
+        num_players=4,
+        min_utility=lo,
+        max_utility=hi,
+        utility_sum=0.0,
+        max_game_length=length,
+    )
+
+
+class SeepGame(pyspiel.Game):  # type: ignore[misc]
+    """The ``python_seep`` game (see the module docstring)."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        p = {**_PARAMS, **(params or {})}
+        if p["episode"] not in ("deal", "baazi"):
+            raise ValueError(f"episode must be 'deal' or 'baazi', got {p['episode']!r}")
+        if p["dealer"] not in (0, 1, 2, 3):
+            raise ValueError(f"dealer must be a seat 0..3, got {p['dealer']!r}")
+        if p["max_deals"] < 1:
+            raise ValueError(f"max_deals must be positive, got {p['max_deals']!r}")
+        self.rules = _rules_of(p)
+        self.episode = str(p["episode"])
+        self.first_dealer = int(p["dealer"])
+        self.max_deals = int(p["max_deals"])
+        super().__init__(GAME_TYPE, game_info(p), p)
+
+    def new_initial_state(self) -> SeepState:
+        return SeepState(self)
+
+    def max_chance_nodes_in_history(self) -> int:
+        return 52 * (self.max_deals if self.episode == "baazi" else 1)
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
+    ) -> SeepObserver:
+        return SeepObserver(
+            iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params
+        )
+
+
+class _Core:
+    """Everything a state holds, in one object that copies fast (OpenSpiel clones a python
+    state by deep-copying its attributes; a generic deepcopy of a position is slow)."""
+
+    __slots__ = (
+        "builder",
+        "cfg",
+        "deals",
+        "dealt",
+        "hands0",
+        "hands1",
+        "history",
+        "over",
+        "past",
+        "pos",
+        "prefix",
+        "result",
+        "template",
+    )
+
+    cfg: tuple[str, int]  # the game's episode and max_deals
+    template: Position  # dealer and match of the deal being dealt
+    pos: Position | None  # the deal in play (None while dealing)
+    dealt: list[int]  # cards dealt so far, in deal order
+    hands0: list[int]  # hands when the deal was laid out (before the bid)
+    hands1: list[int] | None  # hands right after the stock was dealt (play 1)
+    history: list[tuple[int, int]]  # (seat, move code) of the deal
+    prefix: list[int]  # sub-decisions of the move in progress
+    builder: MoveBuilder
+    past: list[tuple[int, list[int], list[int] | None, list[tuple[int, int]]]]
+    deals: int
+    over: bool
+    result: tuple[float, float]  # team 0's and team 1's returns
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
+        c = _Core.__new__(_Core)
+        c.cfg = self.cfg
+        c.template = self.template
+        c.pos = None if self.pos is None else self.pos.copy()
+        c.dealt = self.dealt[:]
+        c.hands0 = self.hands0[:]
+        c.hands1 = None if self.hands1 is None else self.hands1[:]
+        c.history = self.history[:]
+        c.prefix = self.prefix[:]
+        c.builder = self.builder.copy()
+        c.past = self.past[:]
+        c.deals = self.deals
+        c.over = self.over
+        c.result = self.result
+        return c
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in self.__slots__}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for k, v in state.items():
+            setattr(self, k, v)
+
+
+class SeepState(pyspiel.State):  # type: ignore[misc]
+    """A state of ``python_seep``: dealing (chance), a deal in play, or the end."""
+
+    def __init__(self, game: SeepGame) -> None:
+        super().__init__(game)
+        c = _Core()
+        c.cfg = (game.episode, game.max_deals)
+        c.template = Position(game.rules, game.first_dealer)
+        c.pos = None
+        c.dealt = []
+        c.hands0 = [0, 0, 0, 0]
+        c.hands1 = None
+        c.history = []
+        c.prefix = []
+        c.builder = MoveBuilder()
+        c.past = []
+        c.deals = 0
+        c.over = False
+        c.result = (0.0, 0.0)
+        self._c = c
+
+    # --- OpenSpiel API ------------------------------------------------------------------------
+
+    def current_player(self) -> int:
+        c = self._c
+        if c.over:
+            return int(pyspiel.PlayerId.TERMINAL)
+        if c.pos is None:
+            return int(pyspiel.PlayerId.CHANCE)
+        return (c.pos.dealer + 1 + c.pos.plays) & 3
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return self._c.builder.legal_actions()
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        c = self._c
+        dealt = set(c.dealt)
+        left = [card for card in range(52) if card not in dealt]
+        i = len(c.dealt)
+        if i >= 4 or any(card in _HIGH_CARDS for card in c.dealt):
+            p = 1.0 / len(left)
+            return [(card, p) for card in left]
+        # The bidder's hand must hold a card above 8 (R14): weight each card by the number of
+        # ways to complete the hand with one.
+        k = 4 - i
+        n = len(left)
+        low = sum(1 for card in left if card not in _HIGH_CARDS)
+        w_high = math.comb(n - 1, k - 1)
+        w_low = w_high - math.comb(low - 1, k - 1)
+        weights = [(card, w_high if card in _HIGH_CARDS else w_low) for card in left]
+        total = sum(w for _, w in weights)
+        return [(card, w / total) for card, w in weights if w]
+
+    def _apply_action(self, action: int) -> None:
+        c = self._c
+        if c.pos is None:
+            c.dealt.append(action)
+            if len(c.dealt) == 52:
+                self._start_deal()
+            return
+        c.prefix.append(action)
+        code = c.builder.apply(action)
+        if code is not None:
+            self._commit(code)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return "deal " + CARD_NAMES[action]
+        return action_name(action)
+
+    def is_terminal(self) -> bool:
+        return self._c.over
+
+    def returns(self) -> list[float]:
+        r0, r1 = self._c.result
+        return [r0, r1, r0, r1]
+
+    def __str__(self) -> str:
+        c = self._c
+        if c.over:
+            return f"over deals={c.deals} returns={c.result[0]:g},{c.result[1]:g}"
+        if c.pos is None:
+            return f"dealing deals={c.deals} dealt=" + " ".join(CARD_NAMES[x] for x in c.dealt)
+        pending = ",".join(action_name(a) for a in c.prefix)
+        return f"{format_position(c.pos)} deals={c.deals} pending=[{pending}]"
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> SeepState:
+        """A state with the same information state for ``player_id``, the cards he has not
+        seen dealt again at random (:meth:`View.determinize`); ``probability_sampler`` (a
+        ``pyspiel`` sampler, or any callable returning a float in [0, 1)) seeds the deal."""
+        c = self._c
+        state: SeepState = self.clone()
+        if c.pos is None or c.over:
+            return state
+        seed = int(probability_sampler() * (1 << 53)) if callable(probability_sampler) else 0
+        rng = random.Random(seed)
+        view = View.from_position(c.pos, player_id, tuple(c.history))
+        pos = view.determinize(rng)
+        pos.match_diff, pos.match_baazis, pos.match_deals = (
+            c.pos.match_diff,
+            c.pos.match_baazis,
+            c.pos.match_deals,
+        )
+        s = state._c
+        s.pos = pos
+        s.hands0, s.hands1 = _past_hands(pos, c, player_id, rng)
+        s.builder = MoveBuilder(pos.legal_codes())
+        for a in c.prefix:
+            s.builder.apply(a)
+        return state
+
+    # --- the deal -----------------------------------------------------------------------------
+
+    def _start_deal(self) -> None:
+        c = self._c
+        pos = c.template.copy()
+        pos._lay_out(c.dealt)
+        c.pos = pos
+        c.hands0 = pos.hands[:]
+        c.hands1 = None
+        c.history = []
+        c.prefix = []
+        c.builder = MoveBuilder(pos.legal_codes())
+
+    def _commit(self, code: int) -> None:
+        c = self._c
+        pos = c.pos
+        assert pos is not None
+        c.history.append(((pos.dealer + 1 + pos.plays) & 3, code))
+        c.prefix = []
+        pos.advance(code)
+        if pos.plays == 1 and c.hands1 is None:
+            c.hands1 = pos.hands[:]
+        if pos.phase_id != PHASE_OVER:
+            c.builder = MoveBuilder(pos.legal_codes())
+            return
+        c.deals += 1
+        episode, max_deals = c.cfg
+        scores = pos.deal_scores()
+        if episode == "deal":
+            d = float(scores[0] - scores[1])
+            c.result = (d, -d)
+            c.over = True
+            c.builder = MoveBuilder()
+            return
+        nxt = pos.next_deal(0)
+        before, after = pos.match_baazis, nxt.match_baazis
+        if after != before or c.deals >= max_deals:
+            if after != before:
+                c.result = (1.0, -1.0) if after[0] > before[0] else (-1.0, 1.0)
+            c.over = True
+            c.builder = MoveBuilder()
+            return
+        c.past.append((pos.dealer, c.hands0, c.hands1, c.history))
+        c.template = nxt
+        c.pos = None
+        c.dealt = []
+        c.builder = MoveBuilder()
+
+    # --- information (used by the observer) ---------------------------------------------------
+
+    def view(self, player: int) -> View | None:
+        """The player's :class:`~seep.view.View` of the deal in play (``None`` while dealing
+        or after the end)."""
+        c = self._c
+        if c.pos is None:
+            return None
+        return View.from_position(c.pos, player, tuple(c.history))
+
+
+def _past_hands(
+    pos: Position, c: _Core, player: int, rng: random.Random
+) -> tuple[list[int], list[int] | None]:
+    """The hands before the bid and after the stock, for a resampled position, consistent with
+    the moves made since: every other seat held its current cards plus the ones it played."""
+    cards = [(seat, code >> 57 & 63) for seat, code in c.history if code >> 63 & 7 < 5]
+    first = cards[0] if cards else None
+    played = [0, 0, 0, 0]
+    for seat, card in cards[1:]:  # played after the stock was dealt
+        played[seat] |= 1 << card
+    hands1 = None
+    if c.hands1 is not None:
+        hands1 = [pos.hands[s] | played[s] for s in range(4)]
+        hands1[player] = c.hands1[player]
+    if c.hands1 is None:
+        hands0 = pos.hands[:]
+    else:
+        assert hands1 is not None and first is not None
+        hands0 = [0, 0, 0, 0]
+        bseat, bcard = first
+        if pos.rules.deal_before_bid:
+            # Every seat had four cards before the bid: the play-1 card and three others.
+            for s in range(4):
+                pool = [x for x in range(52) if hands1[s] >> x & 1]
+                k = 3 if s == bseat else 4
+                for x in rng.sample(pool, min(k, len(pool))):
+                    hands0[s] |= 1 << x
+        else:
+            pool = [x for x in range(52) if hands1[bseat] >> x & 1]
+            for x in rng.sample(pool, min(3, len(pool))):
+                hands0[bseat] |= 1 << x
+        hands0[bseat] |= 1 << bcard
+        hands0[player] = c.hands0[player]
+    return hands0, hands1
+
+
+class SeepObserver:
+    """The PyObserver of ``python_seep``: observation (``perfect_recall=False``) or
+    information state (``perfect_recall=True``) for the seat's own private information."""
+
+    def __init__(self, iig_obs_type: Any, params: dict[str, Any] | None) -> None:
+        if params:
+            raise ValueError(f"observation parameters are not supported, got {params}")
+        if iig_obs_type.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            raise ValueError("python_seep observes one seat's private cards, not all players'")
+        self.perfect_recall = bool(iig_obs_type.perfect_recall)
+        self.private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        size = INFO_SIZE if self.perfect_recall else OBS_SIZE
+        self.tensor = np.zeros(size, np.float32)
+        self.dict: dict[str, Any] = {"observation": self.tensor[:OBS_SIZE]}
+        if self.perfect_recall:
+            self.dict["hands"] = self.tensor[OBS_SIZE : OBS_SIZE + 104].reshape(2, 52)
+            self.dict["history"] = self.tensor[OBS_SIZE + 104 :].reshape(_SLOTS, _SLOT)
+
+    def set_from(self, state: SeepState, player: int) -> None:
+        c = state._c
+        t = self.tensor
+        view = state.view(player)
+        if view is None:
+            t.fill(0.0)
+            return
+        observation(view, c.builder if c.prefix else None, t[:OBS_SIZE])
+        if not self.private:
+            t[: 52 * 1] = 0.0  # own hand plane
+        if not self.perfect_recall:
+            return
+        big = 0
+        if self.private:
+            big = c.hands0[player] | (c.hands1[player] if c.hands1 else 0) << 52
+        for i, (seat, code) in enumerate(c.history):
+            f = first_action(code)
+            slot = 1 << ((seat - player) & 3) | 1 << (4 + f)
+            if code >> 63 & 7 < 5:  # a card play: its use and items
+                slot |= 1 << (4 + use_action(code)) | (code & ITEM_BITS) << (4 + ITEM0)
+            big |= slot << (104 + _SLOT * i)
+        nbits = INFO_SIZE - OBS_SIZE
+        raw = np.frombuffer(big.to_bytes((nbits + 7) // 8, "little"), np.uint8)
+        t[OBS_SIZE:] = np.unpackbits(raw, count=nbits, bitorder="little")
+
+    def string_from(self, state: SeepState, player: int) -> str:
+        c = state._c
+        parts = [f"p{player}"]
+        if self.perfect_recall:
+            for dealer, h0, h1, hist in c.past:
+                parts.append(self._deal_string(player, dealer, h0, h1, hist))
+        if c.over:
+            parts.append("over")
+            return " | ".join(parts)
+        if c.pos is None:
+            parts.append(f"dealing {len(c.dealt)}")
+            return " | ".join(parts)
+        if self.perfect_recall:
+            parts.append(self._deal_string(player, c.pos.dealer, c.hands0, c.hands1, c.history))
+        else:
+            parts.append(self._view_string(state, player))
+        if c.prefix:
+            parts.append("pending " + ",".join(action_name(a) for a in c.prefix))
+        return " | ".join(parts)
+
+    def _deal_string(
+        self,
+        player: int,
+        dealer: int,
+        h0: list[int],
+        h1: list[int] | None,
+        history: list[tuple[int, int]],
+    ) -> str:
+        hands = ""
+        if self.private:
+            hands = f" h0[{format_cards(h0[player])}]"
+            if h1 is not None:
+                hands += f" h1[{format_cards(h1[player])}]"
+        moves = " ".join(f"{s}:{Move(code)}" for s, code in history)
+        return f"d{dealer}{hands} m[{moves}]"
+
+    def _view_string(self, state: SeepState, player: int) -> str:
+        c = state._c
+        pos = c.pos
+        assert pos is not None
+        v = View.from_position(pos, player)
+        houses = " ".join(
+            f"H{value}{'c' if cem else ''}[{format_cards(cards)}]{owners:x}"
+            for value, cards, cem, owners in v.houses
+        )
+        hand = format_cards(v.hand) if self.private else "?"
+        floor = f"facedown {v.facedown}" if v.phase_id == PHASE_BID else format_cards(v.loose)
+        return (
+            f"d{v.dealer} {v.phase} plays {v.plays} bid {v.bid} hand[{hand}] "
+            f"sizes{list(v.hand_sizes)} floor[{floor}] houses[{houses}] "
+            f"piles {v.captured[0].bit_count()},{v.captured[1].bit_count()} "
+            f"sweeps{list(v.sweeps)} last {v.last_capture} match {v.match[0]}/"
+            f"{v.match[1][0]}-{v.match[1][1]}/{v.match[2]}"
+        )
+
+
+pyspiel.register_game(GAME_TYPE, SeepGame)

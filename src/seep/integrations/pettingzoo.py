@@ -1,0 +1,251 @@
+"""PettingZoo: Seep as an AEC environment (extra ``seep-game[pettingzoo]``).
+
+Four agents ``player_0`` … ``player_3`` (seat = index; partners 0+2 and 1+3). The agent to act
+is always the seat to move; a move takes one to a few steps of the fixed action space of
+:mod:`seep.integrations.actions` (133 ids: card, then use, then floor items), and the
+observation is a dict::
+
+    {"observation": float32[504] in [0, 1],   # seep.integrations.features.observation
+     "action_mask": int8[133]}                # 1 for the allowed sub-decisions
+
+An episode is one deal (``episode="deal"``, the default): every agent gets its team's deal
+score minus the other team's (R42) when it ends, times ``reward_scale``. With
+``episode="baazi"`` deals follow one another (R44-R47) until a team wins the baazi: +1 for
+its agents, -1 for the others; after ``max_deals`` deals without a winner the episode is
+truncated with 0. ``reset(seed=n)`` fixes every shuffle and first dealer.
+
+>>> env = SeepAECEnv()
+>>> env.reset(seed=1)
+>>> obs, reward, terminated, truncated, info = env.last()
+>>> obs["observation"].shape, int(obs["action_mask"].sum()) >= 1, env.agent_selection
+((504,), True, 'player_2')
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv  # type: ignore[import-untyped]
+
+from ..engine import PHASE_OVER, Position
+from ..moves import Move
+from ..notation import format_position
+from ..options import Rules
+from ..view import View
+from .actions import NUM_ACTIONS, MoveBuilder
+from .features import OBS_SIZE, observation
+
+__all__ = ["SeepAECEnv", "env", "raw_env"]
+
+_MASK_BYTES = (NUM_ACTIONS + 7) // 8
+
+
+def _mask_array(mask: int) -> np.ndarray[Any, np.dtype[np.int8]]:
+    """The int8 0/1 array of a bitmask of action ids (one numpy call, no Python loop)."""
+    bits = np.unpackbits(
+        np.frombuffer(mask.to_bytes(_MASK_BYTES, "little"), np.uint8),
+        count=NUM_ACTIONS,
+        bitorder="little",
+    )
+    return bits.view(np.int8)
+
+
+class SeepAECEnv(AECEnv):  # type: ignore[misc]
+    """Seep for PettingZoo's agent-environment-cycle API (see the module docstring)."""
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": "seep_v0",
+        "render_modes": ["ansi", "human"],
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        rules: str | dict[str, Any] | Rules = "standard",
+        episode: str = "deal",
+        reward_scale: float = 1.0,
+        max_deals: int = 50,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        if episode not in ("deal", "baazi"):
+            raise ValueError(f"episode must be 'deal' or 'baazi', got {episode!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
+        self.rules = Rules.parse(rules)
+        self.episode = episode
+        self.reward_scale = reward_scale
+        self.max_deals = max_deals
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{s}" for s in range(4)]
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, 1.0, (OBS_SIZE,), np.float32),
+                "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
+            }
+        )
+        # One space object per agent, the same one on every call (PettingZoo seeds them).
+        self.observation_spaces = {
+            a: obs_space if i == 0 else spaces.Dict(obs_space.spaces)
+            for i, a in enumerate(self.possible_agents)
+        }
+        self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
+        self._rng = random.Random()
+        self.position = Position(self.rules)
+        self.builder = MoveBuilder()
+        self.history: list[tuple[int, int]] = []  # (seat, code) of the deal so far
+        self.deals_played = 0
+        self._version = 0
+        self._cache: dict[str, tuple[int, dict[str, Any]]] = {}
+        self._zero_mask = np.zeros(NUM_ACTIONS, np.int8)
+
+    # --- spaces -------------------------------------------------------------------------------
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    # --- episode ------------------------------------------------------------------------------
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._rng = random.Random(seed)
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        dealer = self._rng.randrange(4)
+        self.position = Position.new_deal(self._rng.getrandbits(62), dealer, self.rules)
+        self.deals_played = 0
+        self.history = []
+        self._start_move()
+
+    def _start_move(self) -> None:
+        pos = self.position
+        self.builder.reset(pos.legal_codes())
+        to_move = pos.to_move
+        assert to_move is not None
+        self.agent_selection = self.possible_agents[to_move]
+        self._version += 1
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        rewards = self.rewards
+        if any(rewards.values()):
+            for a in rewards:
+                rewards[a] = 0.0
+        self._cumulative_rewards[agent] = 0.0
+        code = self.builder.apply(int(action))
+        if code is None:
+            self._version += 1  # same agent, one more sub-decision taken
+        else:
+            pos = self.position
+            seat = pos.to_move
+            assert seat is not None
+            self.history.append((seat, code))
+            pos.advance(code)
+            if pos.phase_id == PHASE_OVER:
+                self._end_of_deal()
+            else:
+                self._start_move()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _end_of_deal(self) -> None:
+        pos = self.position
+        self.deals_played += 1
+        scores = pos.deal_scores()
+        if self.episode == "deal":
+            d = (scores[0] - scores[1]) * self.reward_scale
+            self._finish((d, -d), truncated=False)
+            return
+        before = pos.match_baazis
+        nxt = pos.next_deal(self._rng.getrandbits(62))
+        after = nxt.match_baazis
+        if after != before:
+            w = 0 if after[0] > before[0] else 1
+            self._finish((1.0, -1.0) if w == 0 else (-1.0, 1.0), truncated=False)
+        elif self.deals_played >= self.max_deals:
+            self._finish((0.0, 0.0), truncated=True)
+        else:
+            self.position = nxt
+            self.history = []
+            self._start_move()
+
+    def _finish(self, team_rewards: tuple[float, float], truncated: bool) -> None:
+        for s, a in enumerate(self.possible_agents):
+            self.rewards[a] = float(team_rewards[s & 1])
+            if truncated:
+                self.truncations[a] = True
+            else:
+                self.terminations[a] = True
+            self.infos[a] = {"deal_scores": list(self.position.deal_scores())}
+        self.builder.reset(())
+        self._version += 1
+
+    # --- observing ----------------------------------------------------------------------------
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        cached = self._cache.get(agent)
+        if cached is not None and cached[0] == self._version:
+            return cached[1]
+        seat = self.possible_agents.index(agent)
+        view = View.from_position(self.position, seat)
+        mine = self.agent_selection == agent and not (
+            self.terminations.get(agent) or self.truncations.get(agent)
+        )
+        obs = {
+            "observation": observation(view, self.builder if mine else None),
+            "action_mask": _mask_array(self.builder.mask()) if mine else self._zero_mask.copy(),
+        }
+        self._cache[agent] = (self._version, obs)
+        return obs
+
+    def view(self, agent: str) -> View:
+        """The seat's :class:`~seep.view.View` with the deal's public history (for bots and
+        :func:`seep.integrations.features.candidates`)."""
+        return View.from_position(
+            self.position, self.possible_agents.index(agent), tuple(self.history)
+        )
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        text = format_position(self.position)
+        if self.history:
+            seat, code = self.history[-1]
+            text += f"\nlast move: seat {seat} {Move(code)}"
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        self._cache.clear()
+
+
+def raw_env(**kwargs: Any) -> SeepAECEnv:
+    """The unwrapped environment."""
+    return SeepAECEnv(**kwargs)
+
+
+def env(**kwargs: Any) -> Any:
+    """The environment with PettingZoo's usual checking wrappers (order enforcing and
+    assertion on out-of-bounds actions), as PettingZoo's own environments are offered."""
+    from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
+
+    e: Any = SeepAECEnv(**kwargs)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    e = wrappers.OrderEnforcingWrapper(e)
+    return e

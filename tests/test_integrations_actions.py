@@ -1,0 +1,127 @@
+"""The sub-decision action space reaches every legal move exactly once and nothing else."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import pytest
+
+from seep.engine import Position
+from seep.integrations.actions import (
+    DONE,
+    ITEM0,
+    NUM_ACTIONS,
+    STAGE_ITEMS,
+    MoveBuilder,
+    action_name,
+    move_actions,
+)
+from seep.options import Rules
+
+RULE_SETS = [
+    Rules(),
+    Rules(capture_rule="any"),
+    Rules(absorb_loose_groups="mandatory"),
+    Rules(house_in_sums=True, allow_pair_build=True),
+    Rules(throw_rule="always", absorb_loose_groups="never"),
+    Rules(add_retention="team", partner_cement_free=False, deal_before_bid=True),
+]
+
+
+def positions(rules: Rules, deals: int, seed: int) -> Iterator[Position]:
+    """Every position of ``deals`` random deals (bid phase included)."""
+    rng = random.Random(seed)
+    for _ in range(deals):
+        pos = Position.new_deal(rng.getrandbits(32), rng.randrange(4), rules)
+        while not pos.is_over():
+            yield pos
+            pos.advance(rng.choice(pos.legal_codes()))
+
+
+def enumerate_paths(builder: MoveBuilder) -> Iterator[tuple[list[int], int]]:
+    """Every action path from ``builder`` with the move it commits."""
+    for a in builder.legal_actions():
+        b = builder.copy()
+        code = b.apply(a)
+        if code is not None:
+            yield [a], code
+        else:
+            for rest, c in enumerate_paths(b):
+                yield [a, *rest], c
+
+
+@pytest.mark.parametrize("index", range(len(RULE_SETS)))
+def test_paths_are_exactly_the_legal_moves(index: int) -> None:
+    n = 0
+    for pos in positions(RULE_SETS[index], deals=4, seed=index):
+        legal = pos.legal_codes()
+        paths = list(enumerate_paths(MoveBuilder(legal)))
+        codes = [c for _, c in paths]
+        assert len(codes) == len(set(codes)) == len(legal)  # a bijection
+        assert set(codes) == set(legal)
+        for path, code in paths:
+            assert all(0 <= a < NUM_ACTIONS for a in path)
+            assert move_actions(code, legal) == path
+            assert pos.is_legal(code)
+        n += 1
+    assert n > 150
+
+
+def test_masks_and_legal_actions_agree() -> None:
+    for pos in positions(Rules(), deals=2, seed=5):
+        b = MoveBuilder(pos.legal_codes())
+        rng = random.Random(pos.plays)
+        while True:
+            acts = b.legal_actions()
+            assert acts and acts == sorted(set(acts))
+            assert b.mask() == sum(1 << a for a in acts)
+            code = b.apply(rng.choice(acts))
+            if code is not None:
+                assert code in pos.legal_codes()
+                break
+
+
+def test_items_ascend_and_done_only_when_complete() -> None:
+    for pos in positions(Rules(capture_rule="any"), deals=3, seed=9):
+        for path, code in enumerate_paths(MoveBuilder(pos.legal_codes())):
+            items = [a - ITEM0 for a in path if ITEM0 <= a < DONE]
+            assert items == sorted(items)
+            if path[-1] == DONE:
+                assert sum(1 << i for i in items) == code & ((1 << 57) - 1)
+
+
+def test_illegal_action_is_refused_with_reason() -> None:
+    pos = Position.new_deal(seed=1)
+    b = MoveBuilder(pos.legal_codes())
+    with pytest.raises(ValueError, match="not allowed"):
+        b.apply(0)
+    assert b.stage == 0 and b.chosen_first() is None
+
+
+def test_chosen_state_is_reported() -> None:
+    rng = random.Random(3)
+    seen_items = False
+    for pos in positions(Rules(capture_rule="any"), deals=3, seed=4):
+        b = MoveBuilder(pos.legal_codes())
+        while True:
+            a = rng.choice(b.legal_actions())
+            before = b.stage
+            if b.apply(a) is not None:
+                break
+            if before == 0:
+                assert b.chosen_first() == a
+            if b.stage == STAGE_ITEMS and b.chosen_items():
+                seen_items = True
+    assert seen_items
+
+
+def test_action_names() -> None:
+    assert action_name(0) == "card AS"
+    assert action_name(56) == "bid 13"
+    assert action_name(57) == "redeal"
+    assert action_name(60) == "build 9"
+    assert action_name(131) == "take house 13"
+    assert action_name(DONE) == "done"
+    with pytest.raises(ValueError):
+        action_name(NUM_ACTIONS)

@@ -1,0 +1,57 @@
+"""The Gymnasium environment passes Gymnasium's own checker, unchanged."""
+
+from __future__ import annotations
+
+import pytest
+
+gym = pytest.importorskip("gymnasium")
+np = pytest.importorskip("numpy")
+
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+
+from seep.integrations.gymnasium import SeepEnv  # noqa: E402
+
+
+@pytest.mark.parametrize("seat", [0, 3])
+def test_check_env(seat: int) -> None:
+    check_env(SeepEnv(seat=seat, opponents="greedy"), skip_render_check=False)
+
+
+def test_registered_and_made() -> None:
+    env = gym.make("Seep-v0", opponents="greedy", render_mode="ansi")
+    check_env(env.unwrapped, skip_render_check=False)
+    env.reset(seed=0)
+    assert isinstance(env.render(), str)
+
+
+def test_a_masked_episode_ends_with_the_score_difference() -> None:
+    env = SeepEnv(seat=1, opponents="random", partner="greedy")
+    obs, info = env.reset(seed=7)
+    rng = np.random.default_rng(0)
+    total, steps, done = 0.0, 0, False
+    while not done:
+        legal = np.flatnonzero(obs["action_mask"])
+        obs, reward, done, truncated, info = env.step(int(rng.choice(legal)))
+        assert not info["illegal"] and not truncated
+        total += float(reward)
+        steps += 1
+    s = info["deal_scores"]
+    assert total == s[1] - s[0]
+    assert steps >= 12 and sum(1 for seat, _ in env.history if seat == 1) >= 12
+
+
+def test_illegal_action_changes_nothing() -> None:
+    env = SeepEnv()
+    obs, _ = env.reset(seed=1)
+    bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    obs2, reward, done, _, info = env.step(bad)
+    assert info["illegal"] and reward == -1.0 and not done
+    assert np.array_equal(obs["observation"], obs2["observation"])
+
+
+def test_seeded_resets_repeat() -> None:
+    a, b = SeepEnv(), SeepEnv()
+    oa, _ = a.reset(seed=11)
+    ob, _ = b.reset(seed=11)
+    assert np.array_equal(oa["observation"], ob["observation"])
+    assert a.history == b.history

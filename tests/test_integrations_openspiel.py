@@ -1,0 +1,142 @@
+"""python_seep passes OpenSpiel's own checks and is played by OpenSpiel's own bots."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+np = pytest.importorskip("numpy")
+
+from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
+
+import seep.integrations.openspiel  # noqa: E402, F401  (registers python_seep)
+from seep.engine import PHASE_OVER  # noqa: E402
+from seep.integrations.actions import NUM_ACTIONS  # noqa: E402
+
+
+def test_random_sim_test() -> None:
+    pyspiel.random_sim_test(pyspiel.load_game("python_seep"), 3, True, False)
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"episode": "baazi", "max_deals": 3, "dealer": 2},
+        {"capture_rule": "any", "house_in_sums": True, "deal_before_bid": True},
+        {"throw_rule": "always", "max_houses": 2, "ten_diamonds_points": 2, "majority_bonus": 4},
+    ],
+)
+def test_random_sim_test_with_options(params: dict[str, object]) -> None:
+    pyspiel.random_sim_test(pyspiel.load_game("python_seep", params), 1, True, False)
+
+
+def test_parameters_map_to_rules() -> None:
+    game = pyspiel.load_game("python_seep", {"capture_rule": "any", "max_houses": 2})
+    assert game.rules.capture_rule == "any" and game.rules.max_houses == 2
+    assert game.num_distinct_actions() == NUM_ACTIONS
+    assert game.max_chance_outcomes() == 52
+    with pytest.raises(Exception, match="capture_rule"):
+        pyspiel.load_game("python_seep", {"capture_rule": "some"})
+
+
+def play_out(state: object, rng: random.Random) -> None:
+    while not state.is_terminal():  # type: ignore[attr-defined]
+        if state.is_chance_node():  # type: ignore[attr-defined]
+            acts, probs = zip(*state.chance_outcomes(), strict=True)  # type: ignore[attr-defined]
+            state.apply_action(rng.choices(acts, probs)[0])  # type: ignore[attr-defined]
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))  # type: ignore[attr-defined]
+
+
+def test_bidder_never_needs_a_redeal_and_returns_are_deal_scores() -> None:
+    game = pyspiel.load_game("python_seep")
+    rng = random.Random(1)
+    for _ in range(3):
+        state = game.new_initial_state()
+        while state.is_chance_node():
+            acts, probs = zip(*state.chance_outcomes(), strict=True)
+            assert abs(sum(probs) - 1.0) < 1e-9
+            state.apply_action(rng.choices(acts, probs)[0])
+        pos = state._c.pos
+        assert pos.hands[pos.bidder] >> 32  # a card above 8 (R14)
+        play_out(state, rng)
+        assert pos.phase_id == PHASE_OVER
+        s = pos.deal_scores()
+        assert state.returns() == [s[0] - s[1], s[1] - s[0], s[0] - s[1], s[1] - s[0]]
+
+
+def test_chance_conditioning_is_exact() -> None:
+    # P(first card is low) = P(low and the hand has a high card) / P(hand has a high card).
+    from math import comb
+
+    state = pyspiel.load_game("python_seep").new_initial_state()
+    probs = dict(state.chance_outcomes())
+    p_low = sum(p for card, p in probs.items() if card < 32)
+    want = (32 / 52) * (1 - comb(31, 3) / comb(51, 3)) / (1 - comb(32, 4) / comb(52, 4))
+    assert abs(p_low - want) < 1e-12
+
+
+def deal_to_play(game: object, seed: int, plays: int) -> object:
+    rng = random.Random(seed)
+    state = game.new_initial_state()  # type: ignore[attr-defined]
+    while state.is_chance_node() or state._c.pos.plays < plays:
+        if state.is_chance_node():
+            acts, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(acts, probs)[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+def test_resample_keeps_the_information_state() -> None:
+    game = pyspiel.load_game("python_seep")
+    for seed, plays in [(1, 0), (2, 1), (3, 9), (4, 30)]:
+        state = deal_to_play(game, seed, plays)
+        player = state.current_player()
+        sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+        for _ in range(3):
+            other = state.resample_from_infostate(player, sampler)
+            assert other.information_state_string(player) == state.information_state_string(player)
+            assert other.observation_string(player) == state.observation_string(player)
+            assert np.array_equal(
+                other.information_state_tensor(player), state.information_state_tensor(player)
+            )
+            assert other.legal_actions() == state.legal_actions()
+        play_out(other, random.Random(seed))
+
+
+def test_tensors_and_strings() -> None:
+    game = pyspiel.load_game("python_seep")
+    state = deal_to_play(game, 5, 12)
+    p = state.current_player()
+    obs = np.array(state.observation_tensor(p))
+    info = np.array(state.information_state_tensor(p))
+    assert obs.shape == tuple(game.observation_tensor_shape())
+    assert info.shape == tuple(game.information_state_tensor_shape())
+    assert np.array_equal(info[: obs.size], obs)
+    assert ((obs >= 0) & (obs <= 1)).all()
+    assert state.information_state_string(p) != state.information_state_string((p + 1) % 4)
+    assert "h1[" in state.information_state_string(p)
+
+
+def test_ismcts_and_mcts_bots_play_a_deal() -> None:
+    game = pyspiel.load_game("python_seep")
+    rs = np.random.RandomState(0)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rs)
+    bots = [
+        ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=4, random_state=rs),
+        mcts.MCTSBot(game, uct_c=2.0, max_simulations=4, evaluator=evaluator, random_state=rs),
+    ]
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            acts, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rs.choice(acts, p=probs)))
+        else:
+            bot = bots[state.current_player() % 2]
+            action = bot.step(state)
+            assert action in state.legal_actions()
+            state.apply_action(action)
+    assert sum(state.returns()) == 0
