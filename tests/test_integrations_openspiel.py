@@ -121,6 +121,38 @@ def test_tensors_and_strings() -> None:
     assert "h1[" in state.information_state_string(p)
 
 
+@pytest.mark.parametrize("seed", [3, 11])
+def test_legal_actions_depend_only_on_the_information_state(seed: int) -> None:
+    # ISMCTS keys its nodes by (player, information state) across sampled worlds; each key
+    # must always come with the same legal actions.
+    game = pyspiel.load_game("python_seep")
+    rs = np.random.RandomState(seed)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rs)
+    bot = ismcts.ISMCTSBot(game, evaluator, uct_c=200.0, max_simulations=12, random_state=rs)
+    seen: dict[object, tuple[int, ...]] = {}
+    key_of = bot.get_state_key
+
+    def checked_key(state: object) -> object:
+        key = key_of(state)
+        legal = tuple(state.legal_actions())  # type: ignore[attr-defined]
+        assert seen.setdefault(key, legal) == legal, key
+        return key
+
+    bot.get_state_key = checked_key
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    decisions = 0
+    while not state.is_terminal() and decisions < 30:
+        if state.is_chance_node():
+            acts, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(acts, probs)[0])
+        elif state.current_player() % 2 == seed % 2:
+            state.apply_action(bot.step(state))
+            decisions += 1
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+
+
 def test_ismcts_and_mcts_bots_play_a_deal() -> None:
     game = pyspiel.load_game("python_seep")
     rs = np.random.RandomState(0)

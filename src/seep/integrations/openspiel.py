@@ -22,9 +22,9 @@ Importing this module registers the game::
   shows them all anyway.
 * **Observations**: the observation tensor is
   :func:`seep.integrations.features.observation` (504 values); the information-state tensor
-  adds the seat's hands before and after the stock was dealt and every move of the deal (49
-  slots of 136 bits), which is perfect recall within a deal. The strings hold the same (the
-  information-state string also holds earlier deals of the baazi).
+  adds the seat's hands before and after the stock was dealt, the floor as turned up at the
+  bid, and every move of the deal (49 slots of 136 bits): perfect recall within a deal. The
+  strings hold the same (the information-state string also holds the baazi's earlier deals).
 * :meth:`SeepState.resample_from_infostate` redeals the hidden cards with
   :meth:`seep.view.View.determinize`.
 """
@@ -63,7 +63,7 @@ _HIGH_CARDS = frozenset(range(32, 52))  # value 9 and above: a hand that can bid
 _MAX_SUBSTEPS = 2 + 57 + 1  # card, use, every floor item, done
 _SLOT = 4 + USE0 + NUM_USES + 57  # history slot: mover (relative), first action, use, items
 _SLOTS = 49  # the bid and 48 plays
-INFO_SIZE = OBS_SIZE + 104 + _SLOTS * _SLOT
+INFO_SIZE = OBS_SIZE + 156 + _SLOTS * _SLOT
 
 _RULE_PARAMS: dict[str, Any] = {k: (0 if v is None else v) for k, v in STANDARD.to_dict().items()}
 _PARAMS: dict[str, Any] = {**_RULE_PARAMS, "episode": "deal", "dealer": 0, "max_deals": 20}
@@ -167,6 +167,7 @@ class _Core:
         "cfg",
         "deals",
         "dealt",
+        "floor0",
         "hands0",
         "hands1",
         "history",
@@ -182,12 +183,13 @@ class _Core:
     template: Position  # dealer and match of the deal being dealt
     pos: Position | None  # the deal in play (None while dealing)
     dealt: list[int]  # cards dealt so far, in deal order
+    floor0: int  # the four floor cards, face up from the bid on (R15)
     hands0: list[int]  # hands when the deal was laid out (before the bid)
     hands1: list[int] | None  # hands right after the stock was dealt (play 1)
     history: list[tuple[int, int]]  # (seat, move code) of the deal
     prefix: list[int]  # sub-decisions of the move in progress
     builder: MoveBuilder
-    past: list[tuple[int, list[int], list[int] | None, list[tuple[int, int]]]]
+    past: list[tuple[int, int, list[int], list[int] | None, list[tuple[int, int]]]]
     deals: int
     over: bool
     result: tuple[float, float]  # team 0's and team 1's returns
@@ -198,6 +200,7 @@ class _Core:
         c.template = self.template
         c.pos = None if self.pos is None else self.pos.copy()
         c.dealt = self.dealt[:]
+        c.floor0 = self.floor0
         c.hands0 = self.hands0[:]
         c.hands1 = None if self.hands1 is None else self.hands1[:]
         c.history = self.history[:]
@@ -227,6 +230,7 @@ class SeepState(pyspiel.State):  # type: ignore[misc]
         c.template = Position(game.rules, game.first_dealer)
         c.pos = None
         c.dealt = []
+        c.floor0 = 0
         c.hands0 = [0, 0, 0, 0]
         c.hands1 = None
         c.history = []
@@ -322,6 +326,8 @@ class SeepState(pyspiel.State):  # type: ignore[misc]
         )
         s = state._c
         s.pos = pos
+        if pos.phase_id == PHASE_BID:
+            s.floor0 = pos.loose  # still face down: redealt with the rest
         s.hands0, s.hands1 = _past_hands(pos, c, player_id, rng)
         s.builder = MoveBuilder(pos.legal_codes())
         for a in c.prefix:
@@ -335,6 +341,7 @@ class SeepState(pyspiel.State):  # type: ignore[misc]
         pos = c.template.copy()
         pos._lay_out(c.dealt)
         c.pos = pos
+        c.floor0 = pos.loose
         c.hands0 = pos.hands[:]
         c.hands1 = None
         c.history = []
@@ -370,7 +377,7 @@ class SeepState(pyspiel.State):  # type: ignore[misc]
             c.over = True
             c.builder = MoveBuilder()
             return
-        c.past.append((pos.dealer, c.hands0, c.hands1, c.history))
+        c.past.append((pos.dealer, c.floor0, c.hands0, c.hands1, c.history))
         c.template = nxt
         c.pos = None
         c.dealt = []
@@ -438,8 +445,9 @@ class SeepObserver:
         self.tensor = np.zeros(size, np.float32)
         self.dict: dict[str, Any] = {"observation": self.tensor[:OBS_SIZE]}
         if self.perfect_recall:
-            self.dict["hands"] = self.tensor[OBS_SIZE : OBS_SIZE + 104].reshape(2, 52)
-            self.dict["history"] = self.tensor[OBS_SIZE + 104 :].reshape(_SLOTS, _SLOT)
+            # Hands before the bid and after the stock, and the floor as turned up (R15).
+            self.dict["cards"] = self.tensor[OBS_SIZE : OBS_SIZE + 156].reshape(3, 52)
+            self.dict["history"] = self.tensor[OBS_SIZE + 156 :].reshape(_SLOTS, _SLOT)
 
     def set_from(self, state: SeepState, player: int) -> None:
         c = state._c
@@ -456,12 +464,14 @@ class SeepObserver:
         big = 0
         if self.private:
             big = c.hands0[player] | (c.hands1[player] if c.hands1 else 0) << 52
+        if view.phase_id != PHASE_BID:
+            big |= c.floor0 << 104
         for i, (seat, code) in enumerate(c.history):
             f = first_action(code)
             slot = 1 << ((seat - player) & 3) | 1 << (4 + f)
             if code >> 63 & 7 < 5:  # a card play: its use and items
                 slot |= 1 << (4 + use_action(code)) | (code & ITEM_BITS) << (4 + ITEM0)
-            big |= slot << (104 + _SLOT * i)
+            big |= slot << (156 + _SLOT * i)
         nbits = INFO_SIZE - OBS_SIZE
         raw = np.frombuffer(big.to_bytes((nbits + 7) // 8, "little"), np.uint8)
         t[OBS_SIZE:] = np.unpackbits(raw, count=nbits, bitorder="little")
@@ -470,8 +480,8 @@ class SeepObserver:
         c = state._c
         parts = [f"p{player}"]
         if self.perfect_recall:
-            for dealer, h0, h1, hist in c.past:
-                parts.append(self._deal_string(player, dealer, h0, h1, hist))
+            for dealer, floor0, h0, h1, hist in c.past:
+                parts.append(self._deal_string(player, dealer, floor0, h0, h1, hist))
         if c.over:
             parts.append("over")
             return " | ".join(parts)
@@ -479,7 +489,10 @@ class SeepObserver:
             parts.append(f"dealing {len(c.dealt)}")
             return " | ".join(parts)
         if self.perfect_recall:
-            parts.append(self._deal_string(player, c.pos.dealer, c.hands0, c.hands1, c.history))
+            floor0 = c.floor0 if c.pos.phase_id != PHASE_BID else None
+            parts.append(
+                self._deal_string(player, c.pos.dealer, floor0, c.hands0, c.hands1, c.history)
+            )
         else:
             parts.append(self._view_string(state, player))
         if c.prefix:
@@ -490,6 +503,7 @@ class SeepObserver:
         self,
         player: int,
         dealer: int,
+        floor0: int | None,
         h0: list[int],
         h1: list[int] | None,
         history: list[tuple[int, int]],
@@ -499,8 +513,9 @@ class SeepObserver:
             hands = f" h0[{format_cards(h0[player])}]"
             if h1 is not None:
                 hands += f" h1[{format_cards(h1[player])}]"
+        floor = "" if floor0 is None else f" f[{format_cards(floor0)}]"
         moves = " ".join(f"{s}:{Move(code)}" for s, code in history)
-        return f"d{dealer}{hands} m[{moves}]"
+        return f"d{dealer}{hands}{floor} m[{moves}]"
 
     def _view_string(self, state: SeepState, player: int) -> str:
         c = state._c
