@@ -480,8 +480,8 @@ class SeepObserver:
         c = state._c
         parts = [f"p{player}"]
         if self.perfect_recall:
-            for dealer, floor0, h0, h1, hist in c.past:
-                parts.append(self._deal_string(player, dealer, floor0, h0, h1, hist))
+            for dealer, floor, h0, h1, hist in c.past:
+                parts.append(self._deal_string(player, dealer, floor, h0, h1, hist))
         if c.over:
             parts.append("over")
             return " | ".join(parts)
@@ -489,9 +489,9 @@ class SeepObserver:
             parts.append(f"dealing {len(c.dealt)}")
             return " | ".join(parts)
         if self.perfect_recall:
-            floor0 = c.floor0 if c.pos.phase_id != PHASE_BID else None
+            shown = c.floor0 if c.pos.phase_id != PHASE_BID else None
             parts.append(
-                self._deal_string(player, c.pos.dealer, floor0, c.hands0, c.hands1, c.history)
+                self._deal_string(player, c.pos.dealer, shown, c.hands0, c.hands1, c.history)
             )
         else:
             parts.append(self._view_string(state, player))
