@@ -57,7 +57,13 @@ def main(argv: list[str] | None = None) -> int:
     from .arena.cli import add_arena_parser, run_arena  # the arena's options live with it
 
     add_arena_parser(sub)
+    from .cli import COMMANDS as CLI_COMMANDS  # play, replay, show (rich is imported lazily)
+    from .cli import add_cli_parsers, run_cli
+
+    add_cli_parsers(sub)
     args = parser.parse_args(argv)
+    if args.command in CLI_COMMANDS:
+        return run_cli(args)
     if args.command == "protocol":
         from .protocol_server import serve
 

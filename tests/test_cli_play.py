@@ -1,0 +1,336 @@
+"""``seep play``, ``seep replay`` and ``seep show`` driven through a real terminal (pexpect).
+
+Two deals are played by typed input only (card numbers, then use numbers), with a malformed
+input, an illegal move, a hint, an undo and a save on the way; the saved record is then replayed
+forwards and backwards, shown, and checked against ``seep.protocol`` move by move. Easy bots,
+a fixed seed and ``--delay 0`` keep it to a few seconds.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pexpect = pytest.importorskip("pexpect")
+
+from seep import protocol  # noqa: E402
+from seep.match import Match, replay_record  # noqa: E402
+
+SEED = 11
+TIMEOUT = 30
+# Prompts of seep play (regular expressions).
+CARD = r"card number or name \(\? hint, h help\)> "
+CHOOSE = r"Choose a number \(b: back, h: help\)> "
+NEXT_DEAL = r"Press Enter for the next deal "
+SAVE_TO = r"Save to which file\? \[[^\]]*\] "
+
+
+def _env() -> dict[str, str]:
+    env = dict(os.environ, NO_COLOR="1", PYTHONUNBUFFERED="1")
+    env.pop("TERM", None)  # a "dumb" terminal would pin rich to 80 columns
+    env["TERM"] = "xterm"
+    return env
+
+
+def spawn(*args: str) -> Any:
+    """``python -m seep ARGS`` in a pseudo-terminal, 50 x 160."""
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "seep", *args],
+        env=_env(),
+        encoding="utf-8",
+        timeout=TIMEOUT,
+        dimensions=(50, 160),
+    )
+    return child
+
+
+def play_args(*extra: str) -> list[str]:
+    return ["play", "--seed", str(SEED), "--bots", "easy", "--delay", "0", *extra]
+
+
+def finish(child: Any) -> int:
+    """Wait for the process to end; its exit status."""
+    child.expect(pexpect.EOF)
+    child.close()
+    assert "Traceback" not in (child.before or "")
+    return int(child.exitstatus if child.exitstatus is not None else -1)
+
+
+def play_a_card(child: Any) -> None:
+    """At the card prompt: the first card of the hand that has a use (at play 1 only cards
+    of the bid's value do), then its first use."""
+    n = 1
+    child.sendline(str(n))
+    while child.expect([CHOOSE, r"That card cannot be played now: [^\r\n]+"]) == 1:
+        n += 1
+        child.expect(CARD)
+        child.sendline(str(n))
+    child.sendline("1")
+
+
+@pytest.fixture(scope="module")
+def saved_game(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Two deals played by typed input, saved by ``--save`` at the end."""
+    path = tmp_path_factory.mktemp("cli") / "game.json"
+    mid = path.with_name("mid.json")
+    child = spawn(*play_args("--deals", "2", "--practice", "--save", str(path)))
+    transcript: list[str] = []
+    checks = {"malformed": False, "illegal": False, "range": False, "undo": False, "save": False}
+    moves = 0
+    while True:
+        i = child.expect([CARD, CHOOSE, NEXT_DEAL, pexpect.EOF])
+        transcript.append(child.before or "")
+        if i == 3:
+            break
+        if i == 2:
+            child.sendline("")
+            continue
+        if i == 1:
+            child.sendline("1")  # the first use (or the first narrowing option)
+            continue
+        # Your turn, choosing a card: try the error paths once each, then play card 1.
+        if not checks["malformed"]:
+            checks["malformed"] = True
+            child.sendline("9S =x")
+            child.expect(r"Not a legal move: [^\r\n]+")
+            continue
+        if not checks["illegal"]:
+            checks["illegal"] = True
+            child.sendline("bid 13")  # a bid in the play phase
+            child.expect(r"Not a legal move: [^\r\n]+")
+            continue
+        if not checks["range"]:
+            checks["range"] = True
+            child.sendline("99")
+            child.expect(r"Your cards are numbered 1 to \d+\.")
+            child.expect(CARD)
+            child.sendline("?")
+            child.expect(r"Hint: [^\r\n]+")
+            continue
+        if moves == 1 and not checks["undo"]:
+            checks["undo"] = True
+            child.sendline("u")
+            child.expect(r"Took back your [^\r\n]+")
+            moves -= 1
+            continue
+        if moves == 3 and not checks["save"]:
+            checks["save"] = True
+            child.sendline("s")
+            child.expect(SAVE_TO)
+            child.sendline(str(mid))
+            child.expect(r"Saved the game to")
+            continue
+        play_a_card(child)
+        moves += 1
+    child.close()
+    out = "".join(transcript)
+    assert "Traceback" not in out
+    assert child.exitstatus == 0
+    assert all(checks.values()), checks
+    assert "Deal 1 is over." in out and "Deal 2 is over." in out
+    assert "The match is over." in out or "Saved the game" in out
+    assert mid.exists()
+    return path
+
+
+def test_saved_record_is_complete_and_valid(saved_game: Path) -> None:
+    record = json.loads(saved_game.read_text())
+    assert record["format"] == "seep/1" and record["seed"] == SEED
+    assert len(record["deals"]) == 2 and all("result" in d for d in record["deals"])
+    list(replay_record(record))  # the core's check, move by move
+    m = Match.from_record(record)
+    assert m.deals_finished == 2
+
+
+def test_saved_record_replays_identically_through_the_protocol(saved_game: Path) -> None:
+    record = json.loads(saved_game.read_text())
+    replayed = [p for _, p in replay_record(record)]
+    k = 0
+    prev_final: dict[str, Any] | None = None
+    for deal in record["deals"]:
+        pos = deal["start"]
+        if prev_final is not None:  # the next deal's dealer and match follow from the last
+            nxt = protocol.next_deal(prev_final, seed=0)
+            assert (pos["dealer"], pos["match"]) == (nxt["dealer"], nxt["match"])
+        assert pos == replayed[k]
+        k += 1
+        for mv in deal["moves"]:
+            assert mv["seat"] == pos["to_move"]
+            move = {key: v for key, v in mv.items() if key != "seat"}
+            assert move in protocol.legal(pos)
+            pos = protocol.apply(pos, move)
+            assert pos == replayed[k]
+            k += 1
+        assert protocol.score(pos) == deal["result"]
+        prev_final = pos
+    assert k == len(replayed)
+
+
+def test_mid_game_save_is_a_valid_prefix(saved_game: Path) -> None:
+    mid = json.loads(saved_game.with_name("mid.json").read_text())
+    full = json.loads(saved_game.read_text())
+    list(replay_record(mid))
+    first = mid["deals"][0]
+    assert "result" not in first  # saved during deal 1
+    assert first["moves"] == full["deals"][0]["moves"][: len(first["moves"])]
+
+
+def test_replay_steps_forward_and_back(saved_game: Path) -> None:
+    child = spawn("replay", str(saved_game))
+    child.expect(r"position 1/(\d+)")
+    total = int(child.match.group(1))
+    child.expect("replay> ")
+    child.sendline("n")
+    child.expect(r"position 2/")
+    child.expect(r"deal 1, move 1/\d+: \w plays bid \d+")
+    child.expect("replay> ")
+    child.sendline("")  # Enter steps forward too
+    child.expect(r"position 3/")
+    child.expect("replay> ")
+    child.sendline("p")
+    child.expect(r"position 2/")
+    child.expect("replay> ")
+    child.sendline("p")
+    child.expect(r"position 1/")
+    child.expect("replay> ")
+    child.sendline("p")
+    child.expect("This is the first position.")
+    child.sendline("d 2")
+    child.expect(r"deal 2, move 0/\d+: the deal's start")
+    child.expect("replay> ")
+    child.sendline("m 10")
+    child.expect(r"deal 2, move 10/")
+    child.expect("replay> ")
+    child.sendline("d 9")
+    child.expect("The record has deals 1 to 2.")
+    child.sendline("e")
+    child.expect(rf"position {total}/{total}")
+    child.expect("the deal is over")
+    child.expect("deal result")
+    child.expect("replay> ")
+    child.sendline("n")
+    child.expect("This is the last position")
+    child.sendline("q")
+    assert finish(child) == 0
+
+
+def run_seep(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "seep", *args],
+        capture_output=True,
+        text=True,
+        env=_env() | {"COLUMNS": "160"},
+        timeout=TIMEOUT,
+        check=False,
+    )
+
+
+def test_show_prints_results_and_final_scores(saved_game: Path) -> None:
+    record = json.loads(saved_game.read_text())
+    res = run_seep("show", str(saved_game))
+    assert res.returncode == 0, res.stdout + res.stderr
+    totals = [sum(d["result"]["score"][t] for d in record["deals"]) for t in (0, 1)]
+    for deal in record["deals"]:
+        r = deal["result"]
+        assert f"{r['points'][0]} + {r['sweeps'][0]} = {r['score'][0]}" in res.stdout
+    assert f"Final: total scores NS {totals[0]}, WE {totals[1]}" in res.stdout
+
+
+@pytest.mark.parametrize(
+    ("content", "problem"),
+    [
+        ("[1", "is not JSON"),
+        ("[1]", "a game record is a JSON object"),
+        ('{"format": "seep/1", "deals": [{"start": {}, "moves": []}]}', "missing field"),
+        ('{"format": "seep/2", "deals": []}', "format 'seep/1'"),
+    ],
+)
+def test_bad_files_get_a_clear_error(tmp_path: Path, content: str, problem: str) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text(content)
+    for command in ("show", "replay"):
+        res = run_seep(command, str(bad))
+        assert res.returncode == 2
+        assert problem in res.stdout and "Traceback" not in res.stdout + res.stderr
+
+
+def test_illegal_move_in_a_record_is_named(saved_game: Path, tmp_path: Path) -> None:
+    record = json.loads(saved_game.read_text())
+    record["deals"][0]["moves"][5] = dict(record["deals"][0]["moves"][4])
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(record))
+    res = run_seep("show", str(bad))
+    assert res.returncode == 2 and "deal 1, move 6" in res.stdout
+
+
+def test_missing_file() -> None:
+    res = run_seep("replay", "/nonexistent/game.json")
+    assert res.returncode == 2 and "cannot read" in res.stdout
+
+
+def _first_prompt(child: Any) -> str:
+    """Answer bids and uses until seep play asks for a card; the number of a playable card."""
+    while child.expect([CARD, CHOOSE]) == 1:
+        child.sendline("1")
+    found = re.search(r"cards you can play now: (\d+):", child.before or "")
+    return found.group(1) if found else "1"
+
+
+def test_quit_asks_to_save(tmp_path: Path) -> None:
+    child = spawn(*play_args())
+    _first_prompt(child)
+    child.sendline("q")
+    child.expect(r"Save the game before quitting\? \[y/n\] ")
+    child.sendline("maybe")
+    child.expect("Please answer y or n.")
+    child.sendline("y")
+    child.expect(SAVE_TO)
+    child.sendline(str(tmp_path / "quit.json"))
+    child.expect("Saved the game to")
+    child.expect("Goodbye")
+    assert finish(child) == 0
+    list(replay_record(json.loads((tmp_path / "quit.json").read_text())))
+
+
+def test_undo_needs_practice_mode() -> None:
+    child = spawn(*play_args())
+    _first_prompt(child)
+    child.sendline("u")
+    child.expect("Undo is for practice games")
+    child.expect(CARD)
+    child.sendline("q")
+    child.expect(r"\[y/n\] ")
+    child.sendline("n")
+    assert finish(child) == 0
+
+
+def test_back_and_bad_choice_in_the_use_list() -> None:
+    child = spawn(*play_args())
+    child.sendline(_first_prompt(child))
+    child.expect(CHOOSE)
+    child.sendline("77")
+    child.expect(r"Please choose a number from 1 to \d+\.")
+    child.expect(CHOOSE)
+    child.sendline("b")
+    child.expect(CARD)
+    child.sendline("ZZ")  # neither a card nor a move
+    child.expect(r"Not a legal move: [^\r\n]+")
+    child.sendintr()
+    child.expect("Goodbye")
+    assert finish(child) == 130
+
+
+def test_end_of_input_exits_cleanly() -> None:
+    child = spawn(*play_args())
+    _first_prompt(child)
+    child.sendeof()
+    child.expect("Goodbye")
+    assert finish(child) == 0
