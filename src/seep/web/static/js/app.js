@@ -13,7 +13,9 @@ function route() {
   if (m) {
     show("table-view");
     document.title = `Seep · table ${m[1].toUpperCase()}`;
-    new TableView(document.getElementById("table-view"), m[1]).start();
+    const view = new TableView(document.getElementById("table-view"), m[1]);
+    window.seepTable = view; // for the console and the browser tests
+    view.start();
     return;
   }
   m = path.match(/^\/replay\/([A-Za-z0-9]{3,8})\/?$/);

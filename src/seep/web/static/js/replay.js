@@ -51,10 +51,10 @@ export class ReplayView {
       <header class="topbar"><a class="logo" href="/">Seep</a><span class="room">Replay of table <b class="code">${esc(this.code)}</b></span>
         <span class="spacer"></span><a class="btn small ghost" href="/api/tables/${this.code}/record" download>Download record</a></header>
       <div class="replay-controls panel">
-        <button class="btn" data-act="first" title="Start">⏮</button>
+        <button class="btn" data-act="first" title="Start">◀◀</button>
         <button class="btn" data-act="prev" id="replay-prev" title="Back (←)">◀ Back</button>
         <button class="btn primary" data-act="next" id="replay-next" title="Forward (→)">Forward ▶</button>
-        <button class="btn" data-act="last" title="End">⏭</button>
+        <button class="btn" data-act="last" title="End">▶▶</button>
         <input type="range" min="0" max="${Math.max(0, this.steps.length - 1)}" value="0" id="replay-range" aria-label="Move">
         <span id="replay-pos" class="muted"></span>
       </div>

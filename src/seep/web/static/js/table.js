@@ -404,7 +404,7 @@ export class TableView {
     const seat = this.seatHtml(me).replace('class="seat ', 'class="seat mine ');
     if (st.table.status === "waiting") return `<div class="me-top">${seat}</div>`;
     return `<div class="me-top">${seat}<div class="actions" id="actions">${this.actionsHtml()}</div></div>
-      <div class="hand ${myTurn ? "my-turn" : ""}" id="hand">${cards || `<span class="muted">no cards</span>`}</div>`;
+      <div class="hand ${myTurn ? "my-turn" : ""}" id="hand">${cards || `<span class="muted">${v.phase === "bid" ? "Your cards are dealt after the bidder's first play." : "No cards in hand."}</span>`}</div>`;
   }
 
   actionsHtml() {
