@@ -45,6 +45,21 @@ def demo(seed: int, rules: str, delay: float) -> int:
     return 0
 
 
+def serve_web(host: str, port: int, database_url: str | None, bot_delay: float | None) -> int:
+    """Run the web app under uvicorn until interrupted."""
+    try:
+        import uvicorn
+
+        from .web.app import create_app
+    except ImportError as exc:
+        print(f"seep serve needs the web extra: pip install 'seep-game[web]' ({exc})")
+        return 2
+    app = create_app(database_url, bot_delay=bot_delay)
+    print(f"Seep: open http://{host}:{port}/ in a browser (Ctrl-C stops the server)")
+    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=1 << 20)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``seep`` command."""
     parser = argparse.ArgumentParser(prog="seep", description="Seep, the Indian card game.")
@@ -54,6 +69,17 @@ def main(argv: list[str] | None = None) -> int:
     d.add_argument("--seed", type=int, default=None, help="shuffle seed (default: random)")
     d.add_argument("--rules", default="standard", choices=sorted(PRESETS))
     d.add_argument("--delay", type=float, default=0.0, help="seconds between moves")
+    w = sub.add_parser("serve", help="serve the web app (needs the 'web' extra)")
+    w.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    w.add_argument("--port", type=int, default=8000, help="port to listen on")
+    w.add_argument(
+        "--database-url",
+        default=None,
+        help="SQLAlchemy URL (default: $SEEP_DATABASE_URL or sqlite:///data/seep.db)",
+    )
+    w.add_argument(
+        "--bot-delay", type=float, default=None, help="seconds before each bot move (0.6)"
+    )
     from .arena.cli import add_arena_parser, run_arena  # the arena's options live with it
 
     add_arena_parser(sub)
@@ -70,6 +96,8 @@ def main(argv: list[str] | None = None) -> int:
         return serve()
     if args.command == "arena":
         return run_arena(args)
+    if args.command == "serve":
+        return serve_web(args.host, args.port, args.database_url, args.bot_delay)
     seed = args.seed if args.seed is not None else random.randrange(1 << 30)
     return demo(seed, args.rules, args.delay)
 

@@ -1,0 +1,226 @@
+"""The FastAPI app: HTTP routes, the WebSocket endpoint and the page's static files.
+
+The routes and messages are docs/web.md's. Every error is JSON
+``{"error": {"code": ..., "message": ...}}`` (HTTP) or an ``error`` message (WebSocket) for
+the client that caused it; no traceback ever reaches a client.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request, WebSocket
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.websockets import WebSocketDisconnect
+
+from .store import Store
+from .tables import MAX_MESSAGE_BYTES, Connection, TableError, TableManager
+
+__all__ = ["STATIC", "create_app"]
+
+STATIC = Path(__file__).parent / "static"
+log = logging.getLogger("seep.web")
+
+_STATUS = {
+    "unknown_table": 404,
+    "bad_request": 400,
+    "bad_json": 400,
+    "too_large": 413,
+    "not_host": 403,
+    "not_allowed": 409,
+    "seat_taken": 409,
+}
+
+_FALLBACK_PAGE = """<!doctype html><meta charset="utf-8"><title>Seep</title>
+<p>The Seep server is running, but its page (seep/web/static/index.html) is missing.</p>"""
+
+
+def _error(code: str, message: str, status: int) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+def _env_float(name: str, default: float) -> float:
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    try:
+        return float(raw)
+    except ValueError:
+        raise SystemExit(f"{name} must be a number of seconds, got {raw!r}") from None
+
+
+async def _json_body(request: Request) -> dict[str, Any]:
+    """The request's JSON object, read at most :data:`MAX_MESSAGE_BYTES` bytes."""
+    size = request.headers.get("content-length")
+    if size is not None and size.isdigit() and int(size) > MAX_MESSAGE_BYTES:
+        raise TableError("too_large", f"a request body is at most {MAX_MESSAGE_BYTES} bytes")
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_MESSAGE_BYTES:
+            raise TableError("too_large", f"a request body is at most {MAX_MESSAGE_BYTES} bytes")
+    if not body.strip():
+        return {}
+    try:
+        data = json.loads(body)
+    except (ValueError, UnicodeDecodeError):
+        raise TableError("bad_json", "the request body is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise TableError("bad_request", "the request body must be a JSON object")
+    return data
+
+
+def _page(name: str) -> Response:
+    path = STATIC / name
+    if not path.is_file():
+        path = STATIC / "index.html"
+    if not path.is_file():
+        return HTMLResponse(_FALLBACK_PAGE)
+    return FileResponse(path, media_type="text/html")
+
+
+def create_app(
+    database_url: str | None = None,
+    *,
+    bot_delay: float | None = None,
+    grace_seconds: float | None = None,
+) -> FastAPI:
+    """The web app. ``database_url`` defaults to ``SEEP_DATABASE_URL`` or ./data/seep.db;
+    ``bot_delay`` (``SEEP_BOT_DELAY``, 0.6 s) is the pause before each bot move and
+    ``grace_seconds`` (``SEEP_GRACE_SECONDS``, 30 s) how long a player may be gone before a
+    bot plays for him. Unfinished tables are reloaded when the app starts."""
+    store = Store(database_url)
+    manager = TableManager(
+        store,
+        bot_delay=bot_delay if bot_delay is not None else _env_float("SEEP_BOT_DELAY", 0.6),
+        grace_seconds=(
+            grace_seconds if grace_seconds is not None else _env_float("SEEP_GRACE_SECONDS", 30.0)
+        ),
+    )
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        n = manager.load()
+        if n:
+            log.info("resumed %d unfinished table(s)", n)
+        yield
+        manager.shutdown()
+        store.close()
+
+    app = FastAPI(title="Seep", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.state.manager = manager
+    app.state.store = store
+
+    @app.exception_handler(TableError)
+    async def table_error(_: Request, exc: TableError) -> JSONResponse:
+        return _error(exc.code, exc.message, _STATUS.get(exc.code, 400))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not_found", 405: "method_not_allowed"}.get(
+            exc.status_code, f"http_{exc.status_code}"
+        )
+        return _error(code, str(exc.detail), exc.status_code)
+
+    @app.exception_handler(Exception)
+    async def internal_error(_: Request, exc: Exception) -> JSONResponse:
+        log.exception("internal error: %s", exc)
+        return _error("internal_error", "internal server error (logged on the server)", 500)
+
+    # --- pages --------------------------------------------------------------------------------
+
+    @app.get("/", include_in_schema=False)
+    async def lobby() -> Response:
+        return _page("index.html")
+
+    @app.get("/t/{code}", include_in_schema=False)
+    async def table_page(code: str) -> Response:
+        return _page("index.html")
+
+    @app.get("/replay/{code}", include_in_schema=False)
+    async def replay_page(code: str) -> Response:
+        return _page("index.html")
+
+    @app.get("/how-to-play", include_in_schema=False)
+    async def how_to_play() -> Response:
+        return _page("how-to-play.html")
+
+    app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
+
+    # --- API ----------------------------------------------------------------------------------
+    # The handlers are ``async`` so that they run on the event loop's thread, like the tables.
+
+    @app.post("/api/tables", status_code=201)
+    async def create_table(request: Request) -> dict[str, Any]:
+        return manager.create(await _json_body(request))
+
+    @app.get("/api/tables/{code}")
+    async def table_summary(code: str) -> dict[str, Any]:
+        return manager.summary(code)
+
+    @app.post("/api/tables/{code}/join")
+    async def join_table(code: str, request: Request) -> dict[str, Any]:
+        return manager.join(code, await _json_body(request))
+
+    @app.get("/api/tables/{code}/record")
+    async def table_record(code: str) -> JSONResponse:
+        record = manager.record(code)
+        name = f"seep-{code.upper()}.json"
+        return JSONResponse(
+            record, headers={"Content-Disposition": f'attachment; filename="{name}"'}
+        )
+
+    # --- WebSocket ----------------------------------------------------------------------------
+
+    async def writer(ws: WebSocket, conn: Connection) -> None:
+        while True:
+            text = await conn.next_message()
+            if text is None:
+                return
+            try:
+                await ws.send_text(text)
+            except Exception:  # the client has gone; the reader notices too
+                return
+
+    @app.websocket("/ws/{code}")
+    async def table_socket(ws: WebSocket, code: str) -> None:
+        await ws.accept()
+        token = ws.query_params.get("token") or None
+        try:
+            conn = manager.connect(code, token)
+        except TableError as exc:
+            await ws.send_text(
+                json.dumps({"type": "error", "code": exc.code, "message": exc.message})
+            )
+            await ws.close(code=4404)
+            return
+        task = asyncio.create_task(writer(ws, conn))
+        try:
+            while True:
+                msg = await ws.receive()
+                if msg["type"] == "websocket.disconnect":
+                    break
+                data = msg.get("text")
+                if data is None:
+                    data = msg.get("bytes") or b""
+                await manager.handle(conn, data)
+        except WebSocketDisconnect:
+            pass
+        except Exception as exc:  # never let one client's trouble reach the others
+            log.exception("websocket error: %s", exc)
+        finally:
+            manager.disconnect(conn)
+            conn.close()
+            with contextlib.suppress(Exception):
+                await task
+
+    return app

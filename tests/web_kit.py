@@ -1,0 +1,157 @@
+"""Helpers for the web tests: an app on a temporary SQLite file, and a leak checker that
+compares every message a client receives with the server's true position."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("sqlalchemy")
+
+from fastapi.testclient import TestClient
+
+from seep.cards import card_list
+from seep.engine import PHASE_BID
+from seep.web.app import create_app
+from seep.web.tables import Table, TableManager
+
+CARD = re.compile(r"\b[A2-9TJQK][SHDC]\b")
+
+
+class LeakChecker:
+    """Snapshots, per table and version, the cards each seat may not see (other hands, the
+    stock, a face-down floor), and checks messages against them."""
+
+    def __init__(self, manager: TableManager) -> None:
+        self.hidden: dict[tuple[str, int], list[set[str]]] = {}
+        self.checked = 0
+        self.players: list[Player] = []  # closed when the client stops, even after a failure
+        manager.observers.append(self.observe)
+        self.manager = manager
+
+    def observe(self, table: Table) -> None:
+        pos = table.position
+        per_seat: list[set[str]] = []
+        if pos is None:
+            per_seat = [set()] * 5
+        else:
+            common = set(card_list(sum(1 << c for c in pos.stock)))
+            if pos.phase_id == PHASE_BID:
+                common |= set(card_list(pos.loose))
+            hands = [set(card_list(h)) for h in pos.hands]
+            for s in range(4):
+                per_seat.append(common | set().union(*(hands[o] for o in range(4) if o != s)))
+            per_seat.append(common | set().union(*hands))  # a spectator
+        self.hidden[(table.code, table.version)] = per_seat
+
+    def check(self, code: str, seat: int | None, msg: dict[str, Any], sent: str = "") -> None:
+        """Fail if ``msg`` names a card hidden from ``seat`` (``None``: a spectator)."""
+        if msg.get("type") == "state" or msg.get("type") == "hint":
+            version = msg["version"]
+        else:
+            # An error may quote what the client itself sent, nothing else.
+            allowed = set(CARD.findall(sent))
+            version = max((v for (c, v) in self.hidden if c == code), default=None)
+            if version is None:
+                return
+            hidden = self.hidden[(code, version)][4 if seat is None else seat] - allowed
+            found = set(CARD.findall(json.dumps(msg))) & hidden
+            assert not found, f"{msg} reveals {found}"
+            self.checked += 1
+            return
+        key = (code, version)
+        if key not in self.hidden:
+            # Only a waiting table is sent without a broadcast: it shows no cards at all.
+            assert msg.get("view") is None or msg.get("type") == "hint", msg
+            return
+        hidden = self.hidden[key][4 if seat is None else seat]
+        found = set(CARD.findall(json.dumps(msg))) & hidden
+        assert not found, f"seat {seat} was sent hidden cards {found} in version {version}"
+        self.checked += 1
+
+
+@contextmanager
+def web_client(
+    tmp_path: Path, **options: Any
+) -> Iterator[tuple[TestClient, TableManager, LeakChecker]]:
+    """A TestClient (lifespan running) on a fresh SQLite file; fast bots unless told."""
+    options.setdefault("bot_delay", 0.002)
+    options.setdefault("grace_seconds", 30.0)
+    app = create_app(f"sqlite:///{tmp_path / 'seep.db'}", **options)
+    with TestClient(app) as client:
+        manager: TableManager = app.state.manager
+        checker = LeakChecker(manager)
+        try:
+            yield client, manager, checker
+        finally:
+            for p in checker.players:
+                p.close()
+
+
+class Player:
+    """A WebSocket client that checks every message it receives for leaks."""
+
+    def __init__(
+        self, client: TestClient, checker: LeakChecker, code: str, token: str | None = None
+    ) -> None:
+        self.code = code
+        self.checker = checker
+        url = f"/ws/{code}" + (f"?token={token}" if token else "")
+        self._cm = client.websocket_connect(url)
+        self.ws = self._cm.__enter__()
+        self.closed = False
+        checker.players.append(self)
+        self.seat: int | None = None
+        self.last_sent = ""
+        self.state: dict[str, Any] | None = None
+        self.received: list[dict[str, Any]] = []
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self._cm.__exit__(None, None, None)
+
+    def send(self, msg: Any) -> None:
+        text = msg if isinstance(msg, str) else json.dumps(msg)
+        self.last_sent = text
+        self.ws.send_text(text)
+
+    def recv(self) -> dict[str, Any]:
+        msg: dict[str, Any] = self.ws.receive_json()
+        if msg.get("type") == "state":
+            self.seat = msg["seat"]
+            self.state = msg
+        self.checker.check(self.code, self.seat, msg, self.last_sent)
+        self.received.append(msg)
+        return msg
+
+    def until(self, pred: Callable[[dict[str, Any]], bool], limit: int = 5000) -> dict[str, Any]:
+        for _ in range(limit):
+            msg = self.recv()
+            if pred(msg):
+                return msg
+        raise AssertionError("message never came")
+
+    def error(self) -> dict[str, Any]:
+        """The next error (states broadcast meanwhile are skipped)."""
+        return self.until(lambda m: m["type"] == "error")
+
+    def alive(self) -> None:
+        """The connection still answers (a ping gets its pong)."""
+        self.send({"type": "ping"})
+        self.until(lambda m: m["type"] == "pong")
+
+
+def my_turn(msg: dict[str, Any]) -> bool:
+    return msg["type"] == "state" and bool(msg["legal"])
+
+
+def deal_over(msg: dict[str, Any]) -> bool:
+    return msg["type"] == "state" and msg["summary"] is not None
