@@ -12,8 +12,10 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
+# The web app on http://127.0.0.1:8000 (tables kept in ./data/seep.db).
 run: $(STAMP)
-	$(VENV)/bin/seep demo --delay 0.15
+	mkdir -p data
+	$(VENV)/bin/seep serve --host 127.0.0.1 --port 8000
 
 test: $(STAMP) browser lint typecheck pytest
 
