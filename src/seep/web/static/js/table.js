@@ -491,6 +491,7 @@ export class TableView {
       buttons.push(`<button class="btn" data-act="hint" id="hint-btn" ${myTurn ? "" : "disabled"}>Hint</button>`);
       if (settings.practice) buttons.push(`<button class="btn" data-act="undo" id="undo-btn">Undo</button>`);
     }
+    if (st.summary && this.dismissed === st.summary.deal) buttons.push(`<button class="btn primary" data-act="show-summary" id="results-btn">Results</button>`);
     buttons.push(`<a class="btn ghost" href="/api/tables/${this.code}/record" download="seep-${this.code}.json">Record</a>`);
     buttons.push(`<a class="btn ghost" href="/replay/${this.code}" target="_blank">Replay</a>`);
     return `<section class="panel scores">
@@ -510,7 +511,7 @@ export class TableView {
     const el = this.root.querySelector("#overlay");
     const st = this.state;
     const sum = st.summary;
-    if (!sum || (st.table.status === "finished" && this.dismissed === sum.deal)) {
+    if (!sum || this.dismissed === sum.deal) {
       el.hidden = true;
       el.innerHTML = "";
       return;
@@ -547,6 +548,10 @@ export class TableView {
     const deal = sum.deal ?? (match.deals || 0) + 1;
     const ready = sum.ready || [];
     const waiting = me != null && (ready.includes(me) || this.nextSent === deal);
+    if (over && me != null && !ready.includes(me) && this.nextSent !== deal && st.table.status !== "finished") {
+      // The last deal of the match: say we are ready, so the server can close the game.
+      if (this.send({ type: "next" })) this.nextSent = deal;
+    }
     let title = `Deal ${deal} is over`;
     if (over) {
       const won = baazis[myTeam] - baazis[1 - myTeam];
@@ -668,6 +673,9 @@ export class TableView {
         return;
       case "next":
         if (this.send({ type: "next" })) this.nextSent = (this.state.summary || {}).deal;
+        break;
+      case "show-summary":
+        this.dismissed = null;
         break;
       case "close-summary":
         this.dismissed = (this.state.summary || {}).deal;
