@@ -283,7 +283,8 @@ export class TableView {
     if (v.dealer === s) badges.push(`<span class="badge" title="Dealer">dealer</span>`);
     if ((v.dealer + 1) % 4 === s && v.bid) badges.push(`<span class="badge bid" title="The bid">bid ${v.bid}</span>`);
     if (seat.kind === "bot") badges.push(`<span class="badge bot">bot</span>`);
-    if (seat.kind === "human" && !seat.connected) badges.push(`<span class="badge away">away</span>`);
+    if (seat.kind === "human" && seat.away) badges.push(`<span class="badge away" title="Gone too long: a bot plays until the player is back">bot plays</span>`);
+    else if (seat.kind === "human" && !seat.connected) badges.push(`<span class="badge away">away</span>`);
     const clock = st.clock && st.clock.seat === s ? `<span class="clock"></span>` : "";
     const thinking = toMove && seat.kind === "bot" ? `<span class="thinking"><i></i><i></i><i></i></span>` : "";
     return `<div class="seat team${s % 2} ${toMove ? "to-move" : ""}" data-seat="${s}">
@@ -694,6 +695,12 @@ export class TableView {
 
   onKey(ev) {
     if (!this.state || ev.target.closest("input, select, textarea")) return;
+    const focused = ev.target.closest && ev.target.closest("[data-act][role=button]");
+    if (focused && (ev.key === "Enter" || ev.key === " ")) {
+      ev.preventDefault();
+      focused.click();
+      return;
+    }
     if (ev.key === "Escape") {
       this.sel = emptySel();
       this.render();
