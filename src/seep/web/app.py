@@ -107,13 +107,24 @@ def create_app(
         ),
     )
 
+    async def checkpointer() -> None:
+        while True:
+            await asyncio.sleep(2.0)
+            try:
+                await asyncio.to_thread(store.checkpoint)
+            except Exception as exc:  # a busy database: the next round catches up
+                log.warning("checkpoint failed: %s", exc)
+
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         n = manager.load()
         if n:
             log.info("resumed %d unfinished table(s)", n)
+        checkpoints = asyncio.create_task(checkpointer())
         yield
+        checkpoints.cancel()
         manager.shutdown()
+        store.checkpoint()
         store.close()
 
     app = FastAPI(title="Seep", lifespan=lifespan, docs_url=None, redoc_url=None)

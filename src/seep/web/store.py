@@ -73,6 +73,9 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     # restart needs) without an fsync per move.
     cur.execute("PRAGMA journal_mode=WAL")
     cur.execute("PRAGMA synchronous=NORMAL")
+    # No checkpoint inside a move's commit (its fsyncs would stall every table on the event
+    # loop): Store.checkpoint runs them, in a worker thread.
+    cur.execute("PRAGMA wal_autocheckpoint=0")
     cur.close()
 
 
@@ -92,6 +95,13 @@ class Store:
     def close(self) -> None:
         """Release the connections."""
         self.engine.dispose()
+
+    def checkpoint(self) -> None:
+        """Copy SQLite's write-ahead log into the database file (call it from a worker thread
+        every few seconds; other databases need nothing)."""
+        if self.engine.dialect.name == "sqlite":
+            with self.engine.connect() as c:
+                c.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
 
     # --- writes -----------------------------------------------------------------------------
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
 import json
 import random
@@ -59,6 +60,13 @@ NAME_LENGTH = 24
 DIFFICULTIES = ("easy", "medium", "hard", "expert")
 # Bots whose thinking takes long enough to stall every other table: they run in a thread.
 SLOW_BOTS = ("hard", "expert", "ismcts")
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _move_dict(code: int) -> dict[str, Any]:
+    """A move's FORMAT.md dict, shared between messages (only ever serialized, never changed):
+    a crowded floor's thousands of legal moves are not rebuilt for every state."""
+    return Move(code).to_dict()
 
 
 class TableError(SeepError):
@@ -391,8 +399,13 @@ class Table:
     def last_moves(self) -> list[dict[str, Any] | None]:
         """Each seat's latest move of the deal on show."""
         out: list[dict[str, Any] | None] = [None, None, None, None]
-        for seat, code in self.history:
-            out[seat] = Move(code).to_dict()
+        missing = 4
+        for seat, code in reversed(self.history):  # the latest four moves are usually enough
+            if out[seat] is None:
+                out[seat] = _move_dict(code)
+                missing -= 1
+                if not missing:
+                    break
         return out
 
     def public(self) -> dict[str, Any]:
@@ -420,7 +433,7 @@ class Table:
                 view = View.from_position(pos, seat, self.history).to_dict()
                 # The legal moves only for the seat to move: nobody else needs them.
                 if self.to_move == seat:
-                    legal = [Move(c).to_dict() for c in pos.legal_codes()]
+                    legal = [_move_dict(c) for c in pos.legal_codes()]
         clock = None
         if self.deadline is not None and self.to_move is not None:
             clock = {"seat": self.to_move, "deadline": self.deadline}
