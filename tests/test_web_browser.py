@@ -209,15 +209,18 @@ def play_turn(page: Any, rng: random.Random) -> None:
 
 def confirm_and_wait(page: Any, button: str = "#confirm-btn") -> None:
     """Click the button that plays the move and wait until the server has taken it."""
-    before = plays(page)
-    phase = page.evaluate("() => document.body.dataset.phase")
+    # The move is taken when the turn, the play count, the phase or the hand changes (a
+    # redeal keeps the bidder in the bid phase with a new hand), or a summary shows.
+    before = [plays(page), page.evaluate("() => document.body.dataset.phase"), hand(page)]
     page.evaluate("() => document.querySelectorAll('.toast').forEach(t => t.remove())")
     page.locator(button).first.click()
     page.wait_for_function(
-        "([n, ph]) => document.body.dataset.myturn !== 'true'"
+        "([n, ph, h]) => document.body.dataset.myturn !== 'true'"
         " || Number(document.body.dataset.plays) !== n || document.body.dataset.phase !== ph"
+        " || [...document.querySelectorAll('.hand .card')].map(e => e.dataset.c).join()"
+        " !== h.join()"
         " || !!document.querySelector('#summary') || !!document.querySelector('.toast.error')",
-        arg=[before, phase],
+        arg=before,
     )
     toast = page.locator(".toast.error")
     assert not toast.count(), f"the server refused the move: {toast.first.inner_text()}"

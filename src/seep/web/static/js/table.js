@@ -240,6 +240,7 @@ export class TableView {
     document.body.dataset.myturn = String(this.isMyTurn());
     document.body.dataset.plays = String(st.view.plays ?? 0);
     document.body.dataset.phase = String(st.view.phase ?? "");
+    document.body.dataset.version = String(st.version);
   }
 
   isMyTurn() {
