@@ -150,18 +150,8 @@ def _cpu(pid: int) -> float:
         return 0.0
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--tables", type=int, default=200)
-    ap.add_argument("--seconds", type=float, default=30.0)
-    ap.add_argument("--warmup", type=float, default=5.0, help="seconds before measuring")
-    ap.add_argument("--ramp", type=float, default=5.0, help="seconds over which tables start")
-    ap.add_argument("--bot-delay", type=float, default=0.6)
-    ap.add_argument("--bots", default="easy", help="bot difficulty of every table")
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--db-dir", default=None, help="folder of the SQLite file (default: /tmp)")
-    ap.add_argument("--json", action="store_true", help="print one JSON object")
-    args = ap.parse_args()
+def _with_server(args: Any) -> dict[str, Any]:
+    """Run the benchmark against a fresh ``seep serve`` process on a free port."""
     port = _free_port()
     with tempfile.TemporaryDirectory(dir=args.db_dir) as tmp:
         env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
@@ -187,10 +177,32 @@ def main() -> int:
                     break
                 except httpx.TransportError:
                     time.sleep(0.1)
-            result = asyncio.run(run(args, base, wsbase))
+            return asyncio.run(run(args, base, wsbase))
         finally:
             server.terminate()
             server.wait(10)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--tables", type=int, default=200)
+    ap.add_argument("--seconds", type=float, default=30.0)
+    ap.add_argument("--warmup", type=float, default=5.0, help="seconds before measuring")
+    ap.add_argument("--ramp", type=float, default=5.0, help="seconds over which tables start")
+    ap.add_argument("--bot-delay", type=float, default=0.6)
+    ap.add_argument("--bots", default="easy", help="bot difficulty of every table")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--db-dir", default=None, help="folder of the SQLite file (default: /tmp)")
+    ap.add_argument("--server", default=None, help="HOST:PORT of a running server to use")
+    ap.add_argument("--json", action="store_true", help="print one JSON object")
+    args = ap.parse_args()
+    if args.server:
+        # A server already running (to profile it): no CPU figure for it.
+        args.server_pid = 0
+        base, wsbase = f"http://{args.server}", f"ws://{args.server}"
+        result = asyncio.run(run(args, base, wsbase))
+    else:
+        result = _with_server(args)
     if args.json:
         print(json.dumps(result))
     else:

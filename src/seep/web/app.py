@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import json
 import logging
 import os
@@ -88,6 +89,19 @@ def _page(name: str) -> Response:
     return FileResponse(path, media_type="text/html")
 
 
+def _tune_gc() -> None:
+    """Fewer, cheaper garbage collections: every pause stops all tables at once.
+
+    Almost everything a table allocates is freed by reference counting; what lives long is the
+    engine's move-generation caches and the tables themselves, which a full collection would
+    walk again and again. The objects of the started server are frozen out of the collector's
+    sight and generation 0 collects less often.
+    """
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(10_000, 50, 100)
+
+
 def create_app(
     database_url: str | None = None,
     *,
@@ -121,6 +135,7 @@ def create_app(
         if n:
             log.info("resumed %d unfinished table(s)", n)
         checkpoints = asyncio.create_task(checkpointer())
+        _tune_gc()
         yield
         checkpoints.cancel()
         manager.shutdown()

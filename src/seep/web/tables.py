@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import hashlib
 import json
 import random
@@ -62,10 +61,8 @@ DIFFICULTIES = ("easy", "medium", "hard", "expert")
 SLOW_BOTS = ("hard", "expert", "ismcts")
 
 
-@functools.lru_cache(maxsize=1 << 16)
 def _move_dict(code: int) -> dict[str, Any]:
-    """A move's FORMAT.md dict, shared between messages (only ever serialized, never changed):
-    a crowded floor's thousands of legal moves are not rebuilt for every state."""
+    """A move's FORMAT.md dict."""
     return Move(code).to_dict()
 
 
