@@ -53,7 +53,8 @@ def test_whole_deal_against_bots_with_a_spectator(tmp_path: Path) -> None:
                 moves += 1
             elif msg["type"] == "state" and msg["table"]["status"] == "playing":
                 assert msg["legal"] == []  # only the seat to move is sent its moves
-        assert moves == 12  # 48 plays, one in four mine (plus a bid if I was the bidder)
+        # 48 plays, one in four mine, plus the bid (and any redeal) if I was the bidder.
+        assert moves == sum(1 for h in msg["view"]["history"] if h["seat"] == 0) >= 12
         summary = msg["summary"]
         assert summary["match_over"] and sum(summary["result"]["points"]) == 100
         assert msg["view"]["phase"] == "over" and len(msg["view"]["history"]) >= 48
@@ -108,7 +109,7 @@ def test_bad_input_gets_an_error_to_that_client_only(tmp_path: Path) -> None:
         code, players = _four_humans(client, checker)
         table = manager.get(code)
         mover = players[table.to_move]
-        other = players[(table.to_move + 1) % 4]
+        other = players[next(s for s in (1, 2, 3) if s != table.to_move)]  # not the host
         for p in players:
             _drain(p)
         state = mover.state
