@@ -354,3 +354,18 @@ def test_a_baazi_table_plays_several_deals(tmp_path: Path) -> None:
         assert "attachment" in record.headers["content-disposition"]
         assert len(list(replay_record(json.loads(record.text)))) >= 98
         p.close()
+
+
+def test_slow_bots_think_off_the_event_loop(tmp_path: Path) -> None:
+    # ISMCTS bots (hard) think in a worker thread, so other tables are not held up.
+    with web_client(tmp_path) as (client, _, checker):
+        made = _create(client, practice=True, bots="hard")
+        p = Player(client, checker, made["code"], made["token"])
+        p.recv()
+        p.send({"type": "start"})
+        p.until(my_turn)
+        p.send({"type": "hint"})
+        p.send({"type": "ping"})
+        got = [p.recv()["type"] for _ in range(2)]
+        assert sorted(got) == ["hint", "pong"]
+        p.close()
