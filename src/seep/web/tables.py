@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import hashlib
 import json
+import logging
 import random
 import secrets
 import time
@@ -715,6 +716,9 @@ class TableManager:
             await self._handle(conn, text)
         except TableError as exc:
             conn.error(exc.code, exc.message)
+        except Exception as exc:  # a bug: logged, and the client and the table go on
+            logging.getLogger("seep.web").exception("table %s: %s", conn.code, exc)
+            conn.error("internal_error", "the server could not handle that message (logged)")
 
     async def _handle(self, conn: Connection, text: str | bytes) -> None:
         if len(text) > MAX_MESSAGE_BYTES or (
@@ -911,8 +915,6 @@ class TableManager:
             raise
         except Exception as exc:  # a bug must not stop the loop; the table waits instead
             with contextlib.suppress(Exception):
-                import logging
-
                 logging.getLogger("seep.web").exception(
                     "table %s: automatic move failed: %s", table.code, exc
                 )
