@@ -323,6 +323,7 @@ def test_back_and_bad_choice_in_the_use_list() -> None:
     child.expect(CARD)
     child.sendline("ZZ")  # neither a card nor a move
     child.expect(r"Not a legal move: [^\r\n]+")
+    child.expect(CARD)  # back at the prompt, waiting for input
     child.sendintr()
     child.expect("Goodbye")
     assert finish(child) == 130

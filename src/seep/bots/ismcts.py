@@ -58,7 +58,10 @@ The search depends only on the view and the ``rng`` passed in: with an ``iterati
 >>> from seep.engine import Position
 >>> from seep.view import View
 >>> pos = Position.new_deal(3)
->>> pos.push(pos.legal_codes()[0])
+>>> for _ in range(6):
+...     pos.push(pos.legal_codes()[0])
+>>> len(pos.legal_codes()) > 1
+True
 >>> bot = IsmctsBot(iterations=30)
 >>> d = bot.choose(View.from_position(pos, pos.to_move), random.Random(1))
 >>> d.move in pos.legal_codes(), d.reason.startswith("searched 30 playouts")
