@@ -22,6 +22,7 @@ from sqlalchemy import (
     MetaData,
     String,
     Text,
+    bindparam,
     create_engine,
     delete,
     event,
@@ -91,9 +92,19 @@ class Store:
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
         metadata.create_all(self.engine)
+        # A move is written on the event loop's thread while every table waits: the statements
+        # are built once (SQLAlchemy then reuses their compiled form) on one kept connection.
+        self._conn = self.engine.connect()
+        self._insert_move = insert(moves_t)
+        self._set_version = (
+            update(tables_t)
+            .where(tables_t.c.code == bindparam("the_code"))
+            .values(version=bindparam("the_version"))
+        )
 
     def close(self) -> None:
         """Release the connections."""
+        self._conn.close()
         self.engine.dispose()
 
     def checkpoint(self) -> None:
@@ -143,9 +154,10 @@ class Store:
 
     def add_move(self, table: Table, seq: int, move: dict[str, Any], version: int) -> None:
         """Store move number ``seq`` (from 0) of a table, made in state ``version``."""
-        with self.engine.begin() as c:
-            c.execute(insert(moves_t).values(code=table.code, seq=seq, move=json.dumps(move)))
-            c.execute(update(tables_t).where(tables_t.c.code == table.code).values(version=version))
+        c = self._conn
+        with c.begin():
+            c.execute(self._insert_move, {"code": table.code, "seq": seq, "move": json.dumps(move)})
+            c.execute(self._set_version, {"the_code": table.code, "the_version": version})
 
     def delete_moves(self, code: str, first: int) -> None:
         """Forget the moves from number ``first`` on (practice undo)."""

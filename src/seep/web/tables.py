@@ -62,6 +62,14 @@ DIFFICULTIES = ("easy", "medium", "hard", "expert")
 SLOW_BOTS = ("hard", "expert", "ismcts")
 
 
+_ENCODER = json.JSONEncoder(separators=(",", ":"), check_circular=False)
+
+
+def _dumps(msg: dict[str, Any]) -> str:
+    """A state message as compact JSON (no spaces: a tenth smaller, and quicker to write)."""
+    return _ENCODER.encode(msg)
+
+
 def _move_dict(code: int) -> dict[str, Any]:
     """A move's FORMAT.md dict."""
     return Move(code).to_dict()
@@ -661,7 +669,7 @@ class TableManager:
         if seat is None:
             for observe in self.observers:
                 observe(table)
-            conn.push(json.dumps(table.state(None)))
+            conn.push(_dumps(table.state(None)))
             self._drive(table)  # a paused table goes on when someone watches
             return conn
         s = table.seats[seat]
@@ -861,7 +869,7 @@ class TableManager:
         for conn in self.conns.get(table.code, ()):
             text = texts.get(conn.seat)
             if text is None:
-                text = texts[conn.seat] = json.dumps(table.state(conn.seat))
+                text = texts[conn.seat] = _dumps(table.state(conn.seat))
             conn.push(text)
 
     # --- bots and clocks ----------------------------------------------------------------------
