@@ -76,6 +76,10 @@ def test_whole_deal_against_bots_with_a_spectator(tmp_path: Path) -> None:
             pos = protocol.apply(pos, {k: v for k, v in mv.items() if k != "seat"})
         assert protocol.score(pos)["score"] == record["deals"][0]["result"]["score"]
         assert Match.from_record(record).deals_finished == 1
+        steps = client.get(f"/api/tables/{code}/replay").json()["steps"]
+        assert len(steps) == len(replayed) and steps[0]["move"] is None
+        assert steps[-1]["position"] == replayed[-1][1]
+        assert steps[-1]["result"] == record["deals"][0]["result"]
         me.close()
         watcher.close()
         # A finished table's record and summary are kept in the database.
@@ -220,6 +224,9 @@ def test_reconnect_gets_the_full_state(tmp_path: Path) -> None:
         assert state["seat"] == 0 and state["table"]["seats"][0]["connected"]
         hand = state["view"]["hands"][0]
         assert isinstance(hand, list) and state["view"]["history"][: len(before)] == before
+        # Mid-deal, the record and the replay hold no deal: a deal's start shows every hand.
+        assert client.get(f"/api/tables/{code}/record").json()["deals"] == []
+        assert client.get(f"/api/tables/{code}/replay").json()["steps"] == []
         msg = state if my_turn(state) else q.until(my_turn)
         assert set(m.get("card") for m in msg["legal"]) <= set(msg["view"]["hands"][0]) | {None}
         q.close()

@@ -197,6 +197,10 @@ def create_app(
     async def join_table(code: str, request: Request) -> dict[str, Any]:
         return manager.join(code, await _json_body(request))
 
+    @app.get("/api/tables/{code}/replay")
+    async def table_replay(code: str) -> dict[str, Any]:
+        return manager.replay(code)
+
     @app.get("/api/tables/{code}/record")
     async def table_record(code: str) -> JSONResponse:
         record = manager.record(code)

@@ -31,7 +31,7 @@ from ..bots.base import UnknownBotError
 from ..cards import card_list
 from ..engine import Position
 from ..errors import IllegalMoveError, MalformedMoveError, SeepError
-from ..match import Match, deal_result
+from ..match import Match, deal_result, replay_record
 from ..moves import Move
 from ..options import PRESETS
 from ..verify import verify_move
@@ -457,10 +457,18 @@ class Table:
         }
 
     def record(self) -> dict[str, Any]:
-        """The game so far as a FORMAT.md game record."""
+        """The game so far as a FORMAT.md game record: the finished deals only, since a deal's
+        start shows every hand (the deal on show joins the record when it is over)."""
         if self.match is None:
             raise TableError("not_allowed", "the game has not started: no record yet")
-        return self.match.to_record()
+        record = self.match.to_record()
+        pos = self.match.position
+        if record["deals"] and "result" not in record["deals"][-1]:
+            if pos.is_over():
+                record["deals"][-1]["result"] = deal_result(pos)
+            else:
+                record["deals"].pop()
+        return record
 
     # --- restoring --------------------------------------------------------------------------
 
@@ -632,6 +640,26 @@ class TableManager:
             self.store.save_table(table)
         self._changed(table, game=False)
         return {"seat": seat, "token": token}
+
+    def replay(self, code: str) -> dict[str, Any]:
+        """Every position of the record's deals, replayed by the engine, for the replay page:
+        ``{"steps": [{"deal", "index", "move", "position", "result"}]}``."""
+        record = self.record(code)
+        steps: list[dict[str, Any]] = []
+        deal = -1
+        index = 0
+        for move, position in replay_record(record):
+            if move is None:
+                deal += 1
+                index = -1
+            result = None
+            if move is not None and index == len(record["deals"][deal]["moves"]) - 1:
+                result = record["deals"][deal].get("result")
+            steps.append(
+                {"deal": deal, "index": index, "move": move, "position": position, "result": result}
+            )
+            index += 1
+        return {"steps": steps}
 
     def summary(self, code: str) -> dict[str, Any]:
         """The public summary of a table, live or finished and stored."""
