@@ -579,7 +579,14 @@ class TableManager:
             ]
             if row["status"] == "playing":
                 table.status = "playing"
-                table.replay(row["moves"])
+                try:
+                    table.replay(row["moves"])
+                except (SeepError, KeyError, TypeError, ValueError) as exc:
+                    # One table the engine no longer accepts must not keep the others down.
+                    logging.getLogger("seep.web").error(
+                        "table %s not resumed: its moves do not replay: %s", table.code, exc
+                    )
+                    continue
             table.version = table.game_version = row["version"] + 1
             self.tables[table.code] = table
             for i, s in enumerate(table.seats):
