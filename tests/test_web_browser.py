@@ -231,7 +231,7 @@ def confirm_and_wait(page: Any, button: str = "#confirm-btn") -> None:
 
 def test_play_a_whole_deal_by_clicking_with_a_reload(server: str, page: Any) -> None:
     rng = random.Random(4)
-    create_table(page, server, "Asha", deals=2)
+    code = create_table(page, server, "Asha", deals=2)
     assert page.locator(".seat-list li").count() == 4
     start(page)
     page.wait_for_selector(".seat .name")
@@ -280,6 +280,21 @@ def test_play_a_whole_deal_by_clicking_with_a_reload(server: str, page: Any) -> 
     assert page.locator("#summary .sum-table tbody tr").count() == 2
     assert "Deal 1 is over" in page.inner_text("#summary h2")
     screenshot(page, "summary")
+
+    # The finished deal replays in the browser, position by position, forwards and back.
+    replay = page.context.new_page()
+    replay.set_default_timeout(TIMEOUT)
+    replay.goto(f"{server}/replay/{code}")
+    replay.wait_for_selector("#replay-next")
+    for _ in range(3):
+        replay.click("#replay-next")
+    replay.wait_for_selector(".replay-move")
+    assert "move 3 of" in replay.inner_text("#replay-pos")
+    replay.click("#replay-prev")
+    assert "move 2 of" in replay.inner_text("#replay-pos")
+    assert replay.locator(".replay-floor .card").count() > 0
+    replay.close()
+
     page.click("#next-btn")
     # Deal 2 starts: the summary goes, the history lists deal 1, the hands are dealt again.
     page.wait_for_selector("#summary", state="detached")
@@ -414,7 +429,6 @@ def test_how_to_play_and_replay_pages(server: str, page: Any) -> None:
         )
         if page.evaluate("() => document.body.dataset.myturn") == "true":
             play_turn(page, rng)
+    # A deal still being played is not replayed: its record would show every hand.
     page.goto(f"{server}/replay/{code}")
-    page.wait_for_selector("#replay-next")
-    page.click("#replay-next")
-    page.wait_for_selector(".replay-move")
+    page.wait_for_selector("h2:has-text('Nothing to replay yet')")

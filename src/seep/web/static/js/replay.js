@@ -44,7 +44,7 @@ export class ReplayView {
       }
     }
     if (!this.steps.length) {
-      this.root.innerHTML = `<div class="panel center-msg"><h2>Nothing to replay yet</h2><p>No move has been made at table ${esc(this.code)}.</p><p><a class="btn" href="/t/${esc(this.code)}">Back to the table</a></p></div>`;
+      this.root.innerHTML = `<div class="panel center-msg"><h2>Nothing to replay yet</h2><p>No deal has finished at table ${esc(this.code)}. A deal can be replayed once it is over: its record shows every hand.</p><p><a class="btn" href="/t/${esc(this.code)}">Back to the table</a></p></div>`;
       return;
     }
     this.root.innerHTML = `<div class="replay-page">
