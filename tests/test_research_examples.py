@@ -1,0 +1,37 @@
+"""The scripts of examples/ run (tiny budgets: their figures are in docs/research.md)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("numpy")
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+
+
+def run(*args: str) -> str:
+    done = subprocess.run(
+        [sys.executable, *args], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_linear_policy_gradient_trains_and_plays_in_the_arena(tmp_path: Path) -> None:
+    weights = tmp_path / "w.json"
+    run(str(EXAMPLES / "linear_pg.py"), "train", "--minutes", "0.03", "--out", str(weights))
+    assert json.loads(weights.read_text())
+    out = run(str(EXAMPLES / "linear_pg.py"), "arena", "--weights", str(weights), "--deals", "4")
+    assert out.strip()
+
+
+def test_openspiel_ismcts_example() -> None:
+    pytest.importorskip("pyspiel")
+    out = run(str(EXAMPLES / "openspiel_ismcts.py"), "--deals", "2", "--simulations", "5")
+    assert out.strip()
