@@ -31,12 +31,11 @@ from gymnasium import spaces
 
 from ..bots import Bot, make_bot
 from ..engine import PHASE_OVER, Position
-from ..moves import Move
-from ..notation import format_position
 from ..options import Rules
 from ..view import View
 from .actions import NUM_ACTIONS, MoveBuilder
 from .features import OBS_SIZE, observation
+from .render import render_text
 
 __all__ = ["SeepEnv"]
 
@@ -166,10 +165,7 @@ class SeepEnv(gym.Env[Obs, int]):
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
-        text = format_position(self.position)
-        if self.history:
-            seat, code = self.history[-1]
-            text += f"\nlast move: seat {seat} {Move(code)}"
+        text = render_text(self.position, self.history)
         if self.render_mode == "human":
             print(text)
             return None

@@ -1,0 +1,20 @@
+"""The text the environments show for ``render_mode`` "ansi" and "human"."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..engine import Position
+from ..moves import Move
+from ..notation import format_position
+
+__all__ = ["render_text"]
+
+
+def render_text(position: Position, history: Sequence[tuple[int, int]]) -> str:
+    """The position in the notation of docs/notation.md, and the last move of the deal."""
+    text = format_position(position)
+    if history:
+        seat, code = history[-1]
+        text += f"\nlast move: seat {seat} {Move(code)}"
+    return text
