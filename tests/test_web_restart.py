@@ -1,6 +1,10 @@
 """A server restart (docs/web.md "Persistence and restarts"): a real ``seep serve`` process on a
 free port and a temporary SQLite file is killed mid-deal and started again; the player
-reconnects with his token and finishes the same deal at the same table."""
+reconnects with his token and finishes the same deal at the same table.
+
+The test runs on SQLite, and also on PostgreSQL when ``SEEP_TEST_POSTGRES_URL`` names an empty
+database (for example ``postgresql+psycopg://seep@127.0.0.1/seep_test``; needs the
+``postgres`` extra)."""
 
 from __future__ import annotations
 
@@ -32,12 +36,12 @@ def _free_port() -> int:
 
 
 @contextmanager
-def _server(db: Path, port: int) -> Iterator[subprocess.Popen[bytes]]:
+def _server(url: str, port: int) -> Iterator[subprocess.Popen[bytes]]:
     env = dict(os.environ, SEEP_GRACE_SECONDS="30")
     proc = subprocess.Popen(
         [
             *(sys.executable, "-m", "seep", "serve", "--port", str(port)),
-            *("--database-url", f"sqlite:///{db}", "--bot-delay", "0.01"),
+            *("--database-url", url, "--bot-delay", "0.01"),
         ],
         env=env,
         stdout=subprocess.DEVNULL,
@@ -68,8 +72,18 @@ def _recv_state(ws: Any, pred: Any = None) -> dict[str, Any]:
             return msg
 
 
-def test_restart_resumes_the_table(tmp_path: Path) -> None:
-    db = tmp_path / "seep.db"
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'seep.db'}"
+    url = os.environ.get("SEEP_TEST_POSTGRES_URL")
+    if not url:
+        pytest.skip("SEEP_TEST_POSTGRES_URL is not set")
+    return url
+
+
+def test_restart_resumes_the_table(database_url: str) -> None:
+    db = database_url
     port = _free_port()
     base = f"http://127.0.0.1:{port}"
     rng = random.Random(5)
