@@ -289,9 +289,10 @@ def test_play_a_whole_deal_by_clicking_with_a_reload(server: str, page: Any) -> 
     for _ in range(3):
         replay.click("#replay-next")
     replay.wait_for_selector(".replay-move")
-    assert "move 3 of" in replay.inner_text("#replay-pos")
+    at = "n => document.querySelector('#replay-pos').textContent.includes(`move ${n} of`)"
+    replay.wait_for_function(at, arg=3)
     replay.click("#replay-prev")
-    assert "move 2 of" in replay.inner_text("#replay-pos")
+    replay.wait_for_function(at, arg=2)
     assert replay.locator(".replay-floor .card").count() > 0
     replay.close()
 

@@ -59,6 +59,10 @@ def test_whole_deal_against_bots_with_a_spectator(tmp_path: Path) -> None:
         assert summary["match_over"] and sum(summary["result"]["points"]) == 100
         assert msg["view"]["phase"] == "over" and len(msg["view"]["history"]) >= 48
         assert msg["last_moves"][0] is not None
+        # The panel's figures: the deal's points and score, and the finished deal counted.
+        assert msg["match"]["points"] == summary["result"]["points"]
+        assert msg["match"]["score"] == summary["result"]["score"]
+        assert msg["match"]["deals"] == 1 and msg["match"]["history"] == [summary["result"]]
         me.send({"type": "next"})
         final = me.until(lambda m: m["type"] == "state" and m["table"]["status"] == "finished")
         assert final["match"]["deals"] == 1 and final["summary"]["match_over"]

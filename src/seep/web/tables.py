@@ -395,12 +395,24 @@ class Table:
         if m is None:
             return None
         pos = m.position
-        return {
+        info: dict[str, Any] = {
             "deals": m.deals_finished,
             "diff": pos.match_diff,
             "baazis": list(pos.match_baazis),
             "history": [d["result"] for d in m.deals],
         }
+        shown = self.position or pos
+        # The deal on show so far: card points and score (R42), public information.
+        info["points"] = list(shown.card_points())
+        info["score"] = list(shown.deal_scores())
+        summary = self.summary() if pos.is_over() else None
+        if summary is not None and self.status != "finished":
+            # A finished deal waiting for "next" already counts, as on its summary.
+            info["deals"] = summary["deal"]
+            info["diff"] = summary["diff"]
+            info["baazis"] = summary["baazis"]
+            info["history"] = [*info["history"], summary["result"]]
+        return info
 
     def last_moves(self) -> list[dict[str, Any] | None]:
         """Each seat's latest move of the deal on show."""

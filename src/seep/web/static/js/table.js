@@ -479,7 +479,7 @@ export class TableView {
     const target = (v.rules && v.rules.baazi_lead) || 100;
     const rows = teams
       .map((t) => `<tr class="team${t}"><th><span class="dot team${t}"></span>${this.teamName(t)}<small>${this.teamMembers(t)}</small></th>
-        <td title="cards captured this deal">${(v.captured && v.captured[t] ? v.captured[t].length : 0)}</td>
+        <td title="card points this deal (${v.captured && v.captured[t] ? v.captured[t].length : 0} cards taken)">${(match.points || [0, 0])[t]}</td>
         <td title="sweep points this deal">${v.sweeps ? v.sweeps[t] : 0}</td>
         <td title="baazis won"><b>${(match.baazis || [0, 0])[t]}</b></td></tr>`)
       .join("");
@@ -498,7 +498,7 @@ export class TableView {
     buttons.push(`<a class="btn ghost" href="/replay/${this.code}" target="_blank">Replay</a>`);
     return `<section class="panel scores">
         <h3>Scores <small>${esc(settings.preset || "")} ${length ? "· " + length : ""}${settings.practice ? " · practice" : ""}</small></h3>
-        <table class="score-table"><thead><tr><th></th><th title="cards captured this deal">cards</th><th title="sweep points this deal">sweeps</th><th title="baazis won">baazis</th></tr></thead><tbody>${rows}</tbody></table>
+        <table class="score-table"><thead><tr><th></th><th title="card points this deal">points</th><th title="sweep points this deal">sweeps</th><th title="baazis won">baazis</th></tr></thead><tbody>${rows}</tbody></table>
         <div class="baazi-diff" id="baazi-diff">Baazi: ${lead} <small>(target ${target})</small></div>
         <div class="deals-played">Deals played: <b>${match.deals || 0}</b></div>
       </section>
