@@ -927,6 +927,6 @@ register("ismcts", IsmctsBot)
 # Difficulty presets (seep.bots.make_bot). Budgets in playouts, not milliseconds, so that a
 # preset plays the same moves from the same seed on any machine and under any load (the arena's
 # figures reproduce exactly); on one core of the reference machine they take about 0.1 s and
-# 0.5 s per move (bench/bots.py). The search looks at the heuristic's six best card plays.
-PRESETS["hard"] = ("ismcts", {"iterations": 300, "candidates": 6})
-PRESETS["expert"] = ("ismcts", {"iterations": 1500, "candidates": 6})
+# 0.5 s per move (bench/bots.py). The search looks at the heuristic's three best card plays.
+PRESETS["hard"] = ("ismcts", {"iterations": 300, "candidates": 3})
+PRESETS["expert"] = ("ismcts", {"iterations": 1500, "candidates": 3})
