@@ -35,7 +35,7 @@ from ..options import Rules
 from ..view import View
 from .actions import NUM_ACTIONS, MoveBuilder
 from .features import OBS_SIZE, observation
-from .render import render_text
+from .render import env_render
 
 __all__ = ["SeepEnv"]
 
@@ -163,13 +163,7 @@ class SeepEnv(gym.Env[Obs, int]):
         return info
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
-        text = render_text(self.position, self.history)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return env_render(self.render_mode, self.position, self.history)
 
 
 if "Seep-v0" not in gym.registry:

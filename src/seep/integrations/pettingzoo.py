@@ -35,7 +35,7 @@ from ..options import Rules
 from ..view import View
 from .actions import NUM_ACTIONS, MoveBuilder
 from .features import OBS_SIZE, observation
-from .render import render_text
+from .render import env_render
 
 __all__ = ["SeepAECEnv", "env", "raw_env"]
 
@@ -219,13 +219,7 @@ class SeepAECEnv(AECEnv):  # type: ignore[misc]
         )
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
-        text = render_text(self.position, self.history)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return env_render(self.render_mode, self.position, self.history)
 
     def close(self) -> None:
         self._cache.clear()

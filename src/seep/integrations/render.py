@@ -1,4 +1,4 @@
-"""The text the environments show for ``render_mode`` "ansi" and "human"."""
+"""What the environments' ``render()`` gives for ``render_mode`` "ansi" and "human"."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from ..engine import Position
 from ..moves import Move
 from ..notation import format_position
 
-__all__ = ["render_text"]
+__all__ = ["env_render", "render_text"]
 
 
 def render_text(position: Position, history: Sequence[tuple[int, int]]) -> str:
@@ -17,4 +17,18 @@ def render_text(position: Position, history: Sequence[tuple[int, int]]) -> str:
     if history:
         seat, code = history[-1]
         text += f"\nlast move: seat {seat} {Move(code)}"
+    return text
+
+
+def env_render(
+    mode: str | None, position: Position, history: Sequence[tuple[int, int]]
+) -> str | None:
+    """``render()`` of an environment in ``mode``: the text ("ansi"), printed ("human"), or
+    nothing (``None``)."""
+    if mode is None:
+        return None
+    text = render_text(position, history)
+    if mode == "human":
+        print(text)
+        return None
     return text
