@@ -216,42 +216,35 @@ _NO_POINTS = tuple(
     )
     for td in (False, True)
 )
-# _BEST_CARD[td_scores][v][nibble]: of the cards of value v whose suits are the bits of
-# ``nibble``, one worth the most points (capturing with it takes it too).
-_BEST_CARD = tuple(
-    tuple(
-        tuple(
-            max(
-                (4 * v - 4 + s for s in range(4) if nib >> s & 1),
-                key=lambda c: (_card_points(c, 6 if td else 0), -c),
-                default=0,
-            )
-            if v
-            else 0
-            for nib in range(16)
-        )
-        for v in range(14)
-    )
-    for td in (False, True)
-)
 
-# _WORST_CARD[td_scores][v][nibble]: one worth the fewest points (the one to throw).
-_WORST_CARD = tuple(
-    tuple(
+
+def _card_by_points(
+    pick: Callable[..., int], tiebreak: int
+) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """``table[td_scores][v][nibble]``: of the cards of value v whose suits are the bits of
+    ``nibble``, the one ``pick`` (max or min) chooses by points, ties by ``tiebreak * card``."""
+    return tuple(
         tuple(
-            min(
-                (4 * v - 4 + s for s in range(4) if nib >> s & 1),
-                key=lambda c: (_card_points(c, 6 if td else 0), c),
-                default=0,
+            tuple(
+                pick(
+                    (4 * v - 4 + s for s in range(4) if nib >> s & 1),
+                    key=lambda c: (_card_points(c, 6 if td else 0), tiebreak * c),
+                    default=0,
+                )
+                if v
+                else 0
+                for nib in range(16)
             )
-            if v
-            else 0
-            for nib in range(16)
+            for v in range(14)
         )
-        for v in range(14)
+        for td in (False, True)
     )
-    for td in (False, True)
-)
+
+
+# One worth the most points (capturing with it takes it too), and one worth the fewest (the
+# one to throw).
+_BEST_CARD = _card_by_points(max, -1)
+_WORST_CARD = _card_by_points(min, 1)
 
 # The best maximal family of v-groups (R24, R25) of a loose floor, by (floor, v, ten of
 # diamonds): the union of its groups, its card points and its value sum. A pure function of

@@ -685,10 +685,7 @@ class TableManager:
         table = self.tables.get(code.upper())
         if table is not None:
             return table.public()
-        stored = self.store.load_finished(code.upper()) if self.store is not None else None
-        if stored is None:
-            raise TableError("unknown_table", f"no table {code}")
-        public: dict[str, Any] = stored["public"]
+        public: dict[str, Any] = self._finished(code)["public"]
         return public
 
     def record(self, code: str) -> dict[str, Any]:
@@ -696,11 +693,15 @@ class TableManager:
         table = self.tables.get(code.upper())
         if table is not None:
             return table.record()
+        record: dict[str, Any] = self._finished(code)["record"]
+        return record
+
+    def _finished(self, code: str) -> dict[str, Any]:
+        """A finished table kept in the store (no longer in memory after a restart)."""
         stored = self.store.load_finished(code.upper()) if self.store is not None else None
         if stored is None:
             raise TableError("unknown_table", f"no table {code}")
-        record: dict[str, Any] = stored["record"]
-        return record
+        return stored
 
     # --- connections ------------------------------------------------------------------------
 
