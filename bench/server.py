@@ -156,6 +156,8 @@ def _with_server(args: Any) -> dict[str, Any]:
     port = _free_port()
     with tempfile.TemporaryDirectory(dir=args.db_dir) as tmp:
         env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
+        # Every table comes from this one loopback client: the per-client limits would stop it.
+        env.update(SEEP_MAX_TABLES_PER_MINUTE="0", SEEP_MAX_OPEN_TABLES_PER_CLIENT="0")
         server = subprocess.Popen(
             [
                 *(sys.executable, "-m", "seep", "serve", "--port", str(port)),
