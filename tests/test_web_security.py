@@ -27,9 +27,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from web_kit import Player, web_client
-
 from fastapi.testclient import TestClient
 from pydantic import TypeAdapter
 from starlette.websockets import WebSocketDisconnect
@@ -37,10 +34,11 @@ from starlette.websockets import WebSocketDisconnect
 from seep.engine import Position
 from seep.match import Match, _deal_seed
 from seep.options import Rules
-from seep.web.app import CSP, create_app
+from seep.web.app import CSP
 from seep.web.limits import ClientResolver, LogLimiter, RateLimiter, parse_networks
 from seep.web.messages import SCHEMA_PATH, ServerMessage, schema_text
 from seep.web.tables import CODE_ALPHABET
+from web_kit import Player, web_client
 
 httpx = pytest.importorskip("httpx")
 websockets = pytest.importorskip("websockets")
