@@ -181,6 +181,28 @@ async def _attack(base: str) -> tuple[str, list[str], Seen]:
     return code, [host, guest], seen
 
 
+async def _hostile(base: str, code: str) -> None:
+    """Frames no parser should choke on, against the real server (its log is read after)."""
+    wsbase = base.replace("http", "ws", 1)
+    for _ in range(3):
+        async with websockets.connect(f"{wsbase}/ws/{code}") as ws:
+            await ws.recv()
+            # A text frame that is not UTF-8: the server closes the socket (1007).
+            ws.protocol.send_text(b'{"type": "\xff\xfe"}')
+            ws.send_data()
+            with pytest.raises(websockets.ConnectionClosed) as closed:
+                await asyncio.wait_for(ws.recv(), 10)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1007
+    async with websockets.connect(f"{wsbase}/ws/{code}") as ws:
+        await ws.recv()
+        for frame in ("[" * 5000 + "]" * 5000, '{"type": "ping", "x": NaN}', b"\xff"):
+            await ws.send(frame)
+            assert json.loads(await ws.recv())["code"] == "bad_json"
+    async with httpx.AsyncClient(base_url=base) as http:
+        r = await http.post("/api/tables", content=b"[" * 5000 + b"]" * 5000)
+        assert r.status_code == 400 and r.json()["error"]["code"] == "bad_json"
+
+
 def _integers(value: Any) -> Iterator[int]:
     if isinstance(value, bool):
         return
@@ -207,6 +229,7 @@ def test_a_running_match_gives_away_no_hidden_card_and_no_token(tmp_path: Path) 
         code, tokens, seen = asyncio.run(_attack(base))
         # Over: the seed is shown and rebuilds every deal of the record.
         record = httpx.get(f"{base}/api/tables/{code}/record").json()
+        asyncio.run(_hostile(base, code))
     assert len(seen.texts) > 200
     seed = record["seed"]
     assert isinstance(seed, int) and len(record["deals"]) == 2
@@ -248,7 +271,10 @@ def test_a_running_match_gives_away_no_hidden_card_and_no_token(tmp_path: Path) 
     assert f"/ws/{code}" in logged or f"/api/tables/{code}" in logged  # requests are logged
     for token in tokens:
         assert token not in logged
-    assert "Traceback" not in logged
+    # Hostile frames: no traceback, one line a minute for each kind.
+    assert "Traceback" not in logged and "internal error" not in logged
+    assert logged.count("not UTF-8") == 1
+    assert logged.count("bad input from 127.0.0.1") == 1, logged
 
 
 # --- finding and taking tables ------------------------------------------------------------

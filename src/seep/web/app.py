@@ -25,7 +25,14 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect
 
-from .limits import ClientResolver, LogLimiter, OpenTables, RateLimiter, parse_networks
+from .limits import (
+    ClientResolver,
+    LogLimiter,
+    OpenTables,
+    RateLimiter,
+    parse_networks,
+    quiet_invalid_utf8,
+)
 from .messages import BadInput, parse_json
 from .store import Store
 from .tables import MAX_MESSAGE_BYTES, Connection, TableError, TableManager
@@ -203,6 +210,7 @@ def create_app(
         client_of = ClientResolver(parse_networks(trusted_proxies))
     except ValueError as exc:
         raise SystemExit(f"SEEP_TRUSTED_PROXIES: {exc}") from None
+    quiet_invalid_utf8()
     store = Store(database_url)
     manager = TableManager(
         store,

@@ -20,8 +20,10 @@ __all__ = [
     "ClientResolver",
     "LogLimiter",
     "OpenTables",
+    "QuietInvalidUtf8",
     "RateLimiter",
     "parse_networks",
+    "quiet_invalid_utf8",
 ]
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
@@ -201,3 +203,41 @@ class LogLimiter:
         self._seen[key] = (now, 0)
         more = f" ({held} more since the last line)" if held else ""
         self.logger.warning("bad input from %s: %s%s", key, what, more)
+
+
+class QuietInvalidUtf8(logging.Filter):
+    """uvicorn logs a traceback for every WebSocket text frame that is not UTF-8 (it closes the
+    socket with 1007, rightly): this filter keeps one plain line a minute instead (uvicorn
+    does not say which client sent it)."""
+
+    MESSAGE = "Invalid UTF-8 sequence received from client."
+
+    def __init__(self, every: float = 60.0, clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__()
+        self.every = every
+        self.clock = clock
+        self._last: float | None = None
+        self._held = 0
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Let every other record through; this one without traceback, once a minute."""
+        if record.msg != self.MESSAGE:
+            return True
+        now = self.clock()
+        if self._last is not None and now - self._last < self.every:
+            self._held += 1
+            return False
+        more = f" ({self._held} more since the last line)" if self._held else ""
+        self._last, self._held = now, 0
+        record.msg = "bad input from a socket: a text frame that is not UTF-8 (closed, 1007)%s"
+        record.args = (more,)
+        record.levelno, record.levelname = logging.WARNING, "WARNING"
+        record.exc_info = record.exc_text = None
+        return True
+
+
+def quiet_invalid_utf8(logger: logging.Logger | None = None) -> None:
+    """Install :class:`QuietInvalidUtf8` on uvicorn's error logger (once)."""
+    logger = logger or logging.getLogger("uvicorn.error")
+    if not any(isinstance(f, QuietInvalidUtf8) for f in logger.filters):
+        logger.addFilter(QuietInvalidUtf8())
