@@ -20,6 +20,7 @@ from typing import Any
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel
 from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -33,7 +34,7 @@ from .limits import (
     parse_networks,
     quiet_invalid_utf8,
 )
-from .messages import BadInput, parse_json
+from .messages import BadInput, CreateTable, JoinTable, parse_json
 from .store import Store
 from .tables import MAX_MESSAGE_BYTES, Connection, TableError, TableManager
 
@@ -150,6 +151,13 @@ async def _json_body(request: Request) -> Any:
         return parse_json(body, "the request body")
     except BadInput as exc:
         raise TableError(exc.code, exc.message) from None
+
+
+def _body_doc(model: type[BaseModel]) -> dict[str, Any]:
+    """The request body for /docs: the bodies are read and checked by hand (size, strict JSON,
+    our error codes), so FastAPI does not know their model by itself."""
+    schema = model.model_json_schema()
+    return {"requestBody": {"content": {"application/json": {"schema": schema}}}}
 
 
 def _page(name: str) -> Response:
@@ -328,7 +336,7 @@ def create_app(
     # --- API ----------------------------------------------------------------------------------
     # The handlers are ``async`` so that they run on the event loop's thread, like the tables.
 
-    @app.post("/api/tables", status_code=201)
+    @app.post("/api/tables", status_code=201, openapi_extra=_body_doc(CreateTable))
     async def create_table(request: Request) -> dict[str, Any]:
         key = client(request)
         if creations.over(key):
@@ -357,7 +365,7 @@ def create_app(
         found: dict[str, Any] = lookup(client(request), code, manager.summary)
         return found
 
-    @app.post("/api/tables/{code}/join")
+    @app.post("/api/tables/{code}/join", openapi_extra=_body_doc(JoinTable))
     async def join_table(code: str, request: Request) -> dict[str, Any]:
         body = await _json_body(request)
         found: dict[str, Any] = lookup(client(request), code, lambda c: manager.join(c, body))
