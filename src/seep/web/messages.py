@@ -34,7 +34,11 @@ from ..options import PRESETS
 
 __all__ = [
     "MAX_DEPTH",
+    "MAX_INT_DIGITS",
+    "MESSAGES",
     "NAME_LENGTH",
+    "SCHEMA_PATH",
+    "BadInput",
     "ClientMessage",
     "CreateTable",
     "JoinTable",
@@ -43,12 +47,14 @@ __all__ = [
     "parse_body",
     "parse_json",
     "parse_message",
+    "plain_error",
     "protocol_schema",
+    "schema_text",
 ]
 
 NAME_LENGTH = 24
 MAX_DEPTH = 32  # nesting of arrays and objects: a move needs 3
-MAX_INT_DIGITS = 18  # integers within 64 bits; the protocol has no larger ones
+MAX_INT_DIGITS = 18  # fits 64 bits; the protocol has no larger integers
 
 
 class BadInput(ValueError):
@@ -111,15 +117,15 @@ def bad_json(what: str) -> BadInput:
     """The ``bad_json`` error for ``what`` (``"the request body"``, ``"a message"``)."""
     return BadInput(
         "bad_json",
-        f"{what} is not valid JSON (UTF-8, at most {MAX_DEPTH} levels deep, numbers within "
-        "64 bits, no NaN or Infinity)",
+        f"{what} is not valid JSON (UTF-8, at most {MAX_DEPTH} levels deep, integers of at "
+        f"most {MAX_INT_DIGITS} digits, no NaN or Infinity)",
     )
 
 
 def parse_json(data: str | bytes, what: str = "a message") -> Any:
     """Parse JSON text strictly; raises :class:`BadInput` ``bad_json`` for invalid UTF-8,
-    invalid JSON, nesting deeper than :data:`MAX_DEPTH`, integers beyond 64 bits, numbers that
-    overflow a float, and ``NaN``/``Infinity``."""
+    invalid JSON, nesting deeper than :data:`MAX_DEPTH`, integers of more than
+    :data:`MAX_INT_DIGITS` digits, numbers that overflow a float, and ``NaN``/``Infinity``."""
     try:
         text = data.decode("utf-8") if isinstance(data, bytes) else data
         if not _depth_ok(text):
