@@ -115,9 +115,18 @@ def page(browser: Any) -> Iterator[Any]:
     pg = ctx.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
+    watch_csp(pg, errors)
     yield pg
     ctx.close()
     assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+def watch_csp(pg: Any, errors: list[str]) -> None:
+    """Collect the page's Content-Security-Policy violations (chromium logs each one)."""
+    pg.on(
+        "console",
+        lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None,
+    )
 
 
 # --- driving the page ---------------------------------------------------------------------
@@ -293,7 +302,11 @@ def test_play_a_whole_deal_by_clicking_with_a_reload(server: str, page: Any) -> 
     replay.wait_for_function(at, arg=3)
     replay.click("#replay-prev")
     replay.wait_for_function(at, arg=2)
-    assert replay.locator(".replay-floor .card").count() > 0
+    # Always true two moves in (the floor may be empty, after an opening sweep): four hands
+    # with cards in them, and the floor's counters.
+    assert replay.locator(".replay-hand").count() == 4
+    assert replay.locator(".replay-hand .card").count() > 0
+    assert "Plays" in replay.locator(".replay-floor .floor-info").inner_text()
     replay.close()
 
     page.click("#next-btn")
@@ -365,6 +378,37 @@ def test_two_friends_at_one_table(server: str, browser: Any) -> None:
     finally:
         ctx_a.close()
         ctx_b.close()
+
+
+def test_the_host_takes_a_stranger_off_the_table(server: str, browser: Any) -> None:
+    ctx_a = browser.new_context(viewport={"width": 1200, "height": 820})
+    ctx_b = browser.new_context(viewport={"width": 1200, "height": 820})
+    errors: list[str] = []
+    try:
+        a, b = ctx_a.new_page(), ctx_b.new_page()
+        for pg in (a, b):
+            pg.set_default_timeout(TIMEOUT)
+            watch_csp(pg, errors)
+        code = create_table(a, server, "Asha", bots="easy", deals=1)
+        b.goto(f"{server}/t/{code}")
+        b.fill("#join-name", "Stranger")
+        b.click("#join-btn")
+        b.wait_for_selector(".seat-list")
+        # The host sees who joined, and only the host is offered to remove him.
+        a.wait_for_selector(".seat-list [data-act=kick]")
+        assert "Stranger" in a.inner_text(".seat-list")
+        assert b.locator("[data-act=kick]").count() == 0
+        a.click(".seat-list [data-act=kick]")
+        b.wait_for_selector(".toast:has-text('took you off')")
+        b.wait_for_selector(".spectator")  # he watches now; his token is gone
+        a.wait_for_function(
+            "() => !document.querySelector('.seat-list').innerText.includes('Stranger')"
+        )
+        assert b.evaluate(f"() => localStorage.getItem('seep:token:{code}')") is None
+    finally:
+        ctx_a.close()
+        ctx_b.close()
+    assert not errors, errors
 
 
 def test_phone_size_practice_with_undo(server: str, browser: Any) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
 import time
@@ -45,8 +46,18 @@ def demo(seed: int, rules: str, delay: float) -> int:
     return 0
 
 
-def serve_web(host: str, port: int, database_url: str | None, bot_delay: float | None) -> int:
-    """Run the web app under uvicorn until interrupted."""
+def serve_web(
+    host: str,
+    port: int,
+    database_url: str | None,
+    bot_delay: float | None,
+    *,
+    dev: bool = False,
+    behind_proxy: bool = False,
+    log_level: str = "warning",
+) -> int:
+    """Run the web app under uvicorn until interrupted. ``behind_proxy``: trust the
+    ``X-Forwarded-For`` of loopback peers unless ``SEEP_TRUSTED_PROXIES`` names others."""
     try:
         import uvicorn
 
@@ -54,9 +65,22 @@ def serve_web(host: str, port: int, database_url: str | None, bot_delay: float |
     except ImportError as exc:
         print(f"seep serve needs the web extra: pip install 'seep-game[web]' ({exc})")
         return 2
-    app = create_app(database_url, bot_delay=bot_delay)
+    from .web.limits import LOOPBACK
+
+    trusted = os.environ.get("SEEP_TRUSTED_PROXIES") or (LOOPBACK if behind_proxy else "")
+    app = create_app(database_url, bot_delay=bot_delay, dev=dev, trusted_proxies=trusted)
     print(f"Seep: open http://{host}:{port}/ in a browser (Ctrl-C stops the server)")
-    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=1 << 20)
+    # proxy_headers off: the app alone decides whom to believe about X-Forwarded-For
+    # (uvicorn would believe any local peer).
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        log_level=log_level,
+        ws_max_size=1 << 20,
+        proxy_headers=False,
+        server_header=False,
+    )
     return 0
 
 
@@ -80,6 +104,19 @@ def main(argv: list[str] | None = None) -> int:
     w.add_argument(
         "--bot-delay", type=float, default=None, help="seconds before each bot move (0.6)"
     )
+    w.add_argument("--dev", action="store_true", help="serve /docs and /openapi.json")
+    w.add_argument(
+        "--behind-proxy",
+        action="store_true",
+        help="a reverse proxy on this machine forwards the clients: believe X-Forwarded-For "
+        "from loopback ($SEEP_TRUSTED_PROXIES names other proxies)",
+    )
+    w.add_argument(
+        "--log-level",
+        default="warning",
+        choices=["debug", "info", "warning", "error"],
+        help="uvicorn's log level (info: every request)",
+    )
     from .arena.cli import add_arena_parser, run_arena  # the arena's options live with it
 
     add_arena_parser(sub)
@@ -97,7 +134,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "arena":
         return run_arena(args)
     if args.command == "serve":
-        return serve_web(args.host, args.port, args.database_url, args.bot_delay)
+        return serve_web(
+            args.host,
+            args.port,
+            args.database_url,
+            args.bot_delay,
+            dev=args.dev,
+            behind_proxy=args.behind_proxy,
+            log_level=args.log_level,
+        )
     seed = args.seed if args.seed is not None else random.randrange(1 << 30)
     return demo(seed, args.rules, args.delay)
 

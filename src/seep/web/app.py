@@ -13,16 +13,28 @@ import gc
 import json
 import logging
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel
+from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect
 
+from .limits import (
+    ClientResolver,
+    LogLimiter,
+    OpenTables,
+    RateLimiter,
+    parse_networks,
+    quiet_invalid_utf8,
+)
+from .messages import BadInput, CreateTable, JoinTable, parse_json
 from .store import Store
 from .tables import MAX_MESSAGE_BYTES, Connection, TableError, TableManager
 
@@ -39,14 +51,65 @@ _STATUS = {
     "not_host": 403,
     "not_allowed": 409,
     "seat_taken": 409,
+    "already_seated": 409,
+    "rate_limited": 429,
+    "too_many_tables": 429,
 }
+# Refusals of malformed input: logged (once a minute per client), since a client that sends
+# them is broken or probing.
+BAD_INPUT = frozenset({"bad_json", "bad_request", "bad_message", "too_large", "unknown_type"})
+
+# No inline script or style anywhere (static/*.html load files only): an injected tag does
+# nothing. The page talks only to its own origin; no site may frame it (clickjacking).
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
+SECURITY_HEADERS = {
+    "Content-Security-Policy": CSP,
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "no-referrer",  # a table's URL holds its code: never sent elsewhere
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Cross-Origin-Resource-Policy": "same-origin",
+}
+_DEV_PAGES = ("/docs", "/docs/oauth2-redirect")  # Swagger UI loads its script from a CDN
+
+
+class SecurityHeaders:
+    """Adds :data:`SECURITY_HEADERS` to every HTTP answer (pure ASGI: no body buffering)."""
+
+    def __init__(self, app: ASGIApp, dev: bool = False) -> None:
+        self.app = app
+        self.dev = dev
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        relaxed = self.dev and scope["path"] in _DEV_PAGES
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                for key, value in SECURITY_HEADERS.items():
+                    if not (relaxed and key == "Content-Security-Policy"):
+                        headers[key] = value
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
 
 _FALLBACK_PAGE = """<!doctype html><meta charset="utf-8"><title>Seep</title>
 <p>The Seep server is running, but its page (seep/web/static/index.html) is missing.</p>"""
 
 
 def _error(code: str, message: str, status: int) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+    headers = {"Retry-After": "60"} if status == 429 else None
+    return JSONResponse(
+        {"error": {"code": code, "message": message}}, status_code=status, headers=headers
+    )
 
 
 def _env_float(name: str, default: float) -> float:
@@ -59,7 +122,20 @@ def _env_float(name: str, default: float) -> float:
         raise SystemExit(f"{name} must be a number of seconds, got {raw!r}") from None
 
 
-async def _json_body(request: Request) -> dict[str, Any]:
+def _env_int(name: str, default: int) -> int:
+    raw = os.environ.get(name)
+    if raw is None or not raw.strip():
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise SystemExit(f"{name} must be a whole number (0: no limit), got {raw!r}")
+    return value
+
+
+async def _json_body(request: Request) -> Any:
     """The request's JSON object, read at most :data:`MAX_MESSAGE_BYTES` bytes."""
     size = request.headers.get("content-length")
     if size is not None and size.isdigit() and int(size) > MAX_MESSAGE_BYTES:
@@ -72,12 +148,16 @@ async def _json_body(request: Request) -> dict[str, Any]:
     if not body.strip():
         return {}
     try:
-        data = json.loads(body)
-    except (ValueError, UnicodeDecodeError):
-        raise TableError("bad_json", "the request body is not valid JSON") from None
-    if not isinstance(data, dict):
-        raise TableError("bad_request", "the request body must be a JSON object")
-    return data
+        return parse_json(body, "the request body")
+    except BadInput as exc:
+        raise TableError(exc.code, exc.message) from None
+
+
+def _body_doc(model: type[BaseModel]) -> dict[str, Any]:
+    """The request body for /docs: the bodies are read and checked by hand (size, strict JSON,
+    our error codes), so FastAPI does not know their model by itself."""
+    schema = model.model_json_schema()
+    return {"requestBody": {"content": {"application/json": {"schema": schema}}}}
 
 
 def _page(name: str) -> Response:
@@ -107,11 +187,38 @@ def create_app(
     *,
     bot_delay: float | None = None,
     grace_seconds: float | None = None,
+    dev: bool = False,
+    trusted_proxies: str | None = None,
+    max_tables_per_minute: int | None = None,
+    max_open_tables: int | None = None,
+    max_open_tables_per_client: int | None = None,
+    max_unknown_codes_per_minute: int | None = None,
 ) -> FastAPI:
     """The web app. ``database_url`` defaults to ``SEEP_DATABASE_URL`` or ./data/seep.db;
     ``bot_delay`` (``SEEP_BOT_DELAY``, 0.6 s) is the pause before each bot move and
     ``grace_seconds`` (``SEEP_GRACE_SECONDS``, 30 s) how long a player may be gone before a
-    bot plays for him. Unfinished tables are reloaded when the app starts."""
+    bot plays for him. Unfinished tables are reloaded when the app starts.
+
+    ``dev`` serves /docs and /openapi.json. The limits per client (docs/web.md "Limits"; 0: no
+    limit) default to their ``SEEP_*`` environment settings: ``max_tables_per_minute`` (10),
+    ``max_open_tables`` (2,000 in all), ``max_open_tables_per_client`` (20),
+    ``max_unknown_codes_per_minute`` (30). ``trusted_proxies`` (``SEEP_TRUSTED_PROXIES``,
+    default none) are the addresses whose ``X-Forwarded-For`` names the client."""
+
+    def setting(value: int | None, name: str, default: int) -> int:
+        return value if value is not None else _env_int(name, default)
+
+    per_minute = setting(max_tables_per_minute, "SEEP_MAX_TABLES_PER_MINUTE", 10)
+    open_cap = setting(max_open_tables, "SEEP_MAX_OPEN_TABLES", 2000)
+    client_cap = setting(max_open_tables_per_client, "SEEP_MAX_OPEN_TABLES_PER_CLIENT", 20)
+    misses_cap = setting(max_unknown_codes_per_minute, "SEEP_MAX_UNKNOWN_CODES_PER_MINUTE", 30)
+    if trusted_proxies is None:
+        trusted_proxies = os.environ.get("SEEP_TRUSTED_PROXIES", "")
+    try:
+        client_of = ClientResolver(parse_networks(trusted_proxies))
+    except ValueError as exc:
+        raise SystemExit(f"SEEP_TRUSTED_PROXIES: {exc}") from None
+    quiet_invalid_utf8()
     store = Store(database_url)
     manager = TableManager(
         store,
@@ -142,12 +249,54 @@ def create_app(
         store.checkpoint()
         store.close()
 
-    app = FastAPI(title="Seep", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app = FastAPI(
+        title="Seep",
+        lifespan=lifespan,
+        docs_url="/docs" if dev else None,
+        redoc_url=None,
+        openapi_url="/openapi.json" if dev else None,
+    )
+    app.add_middleware(SecurityHeaders, dev=dev)
     app.state.manager = manager
     app.state.store = store
 
+    creations = RateLimiter(per_minute)
+    misses = RateLimiter(misses_cap)  # lookups of codes that name no table
+    log_bad = LogLimiter(log)
+    manager.log_bad_input = log_bad
+
+    def is_open(code: str) -> bool:
+        table = manager.tables.get(code)
+        return table is not None and table.status in ("waiting", "playing")
+
+    open_tables = OpenTables(is_open)
+    app.state.client_of = client_of
+
+    def client(request: Request | WebSocket) -> str:
+        peer = request.client.host if request.client is not None else None
+        return client_of(peer, request.headers.get("x-forwarded-for"))
+
+    def lookup(key: str, code: str, find: Callable[[str], Any]) -> Any:
+        """A lookup by table code, limited per client: codes that name no table count, and
+        past the limit every lookup is refused (else the refusals would tell which codes
+        exist)."""
+        if misses.over(key):
+            raise TableError(
+                "rate_limited",
+                f"more than {misses.limit} unknown table codes in a minute from your address: "
+                "wait a minute",
+            )
+        try:
+            return find(code)
+        except TableError as exc:
+            if exc.code == "unknown_table":
+                misses.add(key)
+            raise
+
     @app.exception_handler(TableError)
-    async def table_error(_: Request, exc: TableError) -> JSONResponse:
+    async def table_error(request: Request, exc: TableError) -> JSONResponse:
+        if exc.code in BAD_INPUT:
+            log_bad(client(request), f"{exc.code} ({request.method} request)")
         return _error(exc.code, exc.message, _STATUS.get(exc.code, 400))
 
     @app.exception_handler(StarletteHTTPException)
@@ -160,23 +309,25 @@ def create_app(
     @app.exception_handler(Exception)
     async def internal_error(_: Request, exc: Exception) -> JSONResponse:
         log.exception("internal error: %s", exc)
-        return _error("internal_error", "internal server error (logged on the server)", 500)
+        response = _error("internal_error", "internal server error (logged on the server)", 500)
+        response.headers.update(SECURITY_HEADERS)  # this answer bypasses the middleware
+        return response
 
     # --- pages --------------------------------------------------------------------------------
 
-    @app.get("/", include_in_schema=False)
+    @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
     async def lobby() -> Response:
         return _page("index.html")
 
-    @app.get("/t/{code}", include_in_schema=False)
+    @app.api_route("/t/{code}", methods=["GET", "HEAD"], include_in_schema=False)
     async def table_page(code: str) -> Response:
         return _page("index.html")
 
-    @app.get("/replay/{code}", include_in_schema=False)
+    @app.api_route("/replay/{code}", methods=["GET", "HEAD"], include_in_schema=False)
     async def replay_page(code: str) -> Response:
         return _page("index.html")
 
-    @app.get("/how-to-play", include_in_schema=False)
+    @app.api_route("/how-to-play", methods=["GET", "HEAD"], include_in_schema=False)
     async def how_to_play() -> Response:
         return _page("how-to-play.html")
 
@@ -185,25 +336,49 @@ def create_app(
     # --- API ----------------------------------------------------------------------------------
     # The handlers are ``async`` so that they run on the event loop's thread, like the tables.
 
-    @app.post("/api/tables", status_code=201)
+    @app.post("/api/tables", status_code=201, openapi_extra=_body_doc(CreateTable))
     async def create_table(request: Request) -> dict[str, Any]:
-        return manager.create(await _json_body(request))
+        key = client(request)
+        if creations.over(key):
+            raise TableError(
+                "rate_limited",
+                f"at most {creations.limit} new tables a minute from one address: wait a minute",
+            )
+        if client_cap and open_tables.count(key) >= client_cap:
+            raise TableError(
+                "too_many_tables",
+                f"your address already has {client_cap} open tables (the limit): finish or "
+                "leave one first",
+            )
+        if open_cap and sum(is_open(c) for c in manager.tables) >= open_cap:
+            raise TableError(
+                "too_many_tables",
+                f"the server has {open_cap} open tables, its limit: try again later",
+            )
+        made = manager.create(await _json_body(request))
+        creations.add(key)
+        open_tables.add(key, made["code"])
+        return made
 
     @app.get("/api/tables/{code}")
-    async def table_summary(code: str) -> dict[str, Any]:
-        return manager.summary(code)
+    async def table_summary(code: str, request: Request) -> dict[str, Any]:
+        found: dict[str, Any] = lookup(client(request), code, manager.summary)
+        return found
 
-    @app.post("/api/tables/{code}/join")
+    @app.post("/api/tables/{code}/join", openapi_extra=_body_doc(JoinTable))
     async def join_table(code: str, request: Request) -> dict[str, Any]:
-        return manager.join(code, await _json_body(request))
+        body = await _json_body(request)
+        found: dict[str, Any] = lookup(client(request), code, lambda c: manager.join(c, body))
+        return found
 
     @app.get("/api/tables/{code}/replay")
-    async def table_replay(code: str) -> dict[str, Any]:
-        return manager.replay(code)
+    async def table_replay(code: str, request: Request) -> dict[str, Any]:
+        found: dict[str, Any] = lookup(client(request), code, manager.replay)
+        return found
 
     @app.get("/api/tables/{code}/record")
-    async def table_record(code: str) -> JSONResponse:
-        record = manager.record(code)
+    async def table_record(code: str, request: Request) -> JSONResponse:
+        record = lookup(client(request), code, manager.record)
         name = f"seep-{code.upper()}.json"
         return JSONResponse(
             record, headers={"Content-Disposition": f'attachment; filename="{name}"'}
@@ -224,15 +399,18 @@ def create_app(
     @app.websocket("/ws/{code}")
     async def table_socket(ws: WebSocket, code: str) -> None:
         await ws.accept()
-        token = ws.query_params.get("token") or None
+        key = client(ws)
         try:
-            conn = manager.connect(code, token)
+            # A seat is claimed by the first message, {"type": "hello", "token": T}: a token
+            # in the URL would land in every proxy's and server's access log.
+            conn: Connection = lookup(key, code, manager.connect)
         except TableError as exc:
             await ws.send_text(
                 json.dumps({"type": "error", "code": exc.code, "message": exc.message})
             )
-            await ws.close(code=4404)
+            await ws.close(code=4429 if exc.code == "rate_limited" else 4404)
             return
+        conn.client = key
         task = asyncio.create_task(writer(ws, conn))
         try:
             while True:

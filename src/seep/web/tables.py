@@ -24,18 +24,28 @@ import time
 from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from ..bots import Bot, Decision, make_bot
-from ..bots.base import UnknownBotError
 from ..cards import card_list
 from ..engine import Position
 from ..errors import IllegalMoveError, MalformedMoveError, SeepError
 from ..match import Match, deal_result, replay_record
 from ..moves import Move
-from ..options import PRESETS
 from ..verify import verify_move
 from ..view import View
+from .messages import (
+    BadInput,
+    CreateTable,
+    Hello,
+    JoinTable,
+    Kick,
+    MoveMessage,
+    Sit,
+    parse_body,
+    parse_json,
+    parse_message,
+)
 
 if TYPE_CHECKING:
     from .store import Store
@@ -56,11 +66,12 @@ __all__ = [
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L: read aloud without doubt
 MAX_MESSAGE_BYTES = 16 * 1024
 RATE_LIMIT = 20  # messages per connection per second
-NAME_LENGTH = 24
-DIFFICULTIES = ("easy", "medium", "hard", "expert")
 # Bots whose thinking takes long enough to stall every other table: they run in a thread.
 SLOW_BOTS = ("hard", "expert", "ismcts")
 
+
+M = TypeVar("M")
+_BAD_INPUT = frozenset({"bad_json", "bad_message", "too_large", "unknown_type"})
 
 _ENCODER = json.JSONEncoder(separators=(",", ":"), check_circular=False)
 
@@ -89,63 +100,32 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def _name(value: Any, default: str) -> str:
-    if value is None:
-        return default
-    if not isinstance(value, str):
-        raise TableError("bad_request", "'name' must be a string")
-    name = " ".join("".join(ch for ch in value if ch.isprintable()).split())
-    if len(name) > NAME_LENGTH:
-        raise TableError("bad_request", f"'name' is at most {NAME_LENGTH} characters")
-    return name or default
-
-
-def _int(body: Mapping[str, Any], key: str, lo: int, hi: int) -> int | None:
-    value = body.get(key)
-    if value is None:
-        return None
-    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-        raise TableError("bad_request", f"'{key}' must be an integer {lo}..{hi}, got {value!r}")
-    return value
+def _checked(parse: Callable[[Any], M], data: Any) -> M:
+    """``parse(data)`` with a refusal turned into the :class:`TableError` of the same code."""
+    try:
+        return parse(data)
+    except BadInput as exc:
+        raise TableError(exc.code, exc.message) from None
 
 
 def parse_settings(body: Mapping[str, Any]) -> dict[str, Any]:
-    """A table's settings from a create request; raises :class:`TableError` naming the field.
+    """A table's settings from a create request (:class:`~seep.web.messages.CreateTable`);
+    raises :class:`TableError` ``bad_request`` naming the field.
 
     Keys: ``preset`` (a rules preset), ``bots`` (difficulty or bot name), ``deals`` or
     ``baazis`` (how long the match runs; default one baazi), ``practice``, ``turn_seconds``.
     """
-    known = {"name", "preset", "bots", "deals", "baazis", "practice", "turn_seconds"}
-    unknown = sorted(set(body) - known)
-    if unknown:
-        raise TableError("bad_request", f"unknown field {unknown[0]!r} (known: {sorted(known)})")
-    preset = body.get("preset", "standard")
-    if preset not in PRESETS:
-        raise TableError("bad_request", f"unknown preset {preset!r} (known: {sorted(PRESETS)})")
-    bots = body.get("bots", "medium")
-    if not isinstance(bots, str):
-        raise TableError("bad_request", "'bots' must be a difficulty name")
-    try:
-        make_bot(bots)
-    except UnknownBotError as exc:
-        raise TableError("bad_request", str(exc)) from None
-    deals = _int(body, "deals", 1, 100)
-    baazis = _int(body, "baazis", 1, 20)
-    if deals is not None and baazis is not None:
-        raise TableError("bad_request", "give 'deals' or 'baazis', not both")
-    if deals is None and baazis is None:
-        baazis = 1
-    practice = body.get("practice", False)
-    if not isinstance(practice, bool):
-        raise TableError("bad_request", "'practice' must be true or false")
-    turn_seconds = _int(body, "turn_seconds", 5, 3600)
+    return _settings(_checked(lambda d: parse_body(CreateTable, d), dict(body)))
+
+
+def _settings(req: CreateTable) -> dict[str, Any]:
     return {
-        "preset": preset,
-        "bots": bots,
-        "deals": deals,
-        "baazis": baazis,
-        "practice": practice,
-        "turn_seconds": turn_seconds,
+        "preset": req.preset,
+        "bots": req.bots,
+        "deals": req.deals,
+        "baazis": req.baazis if req.deals is not None or req.baazis is not None else 1,
+        "practice": req.practice,
+        "turn_seconds": req.turn_seconds,
     }
 
 
@@ -229,6 +209,18 @@ class Table:
         if self.host == seat:
             self.host = to
 
+    def kick(self, seat: int, target: int) -> None:
+        """The host takes a player off a waiting table: the seat is empty, his token dead."""
+        if seat != self.host:
+            raise TableError("not_host", "only the host can take a player off the table")
+        if self.status != "waiting":
+            raise TableError("not_allowed", "players can be taken off only before the start")
+        if target == seat:
+            raise TableError("not_allowed", "the host cannot take himself off the table")
+        if self.seats[target].kind != "human":
+            raise TableError("not_allowed", f"seat {target} has no player to take off")
+        self.seats[target] = Seat()
+
     def start(self, seat: int) -> None:
         """The host starts: empty seats get bots, and the first deal is dealt."""
         if seat != self.host:
@@ -267,7 +259,7 @@ class Table:
         pos = self.position
         return pos is not None and pos.is_over()
 
-    def check_move(self, seat: int, data: Any, version: Any) -> int:
+    def check_move(self, seat: int, data: Any, version: int) -> int:
         """The code of a human's move, checked; raises :class:`TableError` saying why not."""
         if self.status != "playing" or self.match is None:
             raise TableError("not_allowed", f"the table is {self.status}: no moves now")
@@ -276,8 +268,6 @@ class Table:
             raise TableError("not_your_turn", "the deal is over: send 'next' for the next deal")
         if to_move != seat:
             raise TableError("not_your_turn", f"seat {to_move} is to move, not seat {seat}")
-        if not isinstance(version, int) or isinstance(version, bool):
-            raise TableError("bad_message", "a move needs the 'version' of the state it answers")
         # Only changes to the game make a move stale: a player joining or leaving does not.
         if version < self.game_version or version > self.version:
             raise TableError(
@@ -470,10 +460,14 @@ class Table:
 
     def record(self) -> dict[str, Any]:
         """The game so far as a FORMAT.md game record: the finished deals only, since a deal's
-        start shows every hand (the deal on show joins the record when it is over)."""
+        start shows every hand (the deal on show joins the record when it is over). The
+        match's ``seed``, which fixes every shuffle, is in it only once the match is over."""
         if self.match is None:
             raise TableError("not_allowed", "the game has not started: no record yet")
         record = self.match.to_record()
+        if self.status != "finished":
+            # The seed fixes every shuffle: while the match runs it would show every hand.
+            del record["seed"]
         pos = self.match.position
         if record["deals"] and "result" not in record["deals"][-1]:
             if pos.is_over():
@@ -504,6 +498,7 @@ class Connection:
     def __init__(self, code: str, seat: int | None) -> None:
         self.code = code
         self.seat = seat
+        self.client = ""  # the client's address key (seep.web.limits), for logs and limits
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self._times: deque[float] = deque()
 
@@ -532,9 +527,6 @@ class Connection:
             return False
         times.append(now)
         return True
-
-
-_Handler = Callable[["TableManager", Table, Connection, dict[str, Any]], Any]
 
 
 @dataclass
@@ -571,6 +563,9 @@ class TableManager:
         self.observers: list[Callable[[Table], None]] = []  # see each state before it is sent
         self._drivers: dict[str, _Driver] = {}
         self._grace: dict[tuple[str, int], asyncio.TimerHandle] = {}
+        # Called with (client, what) for malformed messages; the app limits it to a line a
+        # minute per client.
+        self.log_bad_input: Callable[[str, str], None] | None = None
 
     # --- lifecycle --------------------------------------------------------------------------
 
@@ -622,18 +617,21 @@ class TableManager:
     # --- HTTP requests ----------------------------------------------------------------------
 
     def _new_code(self) -> str:
-        for length in (4, 4, 4, 5, 5, 6, 6, 6):
+        # 31**6 (about 887 million) codes: with lookups limited per client (docs/web.md
+        # "Limits") nobody finds a table he was not given the code of.
+        for length in (6, 6, 6, 7, 7, 8, 8, 8):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(length))
             if code not in self.tables and (self.store is None or not self.store.exists(code)):
                 return code
         raise TableError("internal_error", "no free table code")  # pragma: no cover
 
-    def create(self, body: Mapping[str, Any]) -> dict[str, Any]:
+    def create(self, body: Any) -> dict[str, Any]:
         """Create a table with its creator as host in seat 0 (``POST /api/tables``)."""
-        name = _name(body.get("name"), "Player")
-        settings = parse_settings(body)
-        table = Table(self._new_code(), settings, secrets.randbits(62))
-        seat, token = table.join(name, 0)
+        req = _checked(lambda d: parse_body(CreateTable, d), body)
+        # The shuffles follow from a server secret that no client sees before the match is
+        # over (Table.record): knowing it would show every hidden card.
+        table = Table(self._new_code(), _settings(req), secrets.randbits(62))
+        seat, token = table.join(req.name or "Player", 0)
         if self.store is not None:
             self.store.create_table(table)
         self.tables[table.code] = table
@@ -646,15 +644,16 @@ class TableManager:
             raise TableError("unknown_table", f"no table {code}")
         return table
 
-    def join(self, code: str, body: Mapping[str, Any]) -> dict[str, Any]:
+    def join(self, code: str, body: Any) -> dict[str, Any]:
         """Take a seat (``POST /api/tables/{code}/join``)."""
         table = self.get(code)
-        unknown = sorted(set(body) - {"name", "seat"})
-        if unknown:
-            raise TableError("bad_request", f"unknown field {unknown[0]!r} (known: name, seat)")
-        name = _name(body.get("name"), "Player")
-        seat = _int(body, "seat", 0, 3)
-        seat, token = table.join(name, seat)
+        req = _checked(lambda d: parse_body(JoinTable, d), body)
+        if req.token is not None:
+            # One person, one seat: a browser sends the token it holds for this table.
+            held = table.seat_of_token(req.token)
+            if held is not None:
+                raise TableError("already_seated", f"you already hold seat {held} at this table")
+        seat, token = table.join(req.name or "Player", req.seat)
         if self.store is not None:
             self.store.save_table(table)
         self._changed(table, game=False)
@@ -705,21 +704,28 @@ class TableManager:
 
     # --- connections ------------------------------------------------------------------------
 
-    def connect(self, code: str, token: str | None) -> Connection:
-        """A new connection to a table (raises ``unknown_table``). A token that fits no seat
-        gets an ``unknown_token`` error and a spectator's connection."""
+    def connect(self, code: str) -> Connection:
+        """A new connection to a table (raises ``unknown_table``): a spectator's until its
+        ``hello`` names a seat (:meth:`hello`). It gets the spectator's state at once."""
         table = self.get(code)
-        seat = table.seat_of_token(token) if token else None
-        conn = Connection(table.code, seat)
-        if token and seat is None:
-            conn.error("unknown_token", "this token holds no seat at this table: watching")
+        conn = Connection(table.code, None)
         self.conns.setdefault(table.code, set()).add(conn)
+        for observe in self.observers:
+            observe(table)
+        conn.push(_dumps(table.state(None)))
+        self._drive(table)  # a paused table goes on when someone watches
+        return conn
+
+    def hello(self, conn: Connection, token: str) -> None:
+        """The ``hello`` handshake: the connection takes the seat its token holds. A token that
+        fits no seat gets ``unknown_token`` and the connection goes on watching."""
+        table = self.get(conn.code)
+        if conn.seat is not None:
+            raise TableError("not_allowed", "this connection already holds a seat")
+        seat = table.seat_of_token(token)
         if seat is None:
-            for observe in self.observers:
-                observe(table)
-            conn.push(_dumps(table.state(None)))
-            self._drive(table)  # a paused table goes on when someone watches
-            return conn
+            raise TableError("unknown_token", "this token holds no seat at this table: watching")
+        conn.seat = seat
         s = table.seats[seat]
         s.connections += 1
         handle = self._grace.pop((table.code, seat), None)
@@ -727,7 +733,6 @@ class TableManager:
             handle.cancel()
         s.away = False  # the bot gives the seat back
         self._changed(table, game=False)
-        return conn
 
     def disconnect(self, conn: Connection) -> None:
         """A connection has gone."""
@@ -772,6 +777,8 @@ class TableManager:
             await self._handle(conn, text)
         except TableError as exc:
             conn.error(exc.code, exc.message)
+            if exc.code in _BAD_INPUT and self.log_bad_input is not None:
+                self.log_bad_input(conn.client or "a socket", f"{exc.code} (socket message)")
         except Exception as exc:  # a bug: logged, and the client and the table go on
             logging.getLogger("seep.web").exception("table %s: %s", conn.code, exc)
             conn.error("internal_error", "the server could not handle that message (logged)")
@@ -785,44 +792,36 @@ class TableManager:
             raise TableError(
                 "rate_limited", f"at most {self.rate_limit} messages a second: dropped"
             )
-        try:
-            msg = json.loads(text)
-        except (ValueError, UnicodeDecodeError):
-            raise TableError("bad_json", "a message must be one JSON object") from None
-        if not isinstance(msg, dict):
-            raise TableError("bad_message", "a message must be a JSON object with a 'type'")
-        kind = msg.get("type")
-        if not isinstance(kind, str):
-            raise TableError("bad_message", "a message needs a string 'type'")
+        msg = _checked(parse_message, _checked(parse_json, text))
+        kind = msg.type
         if kind == "ping":
             conn.push(json.dumps({"type": "pong"}))
             return
-        handler = self._handlers.get(kind)
-        if handler is None:
-            known = ", ".join(["ping", *self._handlers])
-            raise TableError("unknown_type", f"unknown message type {kind!r} (known: {known})")
+        if kind == "hello":
+            assert isinstance(msg, Hello)
+            self.hello(conn, msg.token)
+            return
+        handler = self._handlers[kind]
         table = self.get(conn.code)
         if conn.seat is None:
             raise TableError("not_allowed", "spectators can only watch")
         await handler(self, table, conn, msg)
 
-    async def _on_move(self, table: Table, conn: Connection, msg: dict[str, Any]) -> None:
-        assert conn.seat is not None
-        code = table.check_move(conn.seat, msg.get("move"), msg.get("version"))
+    async def _on_move(self, table: Table, conn: Connection, msg: Any) -> None:
+        assert conn.seat is not None and isinstance(msg, MoveMessage)
+        code = table.check_move(conn.seat, msg.move, msg.version)
         self._play(table, code)
 
-    async def _on_start(self, table: Table, conn: Connection, msg: dict[str, Any]) -> None:
+    async def _on_start(self, table: Table, conn: Connection, msg: Any) -> None:
         assert conn.seat is not None
         table.start(conn.seat)
         if self.store is not None:
             self.store.save_table(table)
         self._changed(table, game=True)
 
-    async def _on_sit(self, table: Table, conn: Connection, msg: dict[str, Any]) -> None:
-        assert conn.seat is not None
-        to = msg.get("seat")
-        if not isinstance(to, int) or isinstance(to, bool) or not 0 <= to <= 3:
-            raise TableError("bad_message", f"'seat' must be 0..3, got {to!r}")
+    async def _on_sit(self, table: Table, conn: Connection, msg: Any) -> None:
+        assert conn.seat is not None and isinstance(msg, Sit)
+        to = msg.seat
         if table.status != "waiting":
             raise TableError("not_allowed", "seats can change only before the start")
         if to == conn.seat:
@@ -836,7 +835,7 @@ class TableManager:
             self.store.save_table(table)
         self._changed(table, game=False)
 
-    async def _on_hint(self, table: Table, conn: Connection, msg: dict[str, Any]) -> None:
+    async def _on_hint(self, table: Table, conn: Connection, msg: Any) -> None:
         assert conn.seat is not None
         if table.to_move != conn.seat:
             raise TableError("not_your_turn", "a hint is for your own turn")
@@ -853,7 +852,7 @@ class TableManager:
             )
         )
 
-    async def _on_undo(self, table: Table, conn: Connection, msg: dict[str, Any]) -> None:
+    async def _on_undo(self, table: Table, conn: Connection, msg: Any) -> None:
         assert conn.seat is not None
         n = table.undo(conn.seat)
         if self.store is not None:
@@ -861,7 +860,7 @@ class TableManager:
         del n
         self._changed(table, game=True)
 
-    async def _on_next(self, table: Table, conn: Connection, msg: dict[str, Any]) -> None:
+    async def _on_next(self, table: Table, conn: Connection, msg: Any) -> None:
         assert conn.seat is not None
         if table.status != "playing" or not table.deal_over():
             raise TableError("not_allowed", "'next' is for the end of a deal")
@@ -871,12 +870,22 @@ class TableManager:
         else:
             self._changed(table, game=False)
 
-    _handlers: ClassVar[
-        dict[str, Callable[[TableManager, Table, Connection, dict[str, Any]], Any]]
-    ] = {
+    async def _on_kick(self, table: Table, conn: Connection, msg: Any) -> None:
+        assert conn.seat is not None and isinstance(msg, Kick)
+        table.kick(conn.seat, msg.seat)
+        for c in self.conns.get(table.code, ()):
+            if c.seat == msg.seat:
+                c.seat = None  # his token is dead: he watches now
+                c.error("kicked", "the host took you off this table: you are watching")
+        if self.store is not None:
+            self.store.save_table(table)
+        self._changed(table, game=False)
+
+    _handlers: ClassVar[dict[str, Callable[[TableManager, Table, Connection, Any], Any]]] = {
         "move": _on_move,
         "start": _on_start,
         "sit": _on_sit,
+        "kick": _on_kick,
         "hint": _on_hint,
         "undo": _on_undo,
         "next": _on_next,

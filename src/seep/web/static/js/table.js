@@ -133,6 +133,14 @@ export class TableView {
         this.open(null);
         return;
       }
+      if (msg.code === "kicked") {
+        // The seat's token is dead: this connection watches now (its states say so).
+        tokens.clear(this.code);
+        this.token = null;
+        this.socket.token = null;
+        toast(msg.message);
+        return;
+      }
       if (msg.code === "unknown_table") {
         this.socket.close();
         this.root.innerHTML = `<div class="panel center-msg"><h2>No table ${esc(this.code)}</h2><p>${esc(msg.message)}</p><p><a class="btn" href="/">Back to the lobby</a></p></div>`;
@@ -370,9 +378,12 @@ export class TableView {
     const host = st.table.host === me;
     const seats = st.table.seats
       .map((s, i) => {
-        const who = s.kind === "empty" ? `<span class="muted">empty: a bot will play</span>` : esc(i === me ? `${s.name} (you)` : s.name);
+        const here = s.kind === "human" && !s.connected && i !== me ? ` <span class="muted">(not here)</span>` : "";
+        const who = s.kind === "empty" ? `<span class="muted">empty: a bot will play</span>` : esc(i === me ? `${s.name} (you)` : s.name) + here;
         const sit = s.kind === "empty" && me != null ? `<button class="btn small" data-act="sit" data-seat="${i}">Sit here</button>` : "";
-        return `<li class="team${i % 2}"><span class="dot team${i % 2}"></span> Seat ${i + 1}: ${who} ${sit}</li>`;
+        // The host sees who joined and may take a stranger off the table before the start.
+        const kick = host && s.kind === "human" && i !== me ? `<button class="btn small ghost" data-act="kick" data-seat="${i}" title="Take this player off the table">Remove</button>` : "";
+        return `<li class="team${i % 2}"><span class="dot team${i % 2}"></span> Seat ${i + 1}: ${who} ${sit}${kick}</li>`;
       })
       .join("");
     return `<div class="waiting">
@@ -672,6 +683,9 @@ export class TableView {
         return;
       case "sit":
         this.send({ type: "sit", seat: Number(t.dataset.seat) });
+        return;
+      case "kick":
+        this.send({ type: "kick", seat: Number(t.dataset.seat) });
         return;
       case "next":
         if (this.send({ type: "next" })) this.nextSent = (this.state.summary || {}).deal;

@@ -1,0 +1,243 @@
+"""Per-client limits: who a client is, sliding-window rate limits, open tables per client, and
+log lines about a client at most once a minute. No web framework here (docs/web.md "Limits").
+
+A client is its IP address (an IPv6 client its /64 network: one household or server holds a
+whole /64). Behind a reverse proxy every request comes from the proxy, so the address the proxy
+saw is taken from ``X-Forwarded-For``, but only when the peer is a trusted proxy: anyone else
+could write any address there and so escape every limit.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import logging
+import time
+from collections import deque
+from collections.abc import Callable, Iterable
+
+__all__ = [
+    "LOOPBACK",
+    "ClientResolver",
+    "LogLimiter",
+    "OpenTables",
+    "QuietInvalidUtf8",
+    "RateLimiter",
+    "parse_networks",
+    "quiet_invalid_utf8",
+]
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+LOOPBACK = "127.0.0.0/8,::1/128"
+
+
+def parse_networks(spec: str) -> tuple[Network, ...]:
+    """Addresses and networks from ``"10.0.0.5, 192.168.0.0/24, ::1"``; raises ValueError
+    naming the item that is not one."""
+    nets: list[Network] = []
+    for item in spec.replace(",", " ").split():
+        try:
+            nets.append(ipaddress.ip_network(item, strict=False))
+        except ValueError:
+            raise ValueError(f"{item!r} is not an IP address or network") from None
+    return tuple(nets)
+
+
+def _ip(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    try:
+        ip = ipaddress.ip_address(text.strip())
+    except ValueError:
+        return None
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        return ip.ipv4_mapped
+    return ip
+
+
+def _key(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> str:
+    if isinstance(ip, ipaddress.IPv6Address):
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
+
+
+class ClientResolver:
+    """The client key of a request: its peer's address, or, when the peer is one of the
+    ``trusted`` proxies, the nearest untrusted address in its ``X-Forwarded-For``."""
+
+    def __init__(self, trusted: Iterable[Network] = ()) -> None:
+        self.trusted = tuple(trusted)
+
+    def _is_trusted(self, ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+        return any(ip.version == net.version and ip in net for net in self.trusted)
+
+    def __call__(self, peer: str | None, forwarded_for: str | None = None) -> str:
+        ip = _ip(peer) if peer else None
+        if ip is None:
+            return peer or "unknown"
+        if forwarded_for and self._is_trusted(ip):
+            # Each proxy appends the address it saw: read from the right, past our own proxies.
+            for hop in reversed(forwarded_for.split(",")):
+                hop_ip = _ip(hop)
+                if hop_ip is None:
+                    break  # garbage: trust nothing further left
+                ip = hop_ip
+                if not self._is_trusted(hop_ip):
+                    break
+        return _key(ip)
+
+
+class RateLimiter:
+    """At most ``limit`` events per key in any ``window`` seconds (``limit`` 0: no limit).
+
+    Memory is bounded: above ``max_keys`` keys the idle ones are forgotten, then the oldest.
+    """
+
+    def __init__(
+        self,
+        limit: int,
+        window: float = 60.0,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        max_keys: int = 100_000,
+    ) -> None:
+        self.limit = limit
+        self.window = window
+        self.clock = clock
+        self.max_keys = max_keys
+        self._events: dict[str, deque[float]] = {}
+
+    def _recent(self, key: str, now: float) -> deque[float] | None:
+        events = self._events.get(key)
+        if events is not None:
+            while events and now - events[0] >= self.window:
+                events.popleft()
+        return events
+
+    def over(self, key: str) -> bool:
+        """True when ``key`` has used up its events in the current window."""
+        if self.limit <= 0:
+            return False
+        events = self._recent(key, self.clock())
+        return events is not None and len(events) >= self.limit
+
+    def add(self, key: str) -> None:
+        """Count one event for ``key``."""
+        if self.limit <= 0:
+            return
+        now = self.clock()
+        events = self._recent(key, now)
+        if events is None:
+            if len(self._events) >= self.max_keys:
+                self._prune(now)
+            events = self._events[key] = deque(maxlen=self.limit)
+        events.append(now)
+
+    def hit(self, key: str) -> bool:
+        """Count an event unless ``key`` is over its limit; False when it is."""
+        if self.over(key):
+            return False
+        self.add(key)
+        return True
+
+    def _prune(self, now: float) -> None:
+        for key in [k for k, ev in self._events.items() if not ev or now - ev[-1] >= self.window]:
+            del self._events[key]
+        while len(self._events) >= self.max_keys:
+            del self._events[next(iter(self._events))]  # the oldest key
+
+
+class OpenTables:
+    """The open tables each client created, to cap them; ``is_open(code)`` says whether a
+    table still counts (a finished or closed one no longer does)."""
+
+    def __init__(self, is_open: Callable[[str], bool]) -> None:
+        self.is_open = is_open
+        self._codes: dict[str, set[str]] = {}
+
+    def count(self, key: str) -> int:
+        """How many of ``key``'s tables are still open."""
+        codes = self._codes.get(key)
+        if codes is None:
+            return 0
+        codes.intersection_update([c for c in codes if self.is_open(c)])
+        if not codes:
+            del self._codes[key]
+            return 0
+        return len(codes)
+
+    def add(self, key: str, code: str) -> None:
+        """``key`` created the table ``code``."""
+        self._codes.setdefault(key, set()).add(code)
+
+
+class LogLimiter:
+    """Log a warning about a client at most once per ``every`` seconds; the lines held back
+    are counted in the next one. Only what the server says is logged, never what the client
+    sent (it may hold a seat token)."""
+
+    def __init__(
+        self,
+        logger: logging.Logger,
+        every: float = 60.0,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        max_keys: int = 10_000,
+    ) -> None:
+        self.logger = logger
+        self.every = every
+        self.clock = clock
+        self.max_keys = max_keys
+        self._seen: dict[str, tuple[float, int]] = {}
+
+    def __call__(self, key: str, what: str) -> None:
+        """``key`` did something worth a line: log ``what`` unless logged lately."""
+        now = self.clock()
+        last = self._seen.get(key)
+        if last is not None and now - last[0] < self.every:
+            self._seen[key] = (last[0], last[1] + 1)
+            return
+        held = last[1] if last is not None else 0
+        if len(self._seen) >= self.max_keys:
+            for k in [k for k, (t, _) in self._seen.items() if now - t >= self.every]:
+                del self._seen[k]
+            while len(self._seen) >= self.max_keys:
+                del self._seen[next(iter(self._seen))]
+        self._seen[key] = (now, 0)
+        more = f" ({held} more since the last line)" if held else ""
+        self.logger.warning("bad input from %s: %s%s", key, what, more)
+
+
+class QuietInvalidUtf8(logging.Filter):
+    """uvicorn logs a traceback for every WebSocket text frame that is not UTF-8 (it closes the
+    socket with 1007, rightly): this filter keeps one plain line a minute instead (uvicorn
+    does not say which client sent it)."""
+
+    MESSAGE = "Invalid UTF-8 sequence received from client."
+
+    def __init__(self, every: float = 60.0, clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__()
+        self.every = every
+        self.clock = clock
+        self._last: float | None = None
+        self._held = 0
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Let every other record through; this one without traceback, once a minute."""
+        if record.msg != self.MESSAGE:
+            return True
+        now = self.clock()
+        if self._last is not None and now - self._last < self.every:
+            self._held += 1
+            return False
+        more = f" ({self._held} more since the last line)" if self._held else ""
+        self._last, self._held = now, 0
+        record.msg = "bad input from a socket: a text frame that is not UTF-8 (closed, 1007)%s"
+        record.args = (more,)
+        record.levelno, record.levelname = logging.WARNING, "WARNING"
+        record.exc_info = record.exc_text = None
+        return True
+
+
+def quiet_invalid_utf8(logger: logging.Logger | None = None) -> None:
+    """Install :class:`QuietInvalidUtf8` on uvicorn's error logger (once)."""
+    logger = logger or logging.getLogger("uvicorn.error")
+    if not any(isinstance(f, QuietInvalidUtf8) for f in logger.filters):
+        logger.addFilter(QuietInvalidUtf8())
