@@ -45,7 +45,13 @@ def demo(seed: int, rules: str, delay: float) -> int:
     return 0
 
 
-def serve_web(host: str, port: int, database_url: str | None, bot_delay: float | None) -> int:
+def serve_web(
+    host: str,
+    port: int,
+    database_url: str | None,
+    bot_delay: float | None,
+    instance_id: str | None = None,
+) -> int:
     """Run the web app under uvicorn until interrupted."""
     try:
         import uvicorn
@@ -54,7 +60,7 @@ def serve_web(host: str, port: int, database_url: str | None, bot_delay: float |
     except ImportError as exc:
         print(f"seep serve needs the web extra: pip install 'seep-game[web]' ({exc})")
         return 2
-    app = create_app(database_url, bot_delay=bot_delay)
+    app = create_app(database_url, bot_delay=bot_delay, instance_id=instance_id)
     print(f"Seep: open http://{host}:{port}/ in a browser (Ctrl-C stops the server)")
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=1 << 20)
     return 0
@@ -80,6 +86,11 @@ def main(argv: list[str] | None = None) -> int:
     w.add_argument(
         "--bot-delay", type=float, default=None, help="seconds before each bot move (0.6)"
     )
+    w.add_argument(
+        "--instance-id",
+        default=None,
+        help="this server's id among several on one database ($SEEP_INSTANCE_ID; docs/deploy.md)",
+    )
     from .arena.cli import add_arena_parser, run_arena  # the arena's options live with it
 
     add_arena_parser(sub)
@@ -97,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "arena":
         return run_arena(args)
     if args.command == "serve":
-        return serve_web(args.host, args.port, args.database_url, args.bot_delay)
+        return serve_web(args.host, args.port, args.database_url, args.bot_delay, args.instance_id)
     seed = args.seed if args.seed is not None else random.randrange(1 << 30)
     return demo(seed, args.rules, args.delay)
 

@@ -8,10 +8,12 @@ FastAPI app (``create_app``). Everything here needs the ``web`` extra
 
 from __future__ import annotations
 
+from typing import Any
+
 __all__ = ["create_app"]
 
 
-def create_app(database_url: str | None = None, **options: float) -> object:
+def create_app(database_url: str | None = None, **options: Any) -> object:
     """Build the FastAPI app (see :func:`seep.web.app.create_app`)."""
     from .app import create_app as _create_app
 

@@ -13,6 +13,7 @@ import gc
 import json
 import logging
 import os
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ from fastapi import FastAPI, Request, WebSocket
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect
 
 from .store import Store
@@ -39,6 +41,7 @@ _STATUS = {
     "not_host": 403,
     "not_allowed": 409,
     "seat_taken": 409,
+    "unavailable": 503,
 }
 
 _FALLBACK_PAGE = """<!doctype html><meta charset="utf-8"><title>Seep</title>
@@ -80,6 +83,48 @@ async def _json_body(request: Request) -> dict[str, Any]:
     return data
 
 
+def _instance_id(value: str | None) -> str | None:
+    """This instance's id (``SEEP_INSTANCE_ID``), checked: several instances share a database
+    only with one each."""
+    value = value if value is not None else os.environ.get("SEEP_INSTANCE_ID") or None
+    if value is not None and not re.fullmatch(r"[A-Za-z0-9._:-]{1,64}", value):
+        raise SystemExit(f"an instance id is 1-64 letters, digits or ._:- (got {value!r})")
+    return value
+
+
+# A table's own requests: with several instances, this one must hold the table first.
+_TABLE_PATH = re.compile(r"/(?:ws|api/tables)/([^/]+)")
+
+
+class _ClaimTables:
+    """ASGI middleware: before a request for a table (``/ws/{code}``, ``/api/tables/{code}...``)
+    the manager claims it (several instances only; see TableManager.claim)."""
+
+    def __init__(self, app: ASGIApp, manager: TableManager) -> None:
+        self.app = app
+        self.manager = manager
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] in ("http", "websocket") and self.manager.clustered:
+            m = _TABLE_PATH.match(scope["path"])
+            if m:
+                try:
+                    await self.manager.claim(m.group(1))
+                except Exception as exc:  # held elsewhere, or the database is away
+                    if not isinstance(exc, TableError):
+                        log.warning("table %s not claimed: %s", m.group(1)[:12], exc)
+                        exc = TableError("unavailable", "the table cannot be loaded: try again")
+                    if scope["type"] == "websocket":
+                        await receive()  # the connect event, then a refusal: the client retries
+                        await send({"type": "websocket.close", "code": 1013})
+                    else:
+                        resp = _error(exc.code, exc.message, 503)
+                        resp.headers["Retry-After"] = "1"
+                        await resp(scope, receive, send)
+                    return
+        await self.app(scope, receive, send)
+
+
 def _page(name: str) -> Response:
     path = STATIC / name
     if not path.is_file():
@@ -107,17 +152,28 @@ def create_app(
     *,
     bot_delay: float | None = None,
     grace_seconds: float | None = None,
+    instance_id: str | None = None,
+    lease_seconds: float | None = None,
 ) -> FastAPI:
     """The web app. ``database_url`` defaults to ``SEEP_DATABASE_URL`` or ./data/seep.db;
     ``bot_delay`` (``SEEP_BOT_DELAY``, 0.6 s) is the pause before each bot move and
     ``grace_seconds`` (``SEEP_GRACE_SECONDS``, 30 s) how long a player may be gone before a
-    bot plays for him. Unfinished tables are reloaded when the app starts."""
-    store = Store(database_url)
+    bot plays for him. Unfinished tables are reloaded when the app starts.
+
+    ``instance_id`` (``SEEP_INSTANCE_ID``) makes this server one of several on one database
+    (docs/deploy.md): it then holds a table only under a lease of ``lease_seconds``
+    (``SEEP_LEASE_SECONDS``, 10 s), loads tables when their requests come, and no table at
+    start."""
+    instance = _instance_id(instance_id)
+    store = Store(database_url, owner=instance)
     manager = TableManager(
         store,
         bot_delay=bot_delay if bot_delay is not None else _env_float("SEEP_BOT_DELAY", 0.6),
         grace_seconds=(
             grace_seconds if grace_seconds is not None else _env_float("SEEP_GRACE_SECONDS", 30.0)
+        ),
+        lease_seconds=(
+            lease_seconds if lease_seconds is not None else _env_float("SEEP_LEASE_SECONDS", 10.0)
         ),
     )
 
@@ -135,16 +191,22 @@ def create_app(
         if n:
             log.info("resumed %d unfinished table(s)", n)
         checkpoints = asyncio.create_task(checkpointer())
+        beats = asyncio.create_task(manager.heartbeat()) if manager.clustered else None
         _tune_gc()
         yield
         checkpoints.cancel()
+        if beats is not None:
+            beats.cancel()
         manager.shutdown()
+        with contextlib.suppress(Exception):
+            store.release_lease()  # the other instances take this one's tables at once
         store.checkpoint()
         store.close()
 
     app = FastAPI(title="Seep", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.manager = manager
     app.state.store = store
+    app.add_middleware(_ClaimTables, manager=manager)
 
     @app.exception_handler(TableError)
     async def table_error(_: Request, exc: TableError) -> JSONResponse:
@@ -175,6 +237,11 @@ def create_app(
     @app.get("/replay/{code}", include_in_schema=False)
     async def replay_page(code: str) -> Response:
         return _page("index.html")
+
+    @app.get("/healthz", include_in_schema=False)
+    async def health() -> dict[str, str]:
+        # The proxy's health check (docs/deploy.md): cheap, no database round trip.
+        return {"status": "ok"}
 
     @app.get("/how-to-play", include_in_schema=False)
     async def how_to_play() -> Response:
@@ -215,6 +282,9 @@ def create_app(
         while True:
             text = await conn.next_message()
             if text is None:
+                if conn.close_code is not None:  # the table left this server: reconnect
+                    with contextlib.suppress(Exception):
+                        await ws.close(code=conn.close_code)
                 return
             try:
                 await ws.send_text(text)
