@@ -125,7 +125,11 @@ class Store:
         self.engine: Engine = create_engine(self.url)
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        metadata.create_all(self.engine)
+        with self.engine.begin() as c:
+            if self.engine.dialect.name == "postgresql":
+                # Several instances starting at once: one creates the schema, the others wait.
+                c.exec_driver_sql("SELECT pg_advisory_xact_lock(7331)")
+            metadata.create_all(c)
         # A move is written on the event loop's thread while every table waits: the statements
         # are built once (SQLAlchemy then reuses their compiled form) on one kept connection.
         self._conn = self.engine.connect()
