@@ -348,6 +348,33 @@ def test_three_instances_survive_one_killed_mid_deal(postgres: Any, tmp_path: Pa
                 if code in mid_deal:
                     assert client.sessions == 2, code
                     assert owners.get(code) != victim, code
+
+            # Hand-over: an instance asked directly for a table that another holds gets it at
+            # the holder's next heartbeat; the holder's player is told to reconnect, and
+            # through HAProxy he gets it back from the holder's instance.
+            r = http.post("/api/tables", json={"name": "H", "bots": "easy"})
+            code, token = r.json()["code"], r.json()["token"]
+
+            async def handover() -> None:
+                ws = await connect(base, code, token)
+                while json.loads(await ws.recv())["seat"] != 0:
+                    pass
+                holder = _owners(db)[code]
+                other = next(i for i in cluster.instances if i.id not in (holder, victim))
+                got = await asyncio.to_thread(httpx.get, f"{other.url}/api/tables/{code}")
+                assert got.status_code == 200 and _owners(db)[code] == other.id
+                texts: list[dict[str, Any]] = []
+                with pytest.raises(ws_exceptions.ConnectionClosed):
+                    while True:
+                        texts.append(json.loads(await ws.recv()))
+                assert texts[-1]["code"] == "moved" and ws.close_code == 1012, texts
+                again = await connect(base, code, token)
+                while json.loads(await again.recv())["seat"] != 0:
+                    pass
+                assert _owners(db)[code] == holder
+                await again.close()
+
+            asyncio.run(handover())
     finally:
         db.dispose()
         cluster.stop()
