@@ -157,6 +157,14 @@ def test_a_lease_has_one_holder_and_turns_other_writers_away(db_url: str) -> Non
         b.close()
 
 
+def _take_all(stores: list[Store], code: str, at: float | None) -> list[Any]:
+    return _race(len(stores), lambda i: stores[i].take_lease(code, 30, at).taken)
+
+
+def _write_all(stores: list[Store], code: str) -> list[Any]:
+    return _race(len(stores), lambda i: stores[i].add_move(_table(code), 0, _move(i), 1))
+
+
 def test_racing_instances_one_wins(db_url: str) -> None:
     n = 6
     stores = [Store(db_url, owner=f"i{i}") for i in range(n)]
@@ -170,15 +178,15 @@ def test_racing_instances_one_wins(db_url: str) -> None:
             code = f"RACE{round_ + 2}"
             stores[0].create_table(_table(code))
             # Taking a free lease: exactly one holder.
-            taken = _race(n, lambda i, code=code: stores[i].take_lease(code, 30).taken)
+            taken = _take_all(stores, code, None)
             assert taken.count(True) == 1, taken
             # Taking an expired lease: exactly one new holder.
             later = time.time() + 60
-            taken = _race(n, lambda i, code=code, t=later: stores[i].take_lease(code, 30, t).taken)
+            taken = _take_all(stores, code, later)
             assert taken.count(True) == 1, taken
             # Two writers of one move number under one id: the key keeps one.
             twins[0].take_lease(code, 300, later + 60)
-            written = _race(n, lambda i, code=code: twins[i].add_move(_table(code), 0, _move(i), 1))
+            written = _write_all(twins, code)
             assert sum(r is None for r in written) == 1, written
             assert all(isinstance(r, StoreConflict) for r in written if r is not None)
     finally:
