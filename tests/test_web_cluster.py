@@ -220,6 +220,8 @@ class Client:
         self.final: list[dict[str, Any]] | None = None  # the history at the deal's end
         self.finished = False
         self.errors: list[dict[str, Any]] = []
+        self.lost_at: float | None = None  # when a socket closed under the player
+        self.gap = 0.0  # the longest time from a lost socket to a state again
 
     async def run(self, deadline: float) -> None:
         while not self.finished:
@@ -237,6 +239,7 @@ class Client:
                 pass
             finally:
                 await ws.close()
+            self.lost_at = time.monotonic()
 
     async def _session(self, ws: Any) -> None:
         asked: set[int] = set()  # the versions answered (a state may come twice)
@@ -249,6 +252,9 @@ class Client:
                 continue
             if msg["type"] != "state" or msg["seat"] != 0:
                 continue
+            if self.lost_at is not None:
+                self.gap = max(self.gap, time.monotonic() - self.lost_at)
+                self.lost_at = None
             status = msg["table"]["status"]
             if status == "finished":
                 self.finished = True
@@ -324,6 +330,7 @@ def test_three_instances_survive_one_killed_mid_deal(postgres: Any, tmp_path: Pa
         print(
             f"killed {victim} with {len(mid_deal)} of {TABLES} tables mid-deal; "
             f"sessions {sorted(c.sessions for c in clients)}; "
+            f"longest wait for a state after the kill {max(c.gap for c in clients):.1f} s; "
             f"played in {time.monotonic() - started:.1f} s"
         )
         assert mid_deal, "no table was mid-deal on the killed instance"
