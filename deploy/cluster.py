@@ -272,7 +272,10 @@ def start_cluster(
     instances: list[Instance] = []
     proxy: subprocess.Popen[bytes] | None = None
     try:
-        child_env = dict(os.environ, **(env or {}))
+        # The instances see every client through HAProxy on loopback: they take the client's
+        # address from X-Forwarded-For for their per-address limits (docs/web.md).
+        child_env = dict(os.environ, SEEP_TRUSTED_PROXIES="127.0.0.1")
+        child_env.update(env or {})
         if lease_seconds is not None:
             child_env["SEEP_LEASE_SECONDS"] = str(lease_seconds)
         for i in range(n):

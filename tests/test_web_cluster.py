@@ -294,8 +294,12 @@ def test_three_instances_survive_one_killed_mid_deal(postgres: Any, tmp_path: Pa
         database_url=_database(postgres, "cluster"),
         bot_delay=BOT_DELAY,
         lease_seconds=LEASE_SECONDS,
-        # One test client opens every table: generous per-address limits.
-        env={"SEEP_MAX_TABLES_PER_MINUTE": "1000", "SEEP_GRACE_SECONDS": "60"},
+        # One test client opens every table: no per-address limits (0 turns one off).
+        env={
+            "SEEP_MAX_TABLES_PER_MINUTE": "0",
+            "SEEP_MAX_OPEN_TABLES_PER_CLIENT": "0",
+            "SEEP_GRACE_SECONDS": "60",
+        },
     )
     db = sqlalchemy.create_engine(cluster.database_url)
     try:
