@@ -194,6 +194,53 @@ def test_racing_instances_one_wins(db_url: str) -> None:
             s.close()
 
 
+def test_an_instance_that_lost_a_table_drops_it_and_its_players_reconnect(
+    tmp_path: Path,
+) -> None:
+    from fastapi.testclient import TestClient
+    from starlette.websockets import WebSocketDisconnect
+
+    from seep.web.app import create_app
+
+    url = f"sqlite:///{tmp_path / 'seep.db'}"
+    app = create_app(url, bot_delay=0.002, instance_id="a", lease_seconds=30)
+    with TestClient(app) as client:
+        manager = app.state.manager
+        made = client.post("/api/tables", json={"name": "A", "bots": "easy"}).json()
+        code = made["code"]
+        assert code not in manager.tables  # created, not held: its owner loads it
+        with client.websocket_connect(f"/ws/{code}") as ws:
+            ws.send_json({"type": "hello", "token": made["token"]})
+            while ws.receive_json()["seat"] != 0:
+                pass
+            assert code in manager.tables
+            ws.send_json({"type": "start"})
+            msg = ws.receive_json()
+            while not msg.get("legal"):
+                msg = ws.receive_json()
+            # Instance b takes the table over (a's lease ran out without a noticing).
+            other = Store(url, owner="b")
+            assert other.take_lease(code, 30, time.time() + 60).taken
+            other.close()
+            ws.send_json({"type": "move", "move": msg["legal"][0], "version": msg["version"]})
+            while msg.get("type") != "error":
+                msg = ws.receive_json()
+            assert msg["code"] == "moved"
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_json()
+            assert closed.value.code == 1012
+        assert code not in manager.tables
+        with manager.store.engine.connect() as c:
+            seqs = [
+                r.seq for r in c.execute(sqlalchemy.select(moves_t).where(moves_t.c.code == code))
+            ]
+        assert seqs == list(range(len(seqs)))  # nothing written after the lease was lost
+        # The table is b's now: a's request waits for it, then gives up with a clear 503.
+        manager.lease_seconds = 0.4
+        r = client.get(f"/api/tables/{code}")
+        assert r.status_code == 503 and r.json()["error"]["code"] == "unavailable"
+
+
 # --- a cluster behind HAProxy ---------------------------------------------------------------
 
 TABLES = 40
