@@ -145,6 +145,7 @@ def test_a_lease_has_one_holder_and_turns_other_writers_away(db_url: str) -> Non
         with pytest.raises(StoreConflict):  # the key: move 0 is stored already
             b.add_move(table, 0, _move(0), 2)
         b.add_move(table, 1, _move(1), 2)
+        assert a.running("LEASE1") and a.count_running() == 1
         b.release_lease("LEASE1")
         assert a.take_lease("LEASE1", 30, now + 42).taken
         with a.engine.connect() as c:

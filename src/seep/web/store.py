@@ -32,6 +32,7 @@ from sqlalchemy import (
     delete,
     event,
     exists,
+    func,
     insert,
     select,
     update,
@@ -345,6 +346,14 @@ class Store:
                 )
             ).first()
         return row is not None
+
+    def count_running(self) -> int:
+        """How many tables are not finished (on every instance sharing the database)."""
+        with self.engine.connect() as c:
+            n = c.execute(
+                select(func.count()).select_from(tables_t).where(tables_t.c.status != "finished")
+            ).scalar()
+        return int(n or 0)
 
     def load_table(self, code: str) -> dict[str, Any] | None:
         """One unfinished table with its moves in order (as :meth:`load_unfinished` gives
