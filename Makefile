@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test browser lint typecheck pytest bench clean
+.PHONY: run cluster test browser lint typecheck pytest bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -17,6 +17,11 @@ run: $(STAMP)
 	mkdir -p data
 	$(VENV)/bin/seep serve --host 127.0.0.1 --port 8000
 
+# Three instances on one throwaway PostgreSQL behind HAProxy on http://127.0.0.1:8080
+# (docs/deploy.md; needs the haproxy and postgresql packages). Ctrl-C stops everything.
+cluster: $(STAMP)
+	$(PY) deploy/cluster.py --instances 3 --port 8080
+
 test: $(STAMP) browser lint typecheck pytest
 
 # The browser tests drive Debian's chromium (never a browser of playwright's own download).
@@ -24,8 +29,8 @@ browser:
 	@test -x /usr/bin/chromium || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium)
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check src tests bench examples
-	$(VENV)/bin/ruff format --check src tests bench examples
+	$(VENV)/bin/ruff check src tests bench examples deploy
+	$(VENV)/bin/ruff format --check src tests bench examples deploy
 
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy --strict src/seep

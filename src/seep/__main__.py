@@ -51,6 +51,7 @@ def serve_web(
     port: int,
     database_url: str | None,
     bot_delay: float | None,
+    instance_id: str | None = None,
     *,
     dev: bool = False,
     behind_proxy: bool = False,
@@ -68,7 +69,13 @@ def serve_web(
     from .web.limits import LOOPBACK
 
     trusted = os.environ.get("SEEP_TRUSTED_PROXIES") or (LOOPBACK if behind_proxy else "")
-    app = create_app(database_url, bot_delay=bot_delay, dev=dev, trusted_proxies=trusted)
+    app = create_app(
+        database_url,
+        bot_delay=bot_delay,
+        dev=dev,
+        trusted_proxies=trusted,
+        instance_id=instance_id,
+    )
     print(f"Seep: open http://{host}:{port}/ in a browser (Ctrl-C stops the server)")
     # proxy_headers off: the app alone decides whom to believe about X-Forwarded-For
     # (uvicorn would believe any local peer).
@@ -117,6 +124,11 @@ def main(argv: list[str] | None = None) -> int:
         choices=["debug", "info", "warning", "error"],
         help="uvicorn's log level (info: every request)",
     )
+    w.add_argument(
+        "--instance-id",
+        default=None,
+        help="this server's id among several on one database ($SEEP_INSTANCE_ID; docs/deploy.md)",
+    )
     from .arena.cli import add_arena_parser, run_arena  # the arena's options live with it
 
     add_arena_parser(sub)
@@ -139,6 +151,7 @@ def main(argv: list[str] | None = None) -> int:
             args.port,
             args.database_url,
             args.bot_delay,
+            args.instance_id,
             dev=args.dev,
             behind_proxy=args.behind_proxy,
             log_level=args.log_level,

@@ -13,6 +13,7 @@ import gc
 import json
 import logging
 import os
+import re
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -54,6 +55,7 @@ _STATUS = {
     "already_seated": 409,
     "rate_limited": 429,
     "too_many_tables": 429,
+    "unavailable": 503,
 }
 # Refusals of malformed input: logged (once a minute per client), since a client that sends
 # them is broken or probing.
@@ -160,6 +162,48 @@ def _body_doc(model: type[BaseModel]) -> dict[str, Any]:
     return {"requestBody": {"content": {"application/json": {"schema": schema}}}}
 
 
+def _instance_id(value: str | None) -> str | None:
+    """This instance's id (``SEEP_INSTANCE_ID``), checked: several instances share a database
+    only with one each."""
+    value = value if value is not None else os.environ.get("SEEP_INSTANCE_ID") or None
+    if value is not None and not re.fullmatch(r"[A-Za-z0-9._:-]{1,64}", value):
+        raise SystemExit(f"an instance id is 1-64 letters, digits or ._:- (got {value!r})")
+    return value
+
+
+# A table's own requests: with several instances, this one must hold the table first.
+_TABLE_PATH = re.compile(r"/(?:ws|api/tables)/([^/]+)")
+
+
+class _ClaimTables:
+    """ASGI middleware: before a request for a table (``/ws/{code}``, ``/api/tables/{code}...``)
+    the manager claims it (several instances only; see TableManager.claim)."""
+
+    def __init__(self, app: ASGIApp, manager: TableManager) -> None:
+        self.app = app
+        self.manager = manager
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] in ("http", "websocket") and self.manager.clustered:
+            m = _TABLE_PATH.match(scope["path"])
+            if m:
+                try:
+                    await self.manager.claim(m.group(1))
+                except Exception as exc:  # held elsewhere, or the database is away
+                    if not isinstance(exc, TableError):
+                        log.warning("table %s not claimed: %s", m.group(1)[:12], exc)
+                        exc = TableError("unavailable", "the table cannot be loaded: try again")
+                    if scope["type"] == "websocket":
+                        await receive()  # the connect event, then a refusal: the client retries
+                        await send({"type": "websocket.close", "code": 1013})
+                    else:
+                        resp = _error(exc.code, exc.message, 503)
+                        resp.headers["Retry-After"] = "1"
+                        await resp(scope, receive, send)
+                    return
+        await self.app(scope, receive, send)
+
+
 def _page(name: str) -> Response:
     path = STATIC / name
     if not path.is_file():
@@ -193,6 +237,8 @@ def create_app(
     max_open_tables: int | None = None,
     max_open_tables_per_client: int | None = None,
     max_unknown_codes_per_minute: int | None = None,
+    instance_id: str | None = None,
+    lease_seconds: float | None = None,
 ) -> FastAPI:
     """The web app. ``database_url`` defaults to ``SEEP_DATABASE_URL`` or ./data/seep.db;
     ``bot_delay`` (``SEEP_BOT_DELAY``, 0.6 s) is the pause before each bot move and
@@ -203,7 +249,12 @@ def create_app(
     limit) default to their ``SEEP_*`` environment settings: ``max_tables_per_minute`` (10),
     ``max_open_tables`` (2,000 in all), ``max_open_tables_per_client`` (20),
     ``max_unknown_codes_per_minute`` (30). ``trusted_proxies`` (``SEEP_TRUSTED_PROXIES``,
-    default none) are the addresses whose ``X-Forwarded-For`` names the client."""
+    default none) are the addresses whose ``X-Forwarded-For`` names the client.
+
+    ``instance_id`` (``SEEP_INSTANCE_ID``) makes this server one of several on one database
+    (docs/deploy.md): it then holds a table only under a lease of ``lease_seconds``
+    (``SEEP_LEASE_SECONDS``, 10 s), loads tables when their requests come, and no table at
+    start."""
 
     def setting(value: int | None, name: str, default: int) -> int:
         return value if value is not None else _env_int(name, default)
@@ -219,12 +270,16 @@ def create_app(
     except ValueError as exc:
         raise SystemExit(f"SEEP_TRUSTED_PROXIES: {exc}") from None
     quiet_invalid_utf8()
-    store = Store(database_url)
+    instance = _instance_id(instance_id)
+    store = Store(database_url, owner=instance)
     manager = TableManager(
         store,
         bot_delay=bot_delay if bot_delay is not None else _env_float("SEEP_BOT_DELAY", 0.6),
         grace_seconds=(
             grace_seconds if grace_seconds is not None else _env_float("SEEP_GRACE_SECONDS", 30.0)
+        ),
+        lease_seconds=(
+            lease_seconds if lease_seconds is not None else _env_float("SEEP_LEASE_SECONDS", 10.0)
         ),
     )
 
@@ -242,10 +297,15 @@ def create_app(
         if n:
             log.info("resumed %d unfinished table(s)", n)
         checkpoints = asyncio.create_task(checkpointer())
+        beats = asyncio.create_task(manager.heartbeat()) if manager.clustered else None
         _tune_gc()
         yield
         checkpoints.cancel()
+        if beats is not None:
+            beats.cancel()
         manager.shutdown()
+        with contextlib.suppress(Exception):
+            store.release_lease()  # the other instances take this one's tables at once
         store.checkpoint()
         store.close()
 
@@ -259,6 +319,7 @@ def create_app(
     app.add_middleware(SecurityHeaders, dev=dev)
     app.state.manager = manager
     app.state.store = store
+    app.add_middleware(_ClaimTables, manager=manager)
 
     creations = RateLimiter(per_minute)
     misses = RateLimiter(misses_cap)  # lookups of codes that name no table
@@ -266,8 +327,15 @@ def create_app(
     manager.log_bad_input = log_bad
 
     def is_open(code: str) -> bool:
+        if manager.clustered:  # the table may live on another instance: ask the database
+            return store.running(code)
         table = manager.tables.get(code)
         return table is not None and table.status in ("waiting", "playing")
+
+    def open_in_all() -> int:
+        if manager.clustered:
+            return store.count_running()
+        return sum(is_open(c) for c in manager.tables)
 
     open_tables = OpenTables(is_open)
     app.state.client_of = client_of
@@ -327,6 +395,11 @@ def create_app(
     async def replay_page(code: str) -> Response:
         return _page("index.html")
 
+    @app.get("/healthz", include_in_schema=False)
+    async def health() -> dict[str, str]:
+        # The proxy's health check (docs/deploy.md): cheap, no database round trip.
+        return {"status": "ok"}
+
     @app.api_route("/how-to-play", methods=["GET", "HEAD"], include_in_schema=False)
     async def how_to_play() -> Response:
         return _page("how-to-play.html")
@@ -350,7 +423,7 @@ def create_app(
                 f"your address already has {client_cap} open tables (the limit): finish or "
                 "leave one first",
             )
-        if open_cap and sum(is_open(c) for c in manager.tables) >= open_cap:
+        if open_cap and open_in_all() >= open_cap:
             raise TableError(
                 "too_many_tables",
                 f"the server has {open_cap} open tables, its limit: try again later",
@@ -390,6 +463,9 @@ def create_app(
         while True:
             text = await conn.next_message()
             if text is None:
+                if conn.close_code is not None:  # the table left this server: reconnect
+                    with contextlib.suppress(Exception):
+                        await ws.close(code=conn.close_code)
                 return
             try:
                 await ws.send_text(text)

@@ -4,6 +4,10 @@ SQLite at ``./data/seep.db`` by default (the folder is created on demand);
 ``SEEP_DATABASE_URL`` or an explicit URL chooses another database (PostgreSQL works the same).
 A running table is stored as its settings, seed, seats (token hashes only) and moves; a restart
 replays the moves through the engine. A finished table keeps its FORMAT.md game record.
+
+Several server instances may share one database (docs/deploy.md): each running table then has
+one owner at a time, recorded in ``leases`` (owner instance id, expiry, and who else wants it),
+and the primary key (table, move number) of ``moves`` turns a second writer of a move away.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -26,17 +31,20 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    exists,
+    func,
     insert,
     select,
     update,
 )
 from sqlalchemy import Table as SqlTable
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
 
 if TYPE_CHECKING:
     from .tables import Table
 
-__all__ = ["DEFAULT_URL", "Store", "database_url"]
+__all__ = ["DEFAULT_URL", "Lease", "Store", "StoreConflict", "database_url"]
 
 DEFAULT_URL = "sqlite:///data/seep.db"
 
@@ -61,6 +69,29 @@ moves_t = SqlTable(
     Column("seq", Integer, primary_key=True),
     Column("move", Text, nullable=False),  # the FORMAT.md move with its seat
 )
+# One row per table some instance holds (several instances on one database only).
+leases_t = SqlTable(
+    "leases",
+    metadata,
+    Column("code", String(8), primary_key=True),
+    Column("owner", String(64), nullable=False),  # the holding instance's id
+    Column("expires", Float, nullable=False),  # time.time() of the end of the lease
+    Column("wanted", String(64)),  # another instance that asked for the table
+)
+
+
+class StoreConflict(Exception):
+    """A write that another writer got in first: a table code already taken, a move number
+    already stored, or a table whose lease another instance holds."""
+
+
+@dataclass(frozen=True)
+class Lease:
+    """The answer to :meth:`Store.take_lease`: ``owner`` holds the table until ``expires``."""
+
+    taken: bool
+    owner: str
+    expires: float
 
 
 def database_url(url: str | None = None) -> str:
@@ -81,9 +112,13 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
 
 
 class Store:
-    """The server's database. Every write is its own transaction, committed on return."""
+    """The server's database. Every write is its own transaction, committed on return.
 
-    def __init__(self, url: str | None = None) -> None:
+    ``owner`` is this server instance's id when several instances share the database: writes to
+    a table then need its lease (:meth:`take_lease`) and raise :class:`StoreConflict` without.
+    """
+
+    def __init__(self, url: str | None = None, *, owner: str | None = None) -> None:
         self.url = database_url(url)
         if self.url.startswith("sqlite:///") and ":memory:" not in self.url:
             path = Path(self.url.removeprefix("sqlite:///"))
@@ -91,7 +126,11 @@ class Store:
         self.engine: Engine = create_engine(self.url)
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        metadata.create_all(self.engine)
+        with self.engine.begin() as c:
+            if self.engine.dialect.name == "postgresql":
+                # Several instances starting at once: one creates the schema, the others wait.
+                c.exec_driver_sql("SELECT pg_advisory_xact_lock(7331)")
+            metadata.create_all(c)
         # A move is written on the event loop's thread while every table waits: the statements
         # are built once (SQLAlchemy then reuses their compiled form) on one kept connection.
         self._conn = self.engine.connect()
@@ -101,6 +140,11 @@ class Store:
             .where(tables_t.c.code == bindparam("the_code"))
             .values(version=bindparam("the_version"))
         )
+        # With an owner (several instances on one database), every write to a table is made
+        # only while this instance holds its lease: a writer that lost it is turned away.
+        self.owner = owner
+        if owner is not None:
+            self._set_version = self._set_version.where(self._held(tables_t.c.code))
 
     def close(self) -> None:
         """Release the connections."""
@@ -123,7 +167,14 @@ class Store:
         )
 
     def create_table(self, table: Table) -> None:
-        """Store a new table."""
+        """Store a new table; :class:`StoreConflict` when its code is taken (by another
+        instance at the same moment: codes are unique by the database)."""
+        try:
+            self._create_table(table)
+        except IntegrityError:
+            raise StoreConflict(f"table code {table.code} is taken") from None
+
+    def _create_table(self, table: Table) -> None:
         with self.engine.begin() as c:
             c.execute(
                 insert(tables_t).values(
@@ -141,9 +192,9 @@ class Store:
     def save_table(self, table: Table) -> None:
         """Store a table's seats, host and status."""
         with self.engine.begin() as c:
-            c.execute(
+            done = c.execute(
                 update(tables_t)
-                .where(tables_t.c.code == table.code)
+                .where(tables_t.c.code == table.code, *self._if_held())
                 .values(
                     status=table.status,
                     host=table.host,
@@ -151,13 +202,25 @@ class Store:
                     version=table.version,
                 )
             )
+            self._check_held(done.rowcount, table.code)
 
     def add_move(self, table: Table, seq: int, move: dict[str, Any], version: int) -> None:
-        """Store move number ``seq`` (from 0) of a table, made in state ``version``."""
+        """Store move number ``seq`` (from 0) of a table, made in state ``version``;
+        :class:`StoreConflict` when that move number is stored already or, with an owner,
+        another instance holds the table."""
         c = self._conn
-        with c.begin():
-            c.execute(self._insert_move, {"code": table.code, "seq": seq, "move": json.dumps(move)})
-            c.execute(self._set_version, {"the_code": table.code, "the_version": version})
+        try:
+            with c.begin():
+                c.execute(
+                    self._insert_move, {"code": table.code, "seq": seq, "move": json.dumps(move)}
+                )
+                done = c.execute(
+                    self._set_version, {"the_code": table.code, "the_version": version}
+                )
+                self._check_held(done.rowcount, table.code)  # raising rolls the move back
+        except IntegrityError:
+            # The (table, move number) key: another writer stored this move first.
+            raise StoreConflict(f"table {table.code}: move {seq} is already stored") from None
 
     def delete_moves(self, code: str, first: int) -> None:
         """Forget the moves from number ``first`` on (practice undo)."""
@@ -167,9 +230,9 @@ class Store:
     def finish(self, table: Table, record: dict[str, Any]) -> None:
         """Mark a table finished, keeping its game record."""
         with self.engine.begin() as c:
-            c.execute(
+            done = c.execute(
                 update(tables_t)
-                .where(tables_t.c.code == table.code)
+                .where(tables_t.c.code == table.code, *self._if_held())
                 .values(
                     status="finished",
                     seats=self._seats(table),
@@ -177,8 +240,143 @@ class Store:
                     record=json.dumps(record),
                 )
             )
+            self._check_held(done.rowcount, table.code)
+
+    # --- leases (several instances on one database) -----------------------------------------
+
+    def _held(self, code: Any) -> Any:
+        """SQL: this instance holds the lease of table ``code``."""
+        return exists().where(leases_t.c.code == code, leases_t.c.owner == self.owner)
+
+    def _if_held(self) -> list[Any]:
+        return [] if self.owner is None else [self._held(tables_t.c.code)]
+
+    def _check_held(self, rowcount: int, code: str) -> None:
+        if self.owner is not None and rowcount != 1:
+            raise StoreConflict(f"table {code}: another instance holds it")
+
+    def take_lease(self, code: str, ttl: float, now: float | None = None) -> Lease:
+        """Take or renew this instance's lease of table ``code`` for ``ttl`` seconds: granted
+        when nobody holds it, this instance does, or the holder's lease has expired. When
+        another instance holds it, it is asked to hand the table over (see
+        :meth:`renew_leases`) and the answer names it."""
+        assert self.owner is not None, "leases need an owner (the instance id)"
+        now = time.time() if now is None else now
+        me, until = self.owner, now + ttl
+        with self.engine.begin() as c:
+            # One conditional UPDATE: of two instances taking an expired lease, one wins.
+            done = c.execute(
+                update(leases_t)
+                .where(
+                    leases_t.c.code == code,
+                    (leases_t.c.owner == me) | (leases_t.c.expires < now),
+                )
+                .values(owner=me, expires=until, wanted=None)
+            )
+        if done.rowcount == 1:
+            return Lease(True, me, until)
+        try:
+            with self.engine.begin() as c:
+                c.execute(insert(leases_t).values(code=code, owner=me, expires=until))
+            return Lease(True, me, until)
+        except IntegrityError:
+            pass  # held by another instance (the primary key turned the second taker away)
+        with self.engine.begin() as c:
+            c.execute(
+                update(leases_t)
+                .where(leases_t.c.code == code, leases_t.c.owner != me)
+                .values(wanted=me)
+            )
+            row = c.execute(
+                select(leases_t.c.owner, leases_t.c.expires).where(leases_t.c.code == code)
+            ).first()
+        if row is None:  # released meanwhile: the next attempt takes it
+            return Lease(False, "", now)
+        return Lease(row.owner == me, row.owner, row.expires)
+
+    def renew_leases(
+        self, codes: list[str], ttl: float, now: float | None = None
+    ) -> tuple[set[str], set[str]]:
+        """The heartbeat: extend this instance's leases of ``codes``. Returns the codes it
+        still holds and, among them, those another instance has asked for."""
+        assert self.owner is not None, "leases need an owner (the instance id)"
+        now = time.time() if now is None else now
+        held: set[str] = set()
+        wanted: set[str] = set()
+        in_codes: Any = bindparam("codes", expanding=True)
+        with self.engine.begin() as c:
+            for i in range(0, len(codes), 500):
+                chunk = codes[i : i + 500]
+                c.execute(
+                    update(leases_t)
+                    .where(leases_t.c.owner == self.owner, leases_t.c.code.in_(in_codes))
+                    .values(expires=now + ttl),
+                    {"codes": chunk},
+                )
+                rows = c.execute(
+                    select(leases_t.c.code, leases_t.c.wanted).where(
+                        leases_t.c.owner == self.owner, leases_t.c.code.in_(in_codes)
+                    ),
+                    {"codes": chunk},
+                ).all()
+                for row in rows:
+                    held.add(row.code)
+                    if row.wanted is not None and row.wanted != self.owner:
+                        wanted.add(row.code)
+        return held, wanted
+
+    def release_lease(self, code: str | None = None) -> None:
+        """Give up this instance's lease of table ``code`` (``None``: of every table)."""
+        if self.owner is None:
+            return
+        cond = [leases_t.c.owner == self.owner]
+        if code is not None:
+            cond.append(leases_t.c.code == code)
+        with self.engine.begin() as c:
+            c.execute(delete(leases_t).where(*cond))
 
     # --- reads ------------------------------------------------------------------------------
+
+    def running(self, code: str) -> bool:
+        """True when a table has this code and is not finished."""
+        with self.engine.connect() as c:
+            row = c.execute(
+                select(tables_t.c.code).where(
+                    tables_t.c.code == code, tables_t.c.status != "finished"
+                )
+            ).first()
+        return row is not None
+
+    def count_running(self) -> int:
+        """How many tables are not finished (on every instance sharing the database)."""
+        with self.engine.connect() as c:
+            n = c.execute(
+                select(func.count()).select_from(tables_t).where(tables_t.c.status != "finished")
+            ).scalar()
+        return int(n or 0)
+
+    def load_table(self, code: str) -> dict[str, Any] | None:
+        """One unfinished table with its moves in order (as :meth:`load_unfinished` gives
+        them), or ``None``."""
+        with self.engine.connect() as c:
+            row = c.execute(
+                select(tables_t).where(tables_t.c.code == code, tables_t.c.status != "finished")
+            ).first()
+            if row is None:
+                return None
+            moves = c.execute(
+                select(moves_t.c.move).where(moves_t.c.code == code).order_by(moves_t.c.seq)
+            ).all()
+        return {
+            "code": row.code,
+            "settings": json.loads(row.settings),
+            "seed": int(row.seed),
+            "status": row.status,
+            "host": row.host,
+            "seats": json.loads(row.seats),
+            "version": row.version,
+            "moves": [json.loads(m.move) for m in moves],
+        }
 
     def exists(self, code: str) -> bool:
         """True when a table has this code (codes are never reused)."""

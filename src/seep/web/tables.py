@@ -46,6 +46,7 @@ from .messages import (
     parse_json,
     parse_message,
 )
+from .store import StoreConflict
 
 if TYPE_CHECKING:
     from .store import Store
@@ -68,6 +69,9 @@ MAX_MESSAGE_BYTES = 16 * 1024
 RATE_LIMIT = 20  # messages per connection per second
 # Bots whose thinking takes long enough to stall every other table: they run in a thread.
 SLOW_BOTS = ("hard", "expert", "ismcts")
+# WebSocket close code for a table this server no longer holds (RFC 6455 "service restart"):
+# the client reconnects, and the proxy sends it to the table's new owner.
+CLOSE_MOVED = 1012
 
 
 M = TypeVar("M")
@@ -501,6 +505,7 @@ class Connection:
         self.client = ""  # the client's address key (seep.web.limits), for logs and limits
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self._times: deque[float] = deque()
+        self.close_code: int | None = None  # set when the server ends the connection
 
     def push(self, text: str) -> None:
         """Queue a message for this client."""
@@ -509,6 +514,11 @@ class Connection:
     def close(self) -> None:
         """Tell the writer to stop."""
         self.queue.put_nowait(None)
+
+    def end(self, close_code: int) -> None:
+        """Tell the writer to close the socket with ``close_code`` after the queued messages."""
+        self.close_code = close_code
+        self.close()
 
     async def next_message(self) -> str | None:
         """The next queued message (``None``: stop)."""
@@ -542,6 +552,12 @@ class TableManager:
     how long a player may be gone before a bot plays for him, ``rate_limit`` how many messages
     a connection may send in a second. ``clock`` gives the time (tests
     may replace it). Call the methods from the event loop's thread.
+
+    When the store has an owner (several instances share the database, docs/deploy.md) the
+    manager holds only the tables whose lease it has: :meth:`claim` takes a table's lease and
+    loads it from its stored moves, :meth:`heartbeat` renews the leases every third of
+    ``lease_seconds``, and a table whose lease is lost or asked for leaves memory, its clients
+    told to reconnect.
     """
 
     def __init__(
@@ -552,6 +568,7 @@ class TableManager:
         grace_seconds: float = 30.0,
         rate_limit: int = RATE_LIMIT,
         clock: Callable[[], float] = time.time,
+        lease_seconds: float = 10.0,
     ) -> None:
         self.store = store
         self.bot_delay = bot_delay
@@ -566,6 +583,8 @@ class TableManager:
         # Called with (client, what) for malformed messages; the app limits it to a line a
         # minute per client.
         self.log_bad_input: Callable[[str, str], None] | None = None
+        self.lease_seconds = lease_seconds
+        self._claims: dict[str, asyncio.Future[None]] = {}  # tables being taken over
 
     # --- lifecycle --------------------------------------------------------------------------
 
@@ -574,8 +593,8 @@ class TableManager:
 
         Players are not connected after a restart: their grace periods start now.
         """
-        if self.store is None:
-            return 0
+        if self.store is None or self.clustered:
+            return 0  # several instances: each table is loaded by the one that claims it
         n = 0
         for row in self.store.load_unfinished():
             table = Table(row["code"], row["settings"], row["seed"])
@@ -614,6 +633,122 @@ class TableManager:
             for c in conns:
                 c.close()
 
+    # --- ownership (several instances on one database) --------------------------------------
+
+    @property
+    def clustered(self) -> bool:
+        """True when several instances share the database (the store has an owner id)."""
+        return self.store is not None and self.store.owner is not None
+
+    async def claim(self, code: str) -> None:
+        """Make sure this instance holds the running table ``code`` before a request for it:
+        take its lease (waiting, up to a lease and a half, for another holder to hand it over
+        or to expire) and load it by replaying its stored moves. Unknown and finished tables
+        are left to the request. Raises :class:`TableError` ``unavailable`` when the table
+        stays held elsewhere."""
+        code = code.upper()
+        if not self.clustered or code in self.tables:
+            return
+        if not (code.isascii() and code.isalnum() and len(code) <= 8):
+            return  # no such table: the request says so
+        pending = self._claims.get(code)
+        if pending is None:  # one takeover per table, however many requests wait for it
+            pending = self._claims[code] = asyncio.ensure_future(self._claim(code))
+            pending.add_done_callback(lambda _: self._claims.pop(code, None))
+        await asyncio.shield(pending)
+
+    async def _claim(self, code: str) -> None:
+        store = self.store
+        assert store is not None
+        if not await asyncio.to_thread(store.running, code):
+            return
+        # A dead holder's lease runs out within lease_seconds; a live one hands the table over
+        # at its next heartbeat (a third of that).
+        deadline = time.monotonic() + self.lease_seconds * 1.5
+        while True:
+            lease = await asyncio.to_thread(store.take_lease, code, self.lease_seconds)
+            if lease.taken:
+                break
+            if time.monotonic() >= deadline:
+                raise TableError(
+                    "unavailable", f"table {code} is held by another server: try again soon"
+                )
+            await asyncio.sleep(min(0.25, self.lease_seconds / 8))
+        # Read after the lease is ours: every move stored from now on is this instance's.
+        row = await asyncio.to_thread(store.load_table, code)
+        if row is None or code in self.tables:
+            return
+        table = self._restore(row)
+        if table is None:
+            store.release_lease(code)
+            return
+        self.tables[code] = table
+        for i, s in enumerate(table.seats):
+            if s.kind == "human" and table.status == "playing":
+                self._start_grace(table, i)
+
+    def _restore(self, row: Mapping[str, Any]) -> Table | None:
+        """A stored table rebuilt by replaying its moves, or ``None`` (logged) when they no
+        longer replay."""
+        table = Table(row["code"], row["settings"], row["seed"])
+        table.host = row["host"]
+        table.seats = [
+            Seat(name=s["name"], kind=s["kind"], token_hash=s["token_hash"]) for s in row["seats"]
+        ]
+        if row["status"] == "playing":
+            table.status = "playing"
+            try:
+                table.replay(row["moves"])
+            except (SeepError, KeyError, TypeError, ValueError) as exc:
+                logging.getLogger("seep.web").error(
+                    "table %s not resumed: its moves do not replay: %s", table.code, exc
+                )
+                return None
+        table.version = table.game_version = row["version"] + 1
+        return table
+
+    def drop(self, code: str, reason: str) -> None:
+        """Forget a table this instance no longer holds: its timers stop and its clients are
+        told to reconnect (the proxy sends them to the holder). Everything is in the store."""
+        table = self.tables.pop(code, None)
+        if table is None:
+            return
+        logging.getLogger("seep.web").info("table %s left this server: %s", code, reason)
+        driver = self._drivers.pop(code, None)
+        if driver is not None:
+            driver.task.cancel()
+        for key in [k for k in self._grace if k[0] == code]:
+            self._grace.pop(key).cancel()
+        for conn in self.conns.pop(code, ()):
+            conn.error("moved", "the table moved to another server: reconnecting")
+            conn.end(CLOSE_MOVED)
+
+    async def heartbeat(self) -> None:
+        """Renew this instance's leases forever (a task of the app): every third of
+        ``lease_seconds``. Tables whose lease was lost, or that another instance asked for
+        (the proxy sends their traffic there now), leave memory."""
+        store = self.store
+        assert store is not None and self.clustered
+        log = logging.getLogger("seep.web")
+        while True:
+            await asyncio.sleep(self.lease_seconds / 3)
+            codes = list(self.tables)
+            try:
+                held, wanted = await asyncio.to_thread(
+                    store.renew_leases, codes, self.lease_seconds
+                )
+            except Exception as exc:  # the database is away: writes fail until it is back
+                log.warning("lease renewal failed: %s", exc)
+                continue
+            for code in codes:
+                if code not in held:
+                    self.drop(code, "its lease was lost")
+                elif code in wanted:
+                    # The proxy sends this table's traffic to the instance that asked: its
+                    # clients here came by an old route and reconnect to the new one.
+                    self.drop(code, "another server asked for it")
+                    await asyncio.to_thread(store.release_lease, code)
+
     # --- HTTP requests ----------------------------------------------------------------------
 
     def _new_code(self) -> str:
@@ -633,8 +768,17 @@ class TableManager:
         table = Table(self._new_code(), _settings(req), secrets.randbits(62))
         seat, token = table.join(req.name or "Player", 0)
         if self.store is not None:
-            self.store.create_table(table)
-        self.tables[table.code] = table
+            for _ in range(8):
+                try:
+                    self.store.create_table(table)
+                    break
+                except StoreConflict:  # another instance took the code at the same moment
+                    table.code = self._new_code()
+            else:
+                raise TableError("internal_error", "no free table code")  # pragma: no cover
+        if not self.clustered:
+            # Several instances: the one the proxy sends the table's traffic to claims it.
+            self.tables[table.code] = table
         return {"code": table.code, "url": f"/t/{table.code}", "seat": seat, "token": token}
 
     def get(self, code: str) -> Table:
@@ -779,6 +923,8 @@ class TableManager:
             conn.error(exc.code, exc.message)
             if exc.code in _BAD_INPUT and self.log_bad_input is not None:
                 self.log_bad_input(conn.client or "a socket", f"{exc.code} (socket message)")
+        except StoreConflict as exc:
+            self.drop(conn.code, str(exc))
         except Exception as exc:  # a bug: logged, and the client and the table go on
             logging.getLogger("seep.web").exception("table %s: %s", conn.code, exc)
             conn.error("internal_error", "the server could not handle that message (logged)")
@@ -901,7 +1047,12 @@ class TableManager:
         if self.store is not None:
             # Written before anything is sent: a move a player has seen is never lost.
             record = dict(Move(code).to_dict(), seat=seat)
-            self.store.add_move(table, table.moves_made, record, table.version + 1)
+            try:
+                self.store.add_move(table, table.moves_made, record, table.version + 1)
+            except StoreConflict as exc:
+                # Another instance writes this table now: its stored moves are the truth.
+                self.drop(table.code, str(exc))
+                return
         table.apply(code)
         self._changed(table, game=True)
 
@@ -978,6 +1129,8 @@ class TableManager:
             self._play(table, int(decision.move))
         except asyncio.CancelledError:
             raise
+        except StoreConflict as exc:
+            self.drop(table.code, str(exc))
         except Exception as exc:  # a bug must not stop the loop; the table waits instead
             with contextlib.suppress(Exception):
                 logging.getLogger("seep.web").exception(
