@@ -7,7 +7,8 @@ and Gymnasium environments, the ``seep demo``) used to work out for itself:
 * the (seat, move code) history of every deal (:attr:`Session.history` for the deal in play,
   what :meth:`seep.view.View.from_position` takes), and each seat's last move;
 * each move checked once (:meth:`Session.check`, :meth:`Session.play`), with the engine's
-  reason when it is illegal;
+  reason when it is illegal (:meth:`Session.play_legal` takes a code of the position's own
+  ``legal_codes()`` unchecked: already decided);
 * the match length, a number of deals or of baazis or both (whichever comes first), and
   :attr:`Session.is_over`;
 * the outcome of a finished deal (:meth:`Session.outcome`: its result, whether it ended the
@@ -309,29 +310,37 @@ class Session:
         (:class:`~seep.errors.MalformedMoveError` for a move that does not parse). A move
         checked here is not checked again by :meth:`play`."""
         code = self._code(move)
-        pos = self._pos
-        if pos.is_over():
-            raise IllegalMoveError(
-                "the match is over"
-                if self.is_over
-                else f"deal {len(self._moves)} is over: the next deal has not been dealt"
-            )
-        if seat is not None and seat != pos.to_move:
-            raise IllegalMoveError(f"seat {pos.to_move} is to move, not seat {seat}")
-        if not pos.is_legal(code):
-            pos.verify_move(code)  # raises with the reason
+        self._verify(code, seat)
         self._checked = code
         return code
+
+    def _verify(self, code: int, seat: int | None) -> None:
+        pos = self._pos
+        if seat is not None and seat != pos.to_move and not pos.is_over():
+            raise IllegalMoveError(f"seat {pos.to_move} is to move, not seat {seat}")
+        if not pos.is_legal(code):
+            if pos.is_over():
+                raise IllegalMoveError(
+                    "the match is over"
+                    if self.is_over
+                    else f"deal {len(self._moves)} is over: the next deal has not been dealt"
+                )
+            pos.verify_move(code)  # raises with the reason
+            raise IllegalMoveError(f"{code:#x} is not a legal move here")  # pragma: no cover
 
     def play(self, move: int | Mapping[str, Any] | str, seat: int | None = None) -> tuple[int, int]:
         """Check (unless :meth:`check` just did) and make a move of the seat to move;
         returns (seat, move code). Raises as :meth:`check` does, changing nothing."""
-        code = self._code(move)
+        code = move if type(move) is int else self._code(move)
+        if code != self._checked or (seat is not None and seat != self._pos.to_move):
+            self._verify(code, seat)
+        return self.play_legal(code)
+
+    def play_legal(self, code: int) -> tuple[int, int]:
+        """Make a move already known to be legal here, unchecked: a code of
+        ``position.legal_codes()`` (what an environment's action builder gives). Anything
+        from outside (a player, a bot, a file) goes through :meth:`play`."""
         pos = self._pos
-        if code != self._checked:
-            self.check(code, seat)
-        elif seat is not None and seat != pos.to_move:
-            raise IllegalMoveError(f"seat {pos.to_move} is to move, not seat {seat}")
         mover = pos.to_move
         assert mover is not None
         sw = pos.sweeps

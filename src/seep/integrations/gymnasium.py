@@ -120,7 +120,7 @@ class SeepEnv(gym.Env[Obs, int]):
             return self._obs(), self.illegal_reward, False, False, self._info(illegal=True)
         code = self.builder.apply(a)
         if code is not None:
-            self._play(code)
+            self.session.play_legal(code)  # from the builder, made of legal_codes()
             self._bots_play()
         if self.render_mode == "human":
             self.render()
@@ -131,11 +131,6 @@ class SeepEnv(gym.Env[Obs, int]):
             return self._obs(), float(reward), True, False, self._info()
         return self._obs(), 0.0, False, False, self._info()
 
-    def _play(self, code: int) -> None:
-        if self.session.deal_over:
-            raise RuntimeError("no move after the end of the deal")
-        self.session.play(code)
-
     def _bots_play(self) -> None:
         """Let the bots move until it is the agent's turn or the deal is over."""
         session = self.session
@@ -143,7 +138,7 @@ class SeepEnv(gym.Env[Obs, int]):
             seat = session.to_move
             assert seat is not None
             view = View.from_position(session.position, seat, session.history)
-            self._play(int(self.bots[seat].choose(view, self._rngs[seat]).move))
+            session.play(int(self.bots[seat].choose(view, self._rngs[seat]).move))  # checked
         self.builder.reset(() if session.deal_over else session.position.legal_codes())
 
     # --- observing ------------------------------------------------------------------------

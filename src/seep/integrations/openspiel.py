@@ -169,19 +169,21 @@ class _Core:
     __slots__ = (
         "builder",
         "cfg",
-        "dealing",
         "dealt",
         "floor0",
         "hands0",
         "hands1",
+        "over",
         "past",
+        "pos",
         "prefix",
         "session",
     )
 
     cfg: tuple[str, int, Rules, int]  # the game's episode, max_deals, rules and first dealer
     session: Session | None  # the match: every deal's moves, the outcome (None: first deal)
-    dealing: bool  # the chance player is dealing a deal
+    pos: Position | None  # the session's deal in play, or the last at the end (None: dealing)
+    over: bool  # the session is over (kept from its answer: asked on every action)
     dealt: list[int]  # cards dealt so far, in deal order
     floor0: int  # the four floor cards, face up from the bid on (R15)
     hands0: list[int]  # hands when the deal was laid out (before the bid)
@@ -189,11 +191,6 @@ class _Core:
     prefix: list[int]  # sub-decisions of the move in progress
     builder: MoveBuilder
     past: list[tuple[int, int, list[int], list[int] | None]]  # earlier deals, for strings
-
-    @property
-    def pos(self) -> Position | None:
-        """The deal in play, or the last one at the end (``None`` while dealing)."""
-        return None if self.dealing or self.session is None else self.session.position
 
     @property
     def history(self) -> tuple[tuple[int, int], ...]:
@@ -206,15 +203,10 @@ class _Core:
         return 0 if self.session is None else self.session.deals_finished
 
     @property
-    def over(self) -> bool:
-        """True at the end of the episode."""
-        return self.session is not None and not self.dealing and self.session.is_over
-
-    @property
     def result(self) -> tuple[float, float]:
         """Team 0's and team 1's returns."""
-        out = None if self.session is None or self.dealing else self.session.outcome()
-        if out is None or not out.match_over:
+        out = None if self.session is None or not self.over else self.session.outcome()
+        if out is None:
             return (0.0, 0.0)
         if self.cfg[0] == "deal":
             d = float(out.result["score"][0] - out.result["score"][1])
@@ -227,7 +219,8 @@ class _Core:
         c = _Core.__new__(_Core)
         c.cfg = self.cfg
         c.session = None if self.session is None else self.session.copy()
-        c.dealing = self.dealing
+        c.pos = None if self.pos is None or c.session is None else c.session.position
+        c.over = self.over
         c.dealt = self.dealt[:]
         c.floor0 = self.floor0
         c.hands0 = self.hands0[:]
@@ -253,7 +246,8 @@ class SeepState(pyspiel.State):  # type: ignore[misc]
         c = _Core()
         c.cfg = (game.episode, game.max_deals, game.rules, game.first_dealer)
         c.session = None
-        c.dealing = True
+        c.pos = None
+        c.over = False
         c.dealt = []
         c.floor0 = 0
         c.hands0 = [0, 0, 0, 0]
@@ -298,7 +292,7 @@ class SeepState(pyspiel.State):  # type: ignore[misc]
 
     def _apply_action(self, action: int) -> None:
         c = self._c
-        if c.dealing:
+        if c.pos is None:
             c.dealt.append(action)
             if len(c.dealt) == 52:
                 self._start_deal()
@@ -344,6 +338,7 @@ class SeepState(pyspiel.State):  # type: ignore[misc]
         pos = view.determinize(rng)  # the same deal at the same point, match included
         s = state._c
         s.session = c.session.redealt(pos)
+        s.pos = s.session.position
         if pos.phase_id == PHASE_BID:
             s.floor0 = pos.loose  # still face down: redealt with the rest
         s.hands0, s.hands1 = _past_hands(pos, c, player_id, rng)
@@ -366,8 +361,7 @@ class SeepState(pyspiel.State):  # type: ignore[misc]
             )
         else:
             c.session.start_next_deal(deck=c.dealt)  # dealer and match by R44-R47
-        c.dealing = False
-        pos = c.session.position
+        pos = c.pos = c.session.position
         c.floor0 = pos.loose
         c.hands0 = pos.hands[:]
         c.hands1 = None
@@ -379,7 +373,7 @@ class SeepState(pyspiel.State):  # type: ignore[misc]
         session = c.session
         assert session is not None
         c.prefix = []
-        session.play(code)
+        session.play_legal(code)  # from the builder, made of legal_codes()
         pos = session.position
         if pos.plays == 1 and c.hands1 is None:
             c.hands1 = pos.hands[:]
@@ -388,9 +382,10 @@ class SeepState(pyspiel.State):  # type: ignore[misc]
             return
         c.builder = MoveBuilder()
         if session.is_over:
+            c.over = True
             return
         c.past.append((pos.dealer, c.floor0, c.hands0, c.hands1))
-        c.dealing = True
+        c.pos = None
         c.dealt = []
 
     # --- information (used by the observer) ---------------------------------------------------

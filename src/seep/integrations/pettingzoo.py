@@ -165,7 +165,7 @@ class SeepAECEnv(AECEnv):  # type: ignore[misc]
         if code is None:
             self._version += 1  # same agent, one more sub-decision taken
         else:
-            self.session.play(code)
+            self.session.play_legal(code)  # from the builder, made of legal_codes()
             if self.session.deal_over:
                 self._end_of_deal()
             else:
