@@ -33,22 +33,28 @@ as a start position or a deck in deal order (an OpenSpiel chance player deals ca
 >>> s.deal_number, s.outcome().match_over, len(s.to_record()["deals"])
 (2, True, 2)
 
-**The web table** (``seep.web.tables.Table``) drives a session like this: ``start()`` makes
-``Session(seed, preset, deals=..., baazis=...)`` from the table settings; ``check_move`` keeps
-its turn and version checks and calls ``session.check(move_dict, seat=seat)`` (the code, or
-:class:`~seep.errors.IllegalMoveError` -> ``illegal_move``, :class:`~seep.errors.MalformedMoveError`
--> ``malformed_move``), then the move is stored and ``session.play(code)`` makes it without a
-second check; ``view(seat)`` is ``View.from_position(session.position, seat,
-session.history)``; ``last_moves()`` maps :meth:`Session.last_moves` to move dicts;
-``summary()`` is ``session.outcome().to_dict()`` plus the captured piles and the ready list
-(``None`` while the deal runs); ``match_info()`` takes its deals, diff and baazis from
-:meth:`Session.standing` and its history from :meth:`Session.results`; ``advance()`` calls
-``session.start_next_deal()`` unless ``outcome().match_over`` (the finished deal stays on show as
-``session.position``); practice ``undo(seat)`` is ``session.undo_to(seat)`` (it returns how
-many moves went; ``moves_made`` is ``session.moves_made``); ``record()`` is
-``session.to_record(unfinished=False)``; restoring from the store is
-``session.replay(stored_moves)``. The table then keeps no history, no ``final`` position and
-no throwaway next deal of its own.
+**The web table** (``seep.web.tables.Table``) is meant to drive a session like this, and then
+keep no history, no ``final`` position and no throwaway next deal of its own:
+
+* ``start()``: ``self.session = Session(preset, seed=seed, deals=..., baazis=...)`` from the
+  table settings (``parse_settings`` gives one of the two);
+* ``check_move()``: its turn and version checks, then ``code = session.check(move, seat=seat)``
+  (:class:`~seep.errors.MalformedMoveError` -> ``malformed_move``, caught before its base
+  class :class:`~seep.errors.IllegalMoveError` -> ``illegal_move``); the move is stored, then
+  ``apply()`` is ``session.play(code)``, which does not check it a second time;
+* ``view(seat)``: ``View.from_position(session.position, seat, session.history)``;
+* ``last_moves()``: :meth:`Session.last_moves`, each code as its move dict;
+* ``summary()``: ``session.outcome()`` (``None`` while the deal runs), ``to_dict()`` plus
+  ``captured`` and ``ready``;
+* ``match_info()``: deals, diff and baazis from :meth:`Session.standing` (a finished deal on
+  show counts), ``history`` from :meth:`Session.results`;
+* ``advance()``: ``session.start_next_deal()`` unless ``outcome().match_over``; at the end the
+  finished deal stays on show as ``session.position``;
+* practice ``undo(seat)``: ``session.undo_to(seat)`` returns how many moves went (to keep
+  today's "this deal only", refuse first when ``seat`` has no move in ``session.history``);
+  ``moves_made`` is ``session.moves_made``;
+* ``record()``: ``session.to_record(unfinished=False)``;
+* restoring from the store: ``session.replay(stored_moves)``.
 """
 
 from __future__ import annotations
@@ -103,8 +109,8 @@ class DealOutcome:
         return self.winner is not None
 
     def to_dict(self) -> dict[str, Any]:
-        """The outcome as JSON: ``deal``, ``result``, ``baazi_over``, ``baazi_winner``,
-        ``diff``, ``baazis``, ``next_dealer``, ``match_over``."""
+        """The outcome as JSON (the web table's deal summary): ``deal``, ``result``,
+        ``baazi_over``, ``baazi_winner``, ``diff``, ``baazis``, ``match_over``."""
         return {
             "deal": self.deal,
             "result": {k: list(v) for k, v in self.result.items()},
@@ -112,7 +118,6 @@ class DealOutcome:
             "baazi_winner": self.winner,
             "diff": self.diff,
             "baazis": list(self.baazis),
-            "next_dealer": self.dealer,
             "match_over": self.match_over,
         }
 
