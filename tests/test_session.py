@@ -347,9 +347,11 @@ def test_session_and_match_write_the_same_record(
         code = rng.choice(s.position.legal_codes())
         s.play(code)
         m.play(code)
-    if not s.deal_over:
-        assert s.to_record() == m.to_record()
-        assert Session.from_record(s.to_record()).to_record() == m.to_record()
+    rec = s.to_record()
+    assert Session.from_record(rec).to_record() == rec
+    if s.deal_over:  # Match writes a deal's result once it has dealt the next one
+        del rec["deals"][-1]["result"]
+    assert rec == m.to_record()
 
 
 def test_copy_and_redealt() -> None:
