@@ -12,6 +12,7 @@ from .engine import Position
 from .moves import Move
 from .notation import format_house
 from .options import PRESETS, Rules
+from .session import Session
 
 _SEATS = "NWSE"
 
@@ -27,20 +28,22 @@ def demo(seed: int, rules: str, delay: float) -> int:
     """Play one deal with random legal moves, move by move, in the terminal."""
     from .cards import format_cards
 
-    pos = Position.new_deal(seed, dealer=0, rules=Rules.parse(rules))
+    session = Session(start=Position.new_deal(seed, dealer=0, rules=Rules.parse(rules)), deals=1)
+    pos = session.position
     rng = random.Random(seed)
     print(f"Seep demo deal (seed {seed}, rules {rules}); seats N=0 (dealer), W=1, S=2, E=3")
     print(f"{_SEATS[pos.bidder]} holds {format_cards(pos.hands[pos.bidder])}")
-    while not pos.is_over():
-        seat = pos.to_move
-        assert seat is not None
-        move = Move(rng.choice(pos.legal_codes()))
-        pos.push(move)
+    while not session.deal_over:
+        seat, code = session.play(rng.choice(session.position.legal_codes()))
+        pos, move = session.position, Move(code)
         label = f"play {pos.plays:2d}" if move.is_play() else "bid    "
         print(f"{label}  {_SEATS[seat]}: {move!s:28} {_show(pos)}")
         if delay:
             time.sleep(delay)
-    pts, sw, sc = pos.card_points(), pos.sweeps, pos.deal_scores()
+    outcome = session.outcome()
+    assert outcome is not None
+    res = outcome.result
+    pts, sw, sc = res["points"], res["sweeps"], res["score"]
     print(f"deal over: NS {pts[0]} points + {sw[0]} sweeps = {sc[0]};", end=" ")
     print(f"WE {pts[1]} points + {sw[1]} sweeps = {sc[1]}")
     return 0

@@ -31,6 +31,7 @@ import hashlib
 import random
 from typing import TYPE_CHECKING, Any
 
+from .baazi import settle_deal
 from .cards import CARD_NAMES, FULL_DECK, VALUE_MASK, card_list, mask_points
 from .errors import IllegalMoveError, InvalidPositionError
 from .options import STANDARD, Rules
@@ -407,9 +408,26 @@ class Position:
             raise InvalidPositionError(f"dealer must be a seat 0..3, got {dealer!r}")
         deck = list(range(52))
         random.Random(seed).shuffle(deck)
+        return cls.from_deck(deck, dealer, rules, match=match)
+
+    @classmethod
+    def from_deck(
+        cls,
+        deck: list[int],
+        dealer: int = 0,
+        rules: Rules = STANDARD,
+        *,
+        match: tuple[int, tuple[int, int], int] = (0, (0, 0), 0),
+    ) -> Position:
+        """A bid-phase position laid out from ``deck``, the 52 cards in deal order (as
+        :meth:`new_deal` lays out its shuffle); ``match`` is (diff, baazis, deals before)."""
+        if dealer not in (0, 1, 2, 3):
+            raise InvalidPositionError(f"dealer must be a seat 0..3, got {dealer!r}")
+        if sorted(deck) != list(range(52)):
+            raise InvalidPositionError("a deck is the 52 cards 0..51, each once")
         pos = cls(rules, dealer)
         pos.match_diff, pos.match_baazis, pos.match_deals = match
-        pos._lay_out(deck)
+        pos._lay_out(list(deck))
         return pos
 
     def _lay_out(self, deck: list[int]) -> None:
@@ -1213,46 +1231,17 @@ class Position:
             raise IllegalMoveError(
                 f"the deal is not over ({self.plays} of 48 plays made): no next deal yet"
             )
-        r = self.rules
-        scores = self.deal_scores()
-        if r.min_score_includes_sweeps:
-            test = scores
-        else:
-            pts = self.card_points()
-            bon = self.majority_bonus()
-            test = (pts[0] + bon[0], pts[1] + bon[1])
-        diff = self.match_diff
-        baazis = list(self.match_baazis)
-        winner = -1
-        low = [t for t in (0, 1) if test[t] < r.min_score]
-        if len(low) == 1 or (len(low) == 2 and test[0] != test[1]):
-            # R46: a team under min_score loses the baazi at once (both under: the lower one).
-            loser = low[0] if len(low) == 1 else (0 if test[0] < test[1] else 1)
-            winner = 1 - loser
-        elif not low:
-            diff += scores[0] - scores[1]  # R45
-            if abs(diff) >= r.baazi_lead:
-                winner = 0 if diff > 0 else 1
-        dealer = self.dealer
-        dteam = dealer & 1
-        if winner >= 0:
-            baazis[winner] += 1
-            diff = 0
-        if r.dealer_rule == "rotate":
-            new_dealer = (dealer + 1) & 3
-        elif winner >= 0:
-            # R10: the would-be dealer by R9 (the winner counts as ahead), then his partner.
-            would_be = (dealer + 1) & 3 if winner == dteam else dealer
-            new_dealer = (would_be + 2) & 3
-        else:
-            # R9: the dealer's team ahead -> the deal passes right; behind or level -> same.
-            lead = diff if dteam == 0 else -diff
-            new_dealer = (dealer + 1) & 3 if lead > 0 else dealer
+        pts, bon = self.card_points(), self.majority_bonus()
+        s = settle_deal(
+            self.rules,
+            self.dealer,
+            self.match_diff,
+            self.match_baazis,
+            (pts[0] + bon[0], pts[1] + bon[1]),
+            (self.sweeps[0], self.sweeps[1]),
+        )
         return Position.new_deal(
-            seed,
-            new_dealer,
-            r,
-            match=(diff, (baazis[0], baazis[1]), self.match_deals + 1),
+            seed, s.dealer, self.rules, match=(s.diff, s.baazis, self.match_deals + 1)
         )
 
     # --- FORMAT.md ------------------------------------------------------------------------

@@ -32,7 +32,7 @@ from .moves import Move
 from .options import Rules
 from .verify import verify_move
 
-__all__ = ["Match", "deal_result", "replay_record"]
+__all__ = ["Match", "deal_result", "deal_seed", "first_dealer", "replay_record"]
 
 
 def deal_result(pos: Position) -> dict[str, list[int]]:
@@ -47,9 +47,14 @@ def deal_result(pos: Position) -> dict[str, list[int]]:
     }
 
 
-def _deal_seed(match_seed: int, deal_index: int) -> int:
+def deal_seed(match_seed: int, deal_index: int) -> int:
     """The shuffle seed of deal ``deal_index`` of a match: a pure function of the match seed."""
     return random.Random(f"seep-deal:{match_seed}:{deal_index}").randrange(1 << 62)
+
+
+def first_dealer(match_seed: int) -> int:
+    """The first dealer of a match (A2: chosen at random): a pure function of the match seed."""
+    return random.Random(f"seep-dealer:{match_seed}").randrange(4)
 
 
 class Match:
@@ -67,8 +72,8 @@ class Match:
     ) -> None:
         self.seed = seed
         self.rules = Rules.parse(rules)
-        first = random.Random(f"seep-dealer:{seed}").randrange(4) if dealer is None else dealer
-        self.position = Position.new_deal(_deal_seed(seed, 0), first, self.rules)
+        first = first_dealer(seed) if dealer is None else dealer
+        self.position = Position.new_deal(deal_seed(seed, 0), first, self.rules)
         self.deals: list[dict[str, Any]] = []  # finished deals: start, moves, result
         self._start = self.position.to_dict()
         self._moves: list[dict[str, Any]] = []
@@ -103,7 +108,7 @@ class Match:
         self.deals.append(
             {"start": self._start, "moves": [dict(m) for m in self._moves], "result": result}
         )
-        self.position = pos.next_deal(_deal_seed(self.seed, len(self.deals)))
+        self.position = pos.next_deal(deal_seed(self.seed, len(self.deals)))
         self._start = self.position.to_dict()
         self._moves = []
         return result

@@ -3,8 +3,8 @@
 *Duplicate deals.* Luck of the cards dominates a single deal of Seep, so every shuffle is
 played twice: bot A on seats 0 and 2 and bot B on 1 and 3, then the seats swapped, with the
 same dealer and the same cards. What is left of the score difference is skill (and the bots'
-own randomness). In ``baazis`` mode each pair plays a whole baazi (deals with
-:meth:`~seep.engine.Position.next_deal` until a team wins it, R45 and R46) in both seatings,
+own randomness). In ``baazis`` mode each pair plays a whole baazi (a
+:class:`~seep.session.Session` deals until a team wins it, R45 and R46) in both seatings,
 on the same sequence of shuffles. The dealer of later deals follows the results (R9), so
 from the second deal of a baazi on the two seatings may see the same pack dealt from
 different seats.

@@ -28,11 +28,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..bots import Bot, make_bot
-from ..engine import CAPTURE, REDEAL, Position, code_action, code_houses, code_loose
+from ..engine import CAPTURE, REDEAL, code_action, code_houses, code_loose
 from ..errors import SeepError
-from ..match import deal_result
 from ..moves import Move
 from ..options import Rules
+from ..session import Session
 from ..view import View
 
 __all__ = [
@@ -216,7 +216,16 @@ def play_game(config: MatchConfig, pair: int, seating: int) -> GameResult:
         ) from None
     rules = config.rules
     seed = config.seed
-    pos = Position.new_deal(deal_seed(seed, pair, 0), first_dealer(seed, pair), rules)
+    baazis = config.mode == "baazis"
+    session = Session(
+        rules,
+        seed=seed,
+        dealer=first_dealer(seed, pair),
+        # A baazi ends the game, or max_deals deals without one (reported as unfinished).
+        deals=config.max_deals if baazis else 1,
+        baazis=1 if baazis else None,
+        deal_seeds=lambda k: deal_seed(seed, pair, k),
+    )
 
     diffs: list[int] = []
     score = [0, 0]
@@ -227,18 +236,16 @@ def play_game(config: MatchConfig, pair: int, seating: int) -> GameResult:
     seconds = [0.0, 0.0]
     redeals = 0
     winner: int | None = None
-    deal_records: list[dict[str, Any]] = []
     clock = time.perf_counter
 
-    deal = 0
     while True:
-        history: list[tuple[int, int]] = []
+        deal = session.deal_number - 1
         rngs = [bot_rng(seed, pair, deal, seating, s) for s in range(4)]
-        start = pos.to_dict() if config.records else None
-        while not pos.is_over():
+        while not session.deal_over:
+            pos = session.position
             seat = pos.to_move
             assert seat is not None
-            view = View.from_position(pos, seat, tuple(history))
+            view = View.from_position(pos, seat, session.history)
             t0 = clock()
             try:
                 decision = bots[seat].choose(view, rngs[seat])
@@ -254,12 +261,14 @@ def play_game(config: MatchConfig, pair: int, seating: int) -> GameResult:
                 raise
             seconds[side[seat]] += clock() - t0
             code = int(decision.move)
-            if not pos.is_legal(code):
+            try:
+                session.check(code)
+            except SeepError:
                 raise BotError(
                     f"bot {specs[side[seat]].label!r} on seat {seat} chose an illegal move "
                     f"{_describe(code)} (seed {seed}, pair {pair}, seating {seating}, "
                     f"deal {deal}, after {pos.plays} plays)"
-                )
+                ) from None
             action = code_action(code)
             if (
                 action == CAPTURE
@@ -272,52 +281,36 @@ def play_game(config: MatchConfig, pair: int, seating: int) -> GameResult:
             elif action == REDEAL:
                 redeals += 1
             moves[side[seat]] += 1
-            pos.advance(code)
-            history.append((seat, code))
-        scores = pos.deal_scores()
+            session.play(code)  # checked above: not checked again
+        pos = session.position
+        outcome = session.outcome()
+        assert outcome is not None
+        scores = outcome.result["score"]
         a_score, b_score = scores[a_team], scores[1 - a_team]
         diffs.append(a_score - b_score)
         score[0] += a_score
         score[1] += b_score
         sweep_points[0] += pos.sweeps[a_team]
         sweep_points[1] += pos.sweeps[1 - a_team]
-        # R46 as the engine applies it: with or without the sweeps (min_score_includes_sweeps).
-        if rules.min_score_includes_sweeps:
-            test = scores
-        else:
-            pts, bonus = pos.card_points(), pos.majority_bonus()
-            test = (pts[0] + bonus[0], pts[1] + bonus[1])
-        under[0] += test[a_team] < rules.min_score
-        under[1] += test[1 - a_team] < rules.min_score
-        if start is not None:
-            deal_records.append(
-                {
-                    "start": start,
-                    "moves": [dict(Move(c).to_dict(), seat=s) for s, c in history],
-                    "result": deal_result(pos),
-                }
-            )
-        deal += 1
-        if config.mode == "deals":
+        under[0] += outcome.under_min[a_team]  # R46 as the match applies it
+        under[1] += outcome.under_min[1 - a_team]
+        if session.is_over:
+            if baazis and outcome.winner is not None:
+                winner = 0 if outcome.winner == a_team else 1
             break
-        nxt = pos.next_deal(deal_seed(seed, pair, deal))
-        if nxt.match_baazis != pos.match_baazis:
-            won_team = 0 if nxt.match_baazis[0] > pos.match_baazis[0] else 1
-            winner = 0 if won_team == a_team else 1
-            break
-        if deal >= config.max_deals:
-            break  # unfinished: winner stays None
-        pos = nxt
+        session.start_next_deal()
+    deal = session.deal_number
 
     record = None
     if config.records:
         labels = [specs[side[s]].label for s in range(4)]
+        full = session.to_record()
         record = {
-            "format": "seep/1",
-            "rules": rules.to_dict(),
-            "seed": seed,
+            "format": full["format"],
+            "rules": full["rules"],
+            "seed": full["seed"],
             "arena": {"pair": pair, "seating": seating, "seats": labels},
-            "deals": deal_records,
+            "deals": full["deals"],
         }
     return GameResult(
         pair=pair,

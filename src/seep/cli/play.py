@@ -1,8 +1,10 @@
 """``seep play``: a match in the terminal, you in one seat and bots in the other three.
 
-The engine decides everything: the legal moves come from :class:`~seep.match.Match` (its
-position), a typed move is checked by the engine (whose message says why it is illegal), the
-bots see only their seat's :class:`~seep.view.View`. This module asks, shows and records.
+The core decides everything: the game runs in a :class:`~seep.session.Session` (the legal
+moves come from its position, a typed move is checked by it, with the engine's message saying
+why it is illegal; it knows when a deal and the match are over, the history, the last moves and
+the record), the bots see only their seat's :class:`~seep.view.View`. This module asks and
+shows.
 """
 
 from __future__ import annotations
@@ -20,9 +22,9 @@ from rich.text import Text
 from ..bots import make_bot
 from ..cards import CARD_NAMES, cards_of_mask, parse_card
 from ..errors import NotationError, SeepError
-from ..match import Match
 from ..moves import Move
 from ..notation import format_move, parse_move
+from ..session import Session
 from ..view import View
 from .narrow import describe_move, next_step
 from .render import SEAT_NAMES, TEAM_NAMES, deal_summary, position_view, seat_label
@@ -72,11 +74,13 @@ class Game:
         self.console = console
         self.ask_fn = ask or (lambda prompt: console.input(Text(prompt, style="bold cyan")))
         self.you = settings.seat
-        self.match = Match(settings.seed, settings.preset)
+        self.session = Session(
+            settings.preset,
+            seed=settings.seed,
+            deals=settings.deals,
+            baazis=settings.baazis if settings.deals is None else None,
+        )
         self.bots = {s: make_bot(settings.bots) for s in range(4) if s != self.you}
-        # The current deal's moves as (seat, code, note): bots' views need (seat, code), and
-        # the note ("sweep") is shown in the last-move column.
-        self.history: list[tuple[int, int, str]] = []
 
     # --- helpers --------------------------------------------------------------------------
 
@@ -88,23 +92,23 @@ class Game:
         """Print a line of plain text (no markup: card names and brackets stay as typed)."""
         self.console.print(Text(text, style=style))
 
-    def _views_history(self) -> tuple[tuple[int, int], ...]:
-        return tuple((s, c) for s, c, _ in self.history)
-
     def _rng(self, seat: int, purpose: str) -> random.Random:
         """A bot's own RNG for one decision: a pure function of the game seed and the point of
         the game, so a move taken back and made again gets the same replies."""
-        pos = self.match.position
-        key = f"seep-cli:{self.settings.seed}:{purpose}:{self.match.deals_finished}:"
-        key += f"{pos.plays}:{pos.phase}:{seat}:{len(self.history)}"
+        session = self.session
+        pos = session.position
+        key = f"seep-cli:{self.settings.seed}:{purpose}:{session.deal_number - 1}:"
+        key += f"{pos.plays}:{pos.phase}:{seat}:{len(session.history)}"
         return random.Random(key)
 
     def last_moves(self) -> list[str]:
-        """Each seat's latest move in this deal, in notation."""
-        last = ["", "", "", ""]
-        for s, c, note in self.history:
-            last[s] = format_move(c) + (f" ({note})" if note else "")
-        return last
+        """Each seat's latest move in this deal, in notation (with the sweep it scored)."""
+        return [
+            ""
+            if last is None
+            else format_move(last[0]) + (f" (sweep +{last[1]})" if last[1] else "")
+            for last in self.session.last_moves()
+        ]
 
     def show(self) -> None:
         """Draw the table as the player sees it."""
@@ -112,10 +116,10 @@ class Game:
         self.console.print()
         self.console.print(
             position_view(
-                self.match.position,
+                self.session.position,
                 you=self.you,
                 last_moves=self.last_moves(),
-                deal_number=self.match.deals_finished + 1,
+                deal_number=self.session.deal_number,
                 title=title,
                 playable=self._playable(),
             )
@@ -123,7 +127,7 @@ class Game:
 
     def _playable(self) -> int | None:
         """The cards of your hand that have a legal use now (from the engine's moves)."""
-        pos = self.match.position
+        pos = self.session.position
         if pos.to_move != self.you:
             return None
         mask = 0
@@ -133,15 +137,10 @@ class Game:
         return mask
 
     def make(self, move: int) -> None:
-        """Make a move for the seat to move (already checked legal) and note a sweep."""
-        pos = self.match.position
-        seat = pos.to_move
-        assert seat is not None
-        before = list(pos.sweeps)
-        self.match.play(int(move))
-        swept = [a - b for a, b in zip(pos.sweeps, before, strict=True)]
-        note = f"sweep +{max(swept)}" if any(swept) else ""
-        self.history.append((seat, int(move), note))
+        """Make a move for the seat to move (checked by the session) and say it."""
+        seat, _ = self.session.play(int(move))
+        last = self.session.last_moves()[seat]
+        note = f"sweep +{last[1]}" if last is not None and last[1] else ""
         if seat != self.you:
             who = seat_label(seat, self.you)
             if Move(move).is_play():
@@ -159,7 +158,7 @@ class Game:
         if path is None:
             path = self.ask(f"Save to which file? [{default}] ") or default
         try:
-            Path(path).write_text(json.dumps(self.match.to_record(), indent=1) + "\n")
+            Path(path).write_text(json.dumps(self.session.to_record(), indent=1) + "\n")
         except OSError as exc:
             self.say(f"Could not save to {path}: {exc.strerror or exc}", "bold red")
             return False
@@ -181,8 +180,7 @@ class Game:
 
     def hint(self) -> None:
         """Show what the hint bot would play here, with its reason."""
-        pos = self.match.position
-        view = View.from_position(pos, self.you, self._views_history())
+        view = View.from_position(self.session.position, self.you, self.session.history)
         decision = make_bot(self.settings.hint_bot).choose(view, self._rng(self.you, "hint"))
         self.say(
             f"Hint: {format_move(decision.move)}   ({describe_move(decision.move)}): "
@@ -191,27 +189,30 @@ class Game:
         )
 
     def undo(self) -> bool:
-        """Take back your last move in this deal and the bots' replies after it."""
+        """Take back your last move and the bots' replies after it (from the deal before
+        when you have not moved in this one yet)."""
         if not self.settings.practice:
             self.say("Undo is for practice games: start one with seep play --practice.", "red")
             return False
-        if not any(s == self.you for s, _, _ in self.history):
-            self.say("You have made no move in this deal yet: nothing to undo.", "red")
-            return False
-        replies = 0
-        while True:
-            self.match.undo()
-            seat, code, _ = self.history.pop()
-            if seat == self.you:
+        session = self.session
+        mine = None
+        for d in range(session.deal_number - 1, -1, -1):
+            mine = next((c for s, c in reversed(session.deal_history(d)) if s == self.you), None)
+            if mine is not None:
                 break
-            replies += 1
+        if mine is None:
+            self.say("You have made no move yet: nothing to undo.", "red")
+            return False
+        deal = session.deal_number
+        replies = session.undo_to(self.you) - 1
         extra = f" and {replies} bot repl{'y' if replies == 1 else 'ies'}" if replies else ""
-        self.say(f"Took back your {format_move(code)}{extra}.", "green")
+        back = f" (back in deal {session.deal_number})" if session.deal_number != deal else ""
+        self.say(f"Took back your {format_move(mine)}{extra}{back}.", "green")
         return True
 
     def _card_uses(self, card: int) -> list[Move] | None:
         """The legal uses of a card of your hand, or None (with a message) if it has none."""
-        pos = self.match.position
+        pos = self.session.position
         if not pos.hands[self.you] >> card & 1:
             self.say(f"You do not hold {CARD_NAMES[card]}.", "red")
             return None
@@ -219,7 +220,7 @@ class Game:
         if uses:
             return uses
         try:
-            pos.verify_move(Move.throw(card))  # the engine says why even a throw is illegal
+            self.session.check(Move.throw(card))  # the reason even a throw is illegal
         except SeepError as exc:
             self.say(f"That card cannot be played now: {exc}", "red")
         else:  # pragma: no cover - a legal throw would have been among the uses
@@ -229,8 +230,7 @@ class Game:
     def _typed_move(self, text: str) -> Move | None:
         """A move typed in notation, checked by the engine; None (with the reason) if not."""
         try:
-            move = parse_move(text)
-            self.match.position.verify_move(move)
+            move = Move(self.session.check(parse_move(text)))
         except SeepError as exc:
             self.say(f"Not a legal move: {exc}", "red")
             self.say("(type h for help)", "dim")
@@ -240,12 +240,12 @@ class Game:
     def turn(self) -> None:
         """Ask the player for a move until a legal one is made (raises Quit)."""
         self.show()
-        pos = self.match.position
+        pos = self.session.position
         # The narrowing in progress: each entry the moves still possible after one answer.
         stack: list[list[Move]] = [pos.legal_moves()] if pos.phase == "bid" else []
         show_step = True
         while True:
-            pos = self.match.position
+            pos = self.session.position
             if stack and show_step:
                 step = next_step(stack[-1])
                 self.say(step.question, "bold")
@@ -321,7 +321,7 @@ class Game:
 
     def _pick_card(self, text: str) -> int | None:
         """A card of your hand by its number in the sorted hand or by its name."""
-        hand = list(cards_of_mask(self.match.position.hands[self.you]))
+        hand = list(cards_of_mask(self.session.position.hands[self.you]))
         if text.isdigit():
             n = int(text)
             if not 1 <= n <= len(hand):
@@ -337,58 +337,50 @@ class Game:
 
     def bot_turn(self) -> None:
         """Let the bot of the seat to move play."""
-        pos = self.match.position
+        pos = self.session.position
         seat = pos.to_move
         assert seat is not None
-        view = View.from_position(pos, seat, self._views_history())
+        view = View.from_position(pos, seat, self.session.history)
         decision = self.bots[seat].choose(view, self._rng(seat, "bot"))
         self.make(decision.move)
         if self.settings.delay > 0:
             sleep(self.settings.delay)
 
     def finish_deal(self) -> bool:
-        """Score the finished deal and start the next; True when the match is over."""
+        """Show the finished deal's outcome, then deal the next; True when the match is over."""
         self.show()
-        before = self.match.baazis
-        number = self.match.deals_finished + 1
-        result = self.match.next_deal()
-        self.history = []
-        after = self.match.baazis
+        out = self.session.outcome()
+        assert out is not None
         self.console.print()
-        self.say(f"Deal {number} is over.", "bold")
-        self.console.print(deal_summary(result, self.you))
-        pos = self.match.position
-        for t in (0, 1):
-            if after[t] > before[t]:
-                who = "your team" if t == self.you & 1 else "the other team"
-                self.say(f"{TEAM_NAMES[t]} ({who}) win the baazi!", "bold green")
+        self.say(f"Deal {out.deal} is over.", "bold")
+        self.console.print(deal_summary(out.result, self.you))
+        if out.winner is not None:
+            t = out.winner
+            who = "your team" if t == self.you & 1 else "the other team"
+            self.say(f"{TEAM_NAMES[t]} ({who}) win the baazi!", "bold green")
         self.say(
-            f"Baazis won: NS {after[0]}, WE {after[1]}.  Baazi difference NS-WE now "
-            f"{pos.match_diff:+d}."
+            f"Baazis won: NS {out.baazis[0]}, WE {out.baazis[1]}.  Baazi difference NS-WE now "
+            f"{out.diff:+d}."
         )
-        s = self.settings
-        done = (
-            self.match.deals_finished >= s.deals
-            if s.deals is not None
-            else after[0] + after[1] >= s.baazis
-        )
-        if done:
+        if out.match_over:
             self.final_results()
             return True
         self.ask("Press Enter for the next deal ")
+        self.session.start_next_deal()
         return False
 
     def final_results(self) -> None:
         """The match's totals, then the record is saved or offered."""
         totals = [0, 0]
-        for deal in self.match.deals:
+        for result in self.session.results():
             for t in (0, 1):
-                totals[t] += deal["result"]["score"][t]
-        baazis = self.match.baazis
+                totals[t] += result["score"][t]
+        standing = self.session.standing()
+        baazis = standing.baazis
         self.console.print()
         self.say("The match is over.", "bold")
         self.say(
-            f"Deals played: {self.match.deals_finished}.  Total scores: NS {totals[0]}, "
+            f"Deals played: {standing.deals}.  Total scores: NS {totals[0]}, "
             f"WE {totals[1]}.  Baazis: NS {baazis[0]}, WE {baazis[1]}."
         )
         mine, theirs = baazis[self.you & 1], baazis[1 - (self.you & 1)]
@@ -413,7 +405,7 @@ class Game:
         )
         try:
             while True:
-                pos = self.match.position
+                pos = self.session.position
                 if pos.is_over():
                     if self.finish_deal():
                         return 0

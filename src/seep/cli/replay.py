@@ -1,7 +1,7 @@
 """``seep replay FILE`` (step through a game record) and ``seep show FILE`` (its results).
 
-A record is read and checked by the core (:func:`seep.match.replay_record`) before anything is
-shown, so a bad file gets one clear message naming the problem instead of a half replay.
+A record is read and checked by the core (:meth:`seep.session.Session.steps`) before anything
+is shown, so a bad file gets one clear message naming the problem instead of a half replay.
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from rich.table import Table
 from rich.text import Text
 
 from ..engine import Position
-from ..match import deal_result, replay_record
 from ..moves import Move
 from ..notation import format_move
+from ..session import DealOutcome, Session
 from .narrow import describe_move
 from .render import SEAT_NAMES, TEAM_NAMES, deal_summary, position_view
 
@@ -33,7 +33,8 @@ class RecordError(Exception):
 @dataclass(frozen=True)
 class Frame:
     """One position of a record: ``deal`` and ``move`` count from 1 (``move`` 0 is the deal's
-    start); ``last`` is each seat's latest move in the deal so far."""
+    start); ``last`` is each seat's latest move in the deal so far; ``outcome`` is the deal's
+    (R42, R44-R47) once it is over."""
 
     deal: int
     move: int
@@ -41,6 +42,7 @@ class Frame:
     position: Position
     played: str  # "W plays 9S x 4H 5D ..." or "" at a deal's start
     last: tuple[str, str, str, str]
+    outcome: DealOutcome | None = None
 
 
 def load_frames(path: str) -> tuple[dict[str, Any], list[Frame]]:
@@ -59,37 +61,31 @@ def load_frames(path: str) -> tuple[dict[str, Any], list[Frame]]:
         ) from None
     if not isinstance(record, dict):
         raise RecordError(f"{path}: a game record is a JSON object, got {type(record).__name__}")
-    raw: list[tuple[dict[str, Any] | None, dict[str, Any]]] = []
+    # One list per deal of (position, what was played, each seat's last move so far, outcome).
+    deals: list[list[tuple[Position, str, tuple[str, ...], DealOutcome | None]]] = []
     try:
-        raw = list(replay_record(record))
+        for session in Session.steps(record):
+            history = session.history
+            if not history:
+                deals.append([])
+                played = ""
+            else:
+                seat, code = history[-1]
+                move = Move(code)
+                played = f"{SEAT_NAMES[seat]} plays {format_move(move)}   {describe_move(move)}"
+            last = tuple("" if m is None else format_move(m[0]) for m in session.last_moves())
+            deals[-1].append((session.position.copy(), played, last, session.outcome()))
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
         # ValueError covers every error of the core (they name the deal and move); the others
         # come from a record whose parts have the wrong JSON types.
         detail = str(exc) if isinstance(exc, ValueError) else f"malformed record ({exc!r})"
         raise RecordError(f"{path}: {detail}") from None
-    if not raw:
+    if not deals:
         raise RecordError(f"{path}: the record holds no deals")
-    # One list per deal of (position, what was played, each seat's last move so far).
-    deals: list[list[tuple[Position, str, tuple[str, str, str, str]]]] = []
-    last = ["", "", "", ""]
-    prev: Position | None = None
-    for move, data in raw:
-        pos = Position.from_dict(data)
-        if move is None or prev is None:
-            last = ["", "", "", ""]
-            deals.append([(pos, "", ("", "", "", ""))])
-        else:
-            seat = prev.to_move
-            assert seat is not None
-            code = Move.from_dict(move)
-            last[seat] = format_move(code)
-            played = f"{SEAT_NAMES[seat]} plays {format_move(code)}   {describe_move(code)}"
-            deals[-1].append((pos, played, (last[0], last[1], last[2], last[3])))
-        prev = pos
     frames = [
-        Frame(d, i, len(entries) - 1, pos, played, lasts)
+        Frame(d, i, len(entries) - 1, pos, played, (la[0], la[1], la[2], la[3]), out)
         for d, entries in enumerate(deals, 1)
-        for i, (pos, played, lasts) in enumerate(entries)
+        for i, (pos, played, la, out) in enumerate(entries)
     ]
     return record, frames
 
@@ -101,8 +97,8 @@ def _draw(console: Console, frames: list[Frame], i: int, path: str) -> None:
     console.print(position_view(f.position, last_moves=f.last, deal_number=f.deal, title=title))
     where = f"deal {f.deal}, move {f.move}/{f.moves_in_deal}"
     console.print(Text(f"{where}: {f.played}" if f.played else f"{where}: the deal's start"))
-    if f.position.is_over():
-        console.print(deal_summary(deal_result(f.position)))
+    if f.outcome is not None:
+        console.print(deal_summary(f.outcome.result))
 
 
 REPLAY_HELP = (
@@ -184,17 +180,18 @@ def show(path: str, console: Console) -> int:
     for col in ("NS: points + sweeps = score", "WE: points + sweeps = score", "NS-WE after"):
         table.add_column(col, justify="right")
     totals = [0, 0]
-    final = ends[-1].position
+    last = ends[-1].position
+    diff, baazis = last.match_diff, last.match_baazis  # the match before an unfinished deal
     for f in ends:
         pos = f.position
         bid = str(pos.bid) if pos.phase != "bid" else "-"
-        if not pos.is_over():
+        if f.outcome is None:
             table.add_row(
                 str(f.deal), SEAT_NAMES[pos.dealer], bid, f"unfinished: {pos.plays} of 48 plays"
             )
             continue
-        res = deal_result(pos)
-        after = pos.next_deal(0)  # the engine applies R44-R46 to the match; the seed is unused
+        res = f.outcome.result
+        diff, baazis = f.outcome.diff, f.outcome.baazis  # R44-R46, as the session applies them
         for t in (0, 1):
             totals[t] += res["score"][t]
         pts = [res["points"][t] + res["bonus"][t] for t in (0, 1)]
@@ -204,16 +201,15 @@ def show(path: str, console: Console) -> int:
             bid,
             f"{pts[0]} + {res['sweeps'][0]} = {res['score'][0]}",
             f"{pts[1]} + {res['sweeps'][1]} = {res['score'][1]}",
-            f"{after.match_diff:+d}",
+            f"{diff:+d}",
         )
-        final = after
     console.print(table)
     console.print(
         Text(
             f"Final: total scores {TEAM_NAMES[0]} {totals[0]}, {TEAM_NAMES[1]} {totals[1]}; "
-            f"baazis won {TEAM_NAMES[0]} {final.match_baazis[0]}, "
-            f"{TEAM_NAMES[1]} {final.match_baazis[1]}; baazi difference NS-WE "
-            f"{final.match_diff:+d}",
+            f"baazis won {TEAM_NAMES[0]} {baazis[0]}, "
+            f"{TEAM_NAMES[1]} {baazis[1]}; baazi difference NS-WE "
+            f"{diff:+d}",
             style="bold",
         )
     )

@@ -30,8 +30,9 @@ import numpy as np
 from gymnasium import spaces
 
 from ..bots import Bot, make_bot
-from ..engine import PHASE_OVER, Position
+from ..engine import Position
 from ..options import Rules
+from ..session import Session
 from ..view import View
 from .actions import NUM_ACTIONS, MoveBuilder
 from .features import OBS_SIZE, observation
@@ -81,9 +82,8 @@ class SeepEnv(gym.Env[Obs, int]):
             }
         )
         self.action_space: spaces.Space[Any] = spaces.Discrete(NUM_ACTIONS)
-        self.position = Position(self.rules)
+        self.session = Session(self.rules, deals=1)  # the episode's deal, made by reset()
         self.builder = MoveBuilder()
-        self.history: list[tuple[int, int]] = []
         self._rngs: dict[int, random.Random] = {}
         self._deal_rng = random.Random()
 
@@ -97,54 +97,55 @@ class SeepEnv(gym.Env[Obs, int]):
         self._deal_rng = random.Random(base)
         self._rngs = {s: random.Random(f"{base}:{s}") for s in self.bots}
         dealer = self._deal_rng.randrange(4)
-        self.position = Position.new_deal(self._deal_rng.getrandbits(62), dealer, self.rules)
-        self.history = []
+        deal = Position.new_deal(self._deal_rng.getrandbits(62), dealer, self.rules)
+        self.session = Session(start=deal, deals=1)
         self._bots_play()
         return self._obs(), self._info()
 
+    @property
+    def position(self) -> Position:
+        """The deal (read it only: moves go through :attr:`session`)."""
+        return self.session.position
+
+    @property
+    def history(self) -> tuple[tuple[int, int], ...]:
+        """The deal's moves as (seat, move code)."""
+        return self.session.history
+
     def step(self, action: int) -> tuple[Obs, SupportsFloat, bool, bool, dict[str, Any]]:
-        if self.position.phase_id == PHASE_OVER:
+        if self.session.deal_over:
             raise RuntimeError("the deal is over: call reset()")
         a = int(action)
         if a not in self.builder.options():
             return self._obs(), self.illegal_reward, False, False, self._info(illegal=True)
         code = self.builder.apply(a)
         if code is not None:
-            self._play(code)
+            self.session.play_legal(code)  # from the builder, made of legal_codes()
             self._bots_play()
         if self.render_mode == "human":
             self.render()
-        if self.position.phase_id == PHASE_OVER:
+        if self.session.deal_over:
             s = self.position.deal_scores()
             team = self.seat & 1
             reward = (s[team] - s[1 - team]) * self.reward_scale
             return self._obs(), float(reward), True, False, self._info()
         return self._obs(), 0.0, False, False, self._info()
 
-    def _play(self, code: int) -> None:
-        pos = self.position
-        seat = pos.to_move
-        assert seat is not None
-        self.history.append((seat, code))
-        if pos.phase_id == PHASE_OVER:
-            raise RuntimeError("no move after the end of the deal")
-        pos.advance(code)
-
     def _bots_play(self) -> None:
         """Let the bots move until it is the agent's turn or the deal is over."""
-        pos = self.position
-        while pos.phase_id != PHASE_OVER and pos.to_move != self.seat:
-            seat = pos.to_move
+        session = self.session
+        while not session.deal_over and session.to_move != self.seat:
+            seat = session.to_move
             assert seat is not None
-            view = View.from_position(pos, seat, tuple(self.history))
-            self._play(int(self.bots[seat].choose(view, self._rngs[seat]).move))
-        self.builder.reset(pos.legal_codes() if pos.phase_id != PHASE_OVER else ())
+            view = View.from_position(session.position, seat, session.history)
+            session.play(int(self.bots[seat].choose(view, self._rngs[seat]).move))  # checked
+        self.builder.reset(() if session.deal_over else session.position.legal_codes())
 
     # --- observing ------------------------------------------------------------------------
 
     def view(self) -> View:
         """The agent's :class:`~seep.view.View` with the deal's history."""
-        return View.from_position(self.position, self.seat, tuple(self.history))
+        return View.from_position(self.position, self.seat, self.session.history)
 
     def _obs(self) -> Obs:
         view = View.from_position(self.position, self.seat)
@@ -158,7 +159,7 @@ class SeepEnv(gym.Env[Obs, int]):
 
     def _info(self, illegal: bool = False) -> dict[str, Any]:
         info: dict[str, Any] = {"illegal": illegal}
-        if self.position.phase_id == PHASE_OVER:
+        if self.session.deal_over:
             info["deal_scores"] = list(self.position.deal_scores())
         return info
 

@@ -14,9 +14,11 @@ Importing this module registers the game::
   no limit), plus ``episode``, ``dealer`` (the first dealer) and ``max_deals``.
 * **Chance**: each deal is dealt card by card, 52 chance nodes whose outcome is the card
   (``max_chance_outcomes`` 52), in the engine's deal order (bidder's 4, the face-down floor,
-  then the stock; ``Position._lay_out``). A hand without a card above 8 is redealt (R14);
-  here the bidder's four cards are dealt *conditioned* on holding one, which is the same
-  distribution as dealing again until he does, so the forced ``redeal`` move never occurs.
+  then the stock; :meth:`seep.engine.Position.from_deck`). A hand without a card above 8 is
+  redealt (R14); here the bidder's four cards are dealt *conditioned* on holding one, which is
+  the same distribution as dealing again until he does, so the forced ``redeal`` move never
+  occurs. The deals follow one another in a :class:`seep.session.Session`, which keeps their
+  moves and says when the episode is over.
 * **Actions**: the 133 sub-decision ids of :mod:`seep.integrations.actions` (card, then use,
   then floor items). The sub-decisions of a move in progress are public: the committed move
   shows them all anyway.
@@ -33,16 +35,18 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import pyspiel  # type: ignore[import-not-found]
 
 from ..cards import CARD_NAMES, format_cards
-from ..engine import PHASE_BID, PHASE_OVER, Position
+from ..engine import PHASE_BID, Position
 from ..moves import Move
 from ..notation import format_position
 from ..options import STANDARD, Rules
+from ..session import Session
 from ..view import View
 from .actions import (
     ITEM0,
@@ -165,51 +169,65 @@ class _Core:
     __slots__ = (
         "builder",
         "cfg",
-        "deals",
         "dealt",
         "floor0",
         "hands0",
         "hands1",
-        "history",
         "over",
         "past",
         "pos",
         "prefix",
-        "result",
-        "template",
+        "session",
     )
 
-    cfg: tuple[str, int]  # the game's episode and max_deals
-    template: Position  # dealer and match of the deal being dealt
-    pos: Position | None  # the deal in play (None while dealing)
+    cfg: tuple[str, int, Rules, int]  # the game's episode, max_deals, rules and first dealer
+    session: Session | None  # the match: every deal's moves, the outcome (None: first deal)
+    pos: Position | None  # the session's deal in play, or the last at the end (None: dealing)
+    over: bool  # the session is over (kept from its answer: asked on every action)
     dealt: list[int]  # cards dealt so far, in deal order
     floor0: int  # the four floor cards, face up from the bid on (R15)
     hands0: list[int]  # hands when the deal was laid out (before the bid)
     hands1: list[int] | None  # hands right after the stock was dealt (play 1)
-    history: list[tuple[int, int]]  # (seat, move code) of the deal
     prefix: list[int]  # sub-decisions of the move in progress
     builder: MoveBuilder
-    past: list[tuple[int, int, list[int], list[int] | None, list[tuple[int, int]]]]
-    deals: int
-    over: bool
-    result: tuple[float, float]  # team 0's and team 1's returns
+    past: list[tuple[int, int, list[int], list[int] | None]]  # earlier deals, for strings
+
+    @property
+    def history(self) -> tuple[tuple[int, int], ...]:
+        """(seat, move code) of the deal in play."""
+        return () if self.pos is None or self.session is None else self.session.history
+
+    @property
+    def deals(self) -> int:
+        """Deals finished."""
+        return 0 if self.session is None else self.session.deals_finished
+
+    @property
+    def result(self) -> tuple[float, float]:
+        """Team 0's and team 1's returns."""
+        out = None if self.session is None or not self.over else self.session.outcome()
+        if out is None:
+            return (0.0, 0.0)
+        if self.cfg[0] == "deal":
+            d = float(out.result["score"][0] - out.result["score"][1])
+            return (d, -d)
+        if out.winner is None:  # max_deals deals without a baazi
+            return (0.0, 0.0)
+        return (1.0, -1.0) if out.winner == 0 else (-1.0, 1.0)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
         c = _Core.__new__(_Core)
         c.cfg = self.cfg
-        c.template = self.template
-        c.pos = None if self.pos is None else self.pos.copy()
+        c.session = None if self.session is None else self.session.copy()
+        c.pos = None if self.pos is None or c.session is None else c.session.position
+        c.over = self.over
         c.dealt = self.dealt[:]
         c.floor0 = self.floor0
         c.hands0 = self.hands0[:]
         c.hands1 = None if self.hands1 is None else self.hands1[:]
-        c.history = self.history[:]
         c.prefix = self.prefix[:]
         c.builder = self.builder.copy()
         c.past = self.past[:]
-        c.deals = self.deals
-        c.over = self.over
-        c.result = self.result
         return c
 
     def __getstate__(self) -> dict[str, Any]:
@@ -226,20 +244,17 @@ class SeepState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: SeepGame) -> None:
         super().__init__(game)
         c = _Core()
-        c.cfg = (game.episode, game.max_deals)
-        c.template = Position(game.rules, game.first_dealer)
+        c.cfg = (game.episode, game.max_deals, game.rules, game.first_dealer)
+        c.session = None
         c.pos = None
+        c.over = False
         c.dealt = []
         c.floor0 = 0
         c.hands0 = [0, 0, 0, 0]
         c.hands1 = None
-        c.history = []
         c.prefix = []
         c.builder = MoveBuilder()
         c.past = []
-        c.deals = 0
-        c.over = False
-        c.result = (0.0, 0.0)
         self._c = c
 
     # --- OpenSpiel API ------------------------------------------------------------------------
@@ -248,9 +263,10 @@ class SeepState(pyspiel.State):  # type: ignore[misc]
         c = self._c
         if c.over:
             return int(pyspiel.PlayerId.TERMINAL)
-        if c.pos is None:
+        pos = c.pos
+        if pos is None:
             return int(pyspiel.PlayerId.CHANCE)
-        return (c.pos.dealer + 1 + c.pos.plays) & 3
+        return (pos.dealer + 1 + pos.plays) & 3
 
     def _legal_actions(self, player: int) -> list[int]:
         return self._c.builder.legal_actions()
@@ -301,7 +317,8 @@ class SeepState(pyspiel.State):  # type: ignore[misc]
     def __str__(self) -> str:
         c = self._c
         if c.over:
-            return f"over deals={c.deals} returns={c.result[0]:g},{c.result[1]:g}"
+            r = c.result
+            return f"over deals={c.deals} returns={r[0]:g},{r[1]:g}"
         if c.pos is None:
             return f"dealing deals={c.deals} dealt=" + " ".join(CARD_NAMES[x] for x in c.dealt)
         pending = ",".join(action_name(a) for a in c.prefix)
@@ -313,19 +330,15 @@ class SeepState(pyspiel.State):  # type: ignore[misc]
         ``pyspiel`` sampler, or any callable returning a float in [0, 1)) seeds the deal."""
         c = self._c
         state: SeepState = self.clone()
-        if c.pos is None or c.over:
+        if c.pos is None or c.over or c.session is None:
             return state
         seed = int(probability_sampler() * (1 << 53)) if callable(probability_sampler) else 0
         rng = random.Random(seed)
-        view = View.from_position(c.pos, player_id, tuple(c.history))
-        pos = view.determinize(rng)
-        pos.match_diff, pos.match_baazis, pos.match_deals = (
-            c.pos.match_diff,
-            c.pos.match_baazis,
-            c.pos.match_deals,
-        )
+        view = View.from_position(c.pos, player_id, c.history)
+        pos = view.determinize(rng)  # the same deal at the same point, match included
         s = state._c
-        s.pos = pos
+        s.session = c.session.redealt(pos)
+        s.pos = s.session.position
         if pos.phase_id == PHASE_BID:
             s.floor0 = pos.loose  # still face down: redealt with the rest
         s.hands0, s.hands1 = _past_hands(pos, c, player_id, rng)
@@ -338,50 +351,42 @@ class SeepState(pyspiel.State):  # type: ignore[misc]
 
     def _start_deal(self) -> None:
         c = self._c
-        pos = c.template.copy()
-        pos._lay_out(c.dealt)
-        c.pos = pos
+        episode, max_deals, rules, dealer = c.cfg
+        if c.session is None:
+            baazi = episode == "baazi"
+            c.session = Session(
+                start=Position.from_deck(c.dealt, dealer, rules),
+                deals=max_deals if baazi else 1,
+                baazis=1 if baazi else None,
+            )
+        else:
+            c.session.start_next_deal(deck=c.dealt)  # dealer and match by R44-R47
+        pos = c.pos = c.session.position
         c.floor0 = pos.loose
         c.hands0 = pos.hands[:]
         c.hands1 = None
-        c.history = []
         c.prefix = []
         c.builder = MoveBuilder(pos.legal_codes())
 
     def _commit(self, code: int) -> None:
         c = self._c
-        pos = c.pos
-        assert pos is not None
-        c.history.append(((pos.dealer + 1 + pos.plays) & 3, code))
+        session = c.session
+        assert session is not None
         c.prefix = []
-        pos.advance(code)
+        session.play_legal(code)  # from the builder, made of legal_codes()
+        pos = session.position
         if pos.plays == 1 and c.hands1 is None:
             c.hands1 = pos.hands[:]
-        if pos.phase_id != PHASE_OVER:
+        if not session.deal_over:
             c.builder = MoveBuilder(pos.legal_codes())
             return
-        c.deals += 1
-        episode, max_deals = c.cfg
-        scores = pos.deal_scores()
-        if episode == "deal":
-            d = float(scores[0] - scores[1])
-            c.result = (d, -d)
+        c.builder = MoveBuilder()
+        if session.is_over:
             c.over = True
-            c.builder = MoveBuilder()
             return
-        nxt = pos.next_deal(0)
-        before, after = pos.match_baazis, nxt.match_baazis
-        if after != before or c.deals >= max_deals:
-            if after != before:
-                c.result = (1.0, -1.0) if after[0] > before[0] else (-1.0, 1.0)
-            c.over = True
-            c.builder = MoveBuilder()
-            return
-        c.past.append((pos.dealer, c.floor0, c.hands0, c.hands1, c.history))
-        c.template = nxt
+        c.past.append((pos.dealer, c.floor0, c.hands0, c.hands1))
         c.pos = None
         c.dealt = []
-        c.builder = MoveBuilder()
 
     # --- information (used by the observer) ---------------------------------------------------
 
@@ -391,7 +396,7 @@ class SeepState(pyspiel.State):  # type: ignore[misc]
         c = self._c
         if c.pos is None:
             return None
-        return View.from_position(c.pos, player, tuple(c.history))
+        return View.from_position(c.pos, player, c.history)
 
 
 def _past_hands(
@@ -479,8 +484,9 @@ class SeepObserver:
     def string_from(self, state: SeepState, player: int) -> str:
         c = state._c
         parts = [f"p{player}"]
-        if self.perfect_recall:
-            for dealer, floor, h0, h1, hist in c.past:
+        if self.perfect_recall and c.session is not None:
+            for i, (dealer, floor, h0, h1) in enumerate(c.past):
+                hist = c.session.deal_history(i)
                 parts.append(self._deal_string(player, dealer, floor, h0, h1, hist))
         if c.over:
             parts.append("over")
@@ -506,7 +512,7 @@ class SeepObserver:
         floor0: int | None,
         h0: list[int],
         h1: list[int] | None,
-        history: list[tuple[int, int]],
+        history: Sequence[tuple[int, int]],
     ) -> str:
         hands = ""
         if self.private:

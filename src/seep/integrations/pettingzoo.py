@@ -30,8 +30,9 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
-from ..engine import PHASE_OVER, Position
+from ..engine import Position
 from ..options import Rules
+from ..session import Session
 from ..view import View
 from .actions import NUM_ACTIONS, MoveBuilder
 from .features import OBS_SIZE, observation
@@ -93,10 +94,8 @@ class SeepAECEnv(AECEnv):  # type: ignore[misc]
         }
         self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
         self._rng = random.Random()
-        self.position = Position(self.rules)
+        self.session = Session(self.rules, deals=1)  # the episode's deals, made by reset()
         self.builder = MoveBuilder()
-        self.history: list[tuple[int, int]] = []  # (seat, code) of the deal so far
-        self.deals_played = 0
         self._version = 0
         self._cache: dict[str, tuple[int, dict[str, Any]]] = {}
         self._zero_mask = np.zeros(NUM_ACTIONS, np.int8)
@@ -121,10 +120,28 @@ class SeepAECEnv(AECEnv):  # type: ignore[misc]
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         dealer = self._rng.randrange(4)
-        self.position = Position.new_deal(self._rng.getrandbits(62), dealer, self.rules)
-        self.deals_played = 0
-        self.history = []
+        baazi = self.episode == "baazi"
+        self.session = Session(
+            start=Position.new_deal(self._rng.getrandbits(62), dealer, self.rules),
+            deals=self.max_deals if baazi else 1,
+            baazis=1 if baazi else None,
+        )
         self._start_move()
+
+    @property
+    def position(self) -> Position:
+        """The deal in play (read it only: moves go through :attr:`session`)."""
+        return self.session.position
+
+    @property
+    def history(self) -> tuple[tuple[int, int], ...]:
+        """The deal's moves so far as (seat, move code)."""
+        return self.session.history
+
+    @property
+    def deals_played(self) -> int:
+        """Deals finished in this episode."""
+        return self.session.deals_finished
 
     def _start_move(self) -> None:
         pos = self.position
@@ -148,12 +165,8 @@ class SeepAECEnv(AECEnv):  # type: ignore[misc]
         if code is None:
             self._version += 1  # same agent, one more sub-decision taken
         else:
-            pos = self.position
-            seat = pos.to_move
-            assert seat is not None
-            self.history.append((seat, code))
-            pos.advance(code)
-            if pos.phase_id == PHASE_OVER:
+            self.session.play_legal(code)  # from the builder, made of legal_codes()
+            if self.session.deal_over:
                 self._end_of_deal()
             else:
                 self._start_move()
@@ -162,24 +175,23 @@ class SeepAECEnv(AECEnv):  # type: ignore[misc]
             self.render()
 
     def _end_of_deal(self) -> None:
-        pos = self.position
-        self.deals_played += 1
-        scores = pos.deal_scores()
+        session = self.session
+        outcome = session.outcome()
+        assert outcome is not None
         if self.episode == "deal":
+            scores = outcome.result["score"]
             d = (scores[0] - scores[1]) * self.reward_scale
             self._finish((d, -d), truncated=False)
             return
-        before = pos.match_baazis
-        nxt = pos.next_deal(self._rng.getrandbits(62))
-        after = nxt.match_baazis
-        if after != before:
-            w = 0 if after[0] > before[0] else 1
-            self._finish((1.0, -1.0) if w == 0 else (-1.0, 1.0), truncated=False)
-        elif self.deals_played >= self.max_deals:
+        # One shuffle seed drawn per finished deal, used or not, so that the episodes after a
+        # reset(seed=n) stay the same from version to version.
+        seed = self._rng.getrandbits(62)
+        if outcome.winner is not None:
+            self._finish((1.0, -1.0) if outcome.winner == 0 else (-1.0, 1.0), truncated=False)
+        elif session.is_over:  # max_deals deals without a baazi
             self._finish((0.0, 0.0), truncated=True)
         else:
-            self.position = nxt
-            self.history = []
+            session.start_next_deal(seed)
             self._start_move()
 
     def _finish(self, team_rewards: tuple[float, float], truncated: bool) -> None:
@@ -215,7 +227,7 @@ class SeepAECEnv(AECEnv):  # type: ignore[misc]
         """The seat's :class:`~seep.view.View` with the deal's public history (for bots and
         :func:`seep.integrations.features.candidates`)."""
         return View.from_position(
-            self.position, self.possible_agents.index(agent), tuple(self.history)
+            self.position, self.possible_agents.index(agent), self.session.history
         )
 
     def render(self) -> str | None:

@@ -1,0 +1,582 @@
+"""Sessions: a match as it is played, the one game loop every interface drives.
+
+A :class:`Session` holds the deal in play and every deal before it, and answers what each
+interface (the arena, the terminal game and replay, the web table, the OpenSpiel, PettingZoo
+and Gymnasium environments, the ``seep demo``) used to work out for itself:
+
+* the (seat, move code) history of every deal (:attr:`Session.history` for the deal in play,
+  what :meth:`seep.view.View.from_position` takes), and each seat's last move;
+* each move checked once (:meth:`Session.check`, :meth:`Session.play`), with the engine's
+  reason when it is illegal (:meth:`Session.play_legal` takes a code of the position's own
+  ``legal_codes()`` unchecked: already decided);
+* the match length, a number of deals or of baazis or both (whichever comes first), and
+  :attr:`Session.is_over`;
+* the outcome of a finished deal (:meth:`Session.outcome`: its result, whether it ended the
+  baazi and who won it, the next dealer; R42, R44-R47) while the finished deal is still on show,
+  from the pure :func:`seep.baazi.settle_deal` that :meth:`seep.engine.Position.next_deal` uses
+  too; nothing is dealt until :meth:`Session.start_next_deal`;
+* undo to a seat's last move, across deal boundaries (:meth:`Session.undo_to`);
+* FORMAT.md game records (:meth:`Session.to_record`, :meth:`Session.from_record`,
+  :meth:`Session.replay` for stored moves, :meth:`Session.steps` to walk through a record).
+
+Deals are shuffled as :class:`seep.match.Match` shuffles them (the same ``seed`` gives the same
+deals), unless ``deal_seeds`` (deal index -> shuffle seed) says otherwise, or a deal is given
+as a start position or a deck in deal order (an OpenSpiel chance player deals card by card).
+
+>>> import random
+>>> s = Session(seed=7, deals=2)
+>>> rng = random.Random(0)
+>>> while not s.is_over:
+...     if s.deal_over:
+...         _ = s.start_next_deal()
+...     _ = s.play(rng.choice(s.position.legal_codes()))
+>>> s.deal_number, s.outcome().match_over, len(s.to_record()["deals"])
+(2, True, 2)
+
+**The web table** (``seep.web.tables.Table``) is meant to drive a session like this, and then
+keep no history, no ``final`` position and no throwaway next deal of its own:
+
+* ``start()``: ``self.session = Session(preset, seed=seed, deals=..., baazis=...)`` from the
+  table settings (``parse_settings`` gives one of the two);
+* ``check_move()``: its turn and version checks, then ``code = session.check(move, seat=seat)``
+  (:class:`~seep.errors.MalformedMoveError` -> ``malformed_move``, caught before its base
+  class :class:`~seep.errors.IllegalMoveError` -> ``illegal_move``); the move is stored, then
+  ``apply()`` is ``session.play(code)``, which does not check it a second time;
+* ``view(seat)``: ``View.from_position(session.position, seat, session.history)``;
+* ``last_moves()``: :meth:`Session.last_moves`, each code as its move dict;
+* ``summary()``: ``session.outcome()`` (``None`` while the deal runs), ``to_dict()`` plus
+  ``captured`` and ``ready``;
+* ``match_info()``: deals, diff and baazis from :meth:`Session.standing` (a finished deal on
+  show counts), ``history`` from :meth:`Session.results`;
+* ``advance()``: ``session.start_next_deal()`` unless ``outcome().match_over``; at the end the
+  finished deal stays on show as ``session.position``;
+* practice ``undo(seat)``: ``session.undo_to(seat)`` returns how many moves went (to keep
+  today's "this deal only", refuse first when ``seat`` has no move in ``session.history``);
+  ``moves_made`` is ``session.moves_made``;
+* ``record()``: ``session.to_record(unfinished=False)``;
+* restoring from the store: ``session.replay(stored_moves)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from .baazi import settle_deal
+from .engine import Position
+from .errors import IllegalMoveError, InvalidPositionError, MalformedMoveError
+from .match import deal_result, deal_seed, first_dealer, replay_record
+from .moves import Move
+from .notation import parse_move
+from .options import Rules
+
+__all__ = ["DealOutcome", "Session", "Standing"]
+
+
+class Standing(NamedTuple):
+    """The match so far: deals finished (the deal on show counts once it is over), the baazi
+    difference D (R44, team 0 minus team 1) and the baazis won by each team."""
+
+    deals: int
+    diff: int
+    baazis: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class DealOutcome:
+    """What a finished deal did (R42, R44-R47), known before the next deal is dealt.
+
+    ``deal`` counts from 1; ``result`` is the FORMAT.md deal result (``points``, ``bonus``,
+    ``sweeps``, ``score`` per team); ``diff`` and ``baazis`` are the match after the deal;
+    ``winner`` the team that won the baazi in this deal (``None``: the baazi goes on);
+    ``dealer`` deals next (R47); ``under_min`` which teams scored under ``min_score`` (R46);
+    ``match_over`` whether the session's length is reached.
+    """
+
+    deal: int
+    result: dict[str, list[int]]
+    diff: int
+    baazis: tuple[int, int]
+    winner: int | None
+    dealer: int
+    under_min: tuple[bool, bool]
+    match_over: bool
+
+    @property
+    def baazi_over(self) -> bool:
+        """True when this deal ended the baazi (R45, R46)."""
+        return self.winner is not None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The outcome as JSON (the web table's deal summary): ``deal``, ``result``,
+        ``baazi_over``, ``baazi_winner``, ``diff``, ``baazis``, ``match_over``."""
+        return {
+            "deal": self.deal,
+            "result": {k: list(v) for k, v in self.result.items()},
+            "baazi_over": self.winner is not None,
+            "baazi_winner": self.winner,
+            "diff": self.diff,
+            "baazis": list(self.baazis),
+            "match_over": self.match_over,
+        }
+
+
+def _length(name: str, value: int | None) -> int | None:
+    if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
+        raise ValueError(f"{name} must be a positive integer or None, got {value!r}")
+    return value
+
+
+class Session:
+    """A match being played: the deal in play, the finished deals, their moves.
+
+    ``rules`` and ``seed`` are those of :class:`seep.match.Match` (``seed`` fixes the shuffles
+    and, when ``dealer`` is ``None``, the first dealer). ``deals`` and ``baazis`` set the
+    match length: the match is over at the end of the deal that makes either count (``None``:
+    no limit; neither: the match never ends by itself). ``deal_seeds`` maps a deal's index
+    (0, 1, ...) to its shuffle seed, called once as each deal is dealt. ``start`` is the first
+    deal's bid-phase position instead of a shuffle (copied; its rules are the session's).
+    """
+
+    __slots__ = (
+        "_checked",
+        "_deal_seeds",
+        "_finals",
+        "_moves",
+        "_outcome",
+        "_pos",
+        "_starts",
+        "_sweeps",
+        "baazis_to_play",
+        "deals_to_play",
+        "rules",
+        "seed",
+    )
+
+    def __init__(
+        self,
+        rules: str | Mapping[str, Any] | Rules = "standard",
+        *,
+        seed: int = 0,
+        dealer: int | None = None,
+        deals: int | None = None,
+        baazis: int | None = None,
+        deal_seeds: Callable[[int], int] | None = None,
+        start: Position | None = None,
+    ) -> None:
+        self.seed = seed
+        self.deals_to_play = _length("deals", deals)
+        self.baazis_to_play = _length("baazis", baazis)
+        self._deal_seeds = deal_seeds
+        if start is not None:
+            self.rules = start.rules
+            if start.phase != "bid" or start.plays:
+                raise InvalidPositionError("a session starts from a deal's bid-phase position")
+            pos = start.copy()
+        else:
+            self.rules = Rules.parse(rules)
+            first = first_dealer(seed) if dealer is None else dealer
+            pos = Position.new_deal(self._seed_of(0), first, self.rules)
+        self._starts: list[Position | None] = [pos.copy()]  # each deal's start, never changed
+        self._finals: list[Position] = []  # each finished deal's last position
+        self._moves: list[list[tuple[int, int]]] = [[]]  # each deal's (seat, move code)
+        self._sweeps: list[list[int]] = [[]]  # the sweep bonus each move scored (R38)
+        self._pos = pos
+        self._outcome: DealOutcome | None = None
+        self._checked = -1  # a move code already checked legal in the position in play
+
+    def _seed_of(self, index: int) -> int:
+        if self._deal_seeds is not None:
+            return self._deal_seeds(index)
+        return deal_seed(self.seed, index)
+
+    # --- the state ----------------------------------------------------------------------------
+
+    @property
+    def position(self) -> Position:
+        """The deal in play, or the finished deal on show until :meth:`start_next_deal`.
+        Read it; change it only through the session."""
+        return self._pos
+
+    @property
+    def deal_number(self) -> int:
+        """The number of the deal in play, from 1."""
+        return len(self._moves)
+
+    @property
+    def deal_over(self) -> bool:
+        """True when the deal in play is over (its outcome is known)."""
+        return self._pos.is_over()
+
+    @property
+    def deals_finished(self) -> int:
+        """Deals played to the end, the one on show included."""
+        return len(self._finals) + (1 if self._pos.is_over() else 0)
+
+    @property
+    def is_over(self) -> bool:
+        """True when the deal on show is over and ends the match (its length reached)."""
+        out = self.outcome()
+        return out is not None and out.match_over
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat to move, ``None`` when the deal is over."""
+        return self._pos.to_move
+
+    @property
+    def history(self) -> tuple[tuple[int, int], ...]:
+        """The deal in play's moves as (seat, move code), as views take them."""
+        return tuple(self._moves[-1])
+
+    def deal_history(self, index: int) -> tuple[tuple[int, int], ...]:
+        """The (seat, move code) moves of deal ``index`` (0 is the first deal)."""
+        return tuple(self._moves[index])
+
+    @property
+    def moves_made(self) -> int:
+        """Moves made in the whole session (every deal)."""
+        return sum(len(m) for m in self._moves)
+
+    def last_moves(self) -> list[tuple[int, int] | None]:
+        """Each seat's latest move in the deal in play as (move code, sweep bonus it scored),
+        ``None`` for a seat that has not moved in this deal."""
+        out: list[tuple[int, int] | None] = [None, None, None, None]
+        missing = 4
+        moves, sweeps = self._moves[-1], self._sweeps[-1]
+        for i in range(len(moves) - 1, -1, -1):  # the latest four moves are usually enough
+            seat, code = moves[i]
+            if out[seat] is None:
+                out[seat] = (code, sweeps[i])
+                missing -= 1
+                if not missing:
+                    break
+        return out
+
+    def outcome(self) -> DealOutcome | None:
+        """The outcome of the deal in play once it is over (``None`` before): R42, R44-R47,
+        without dealing the next deal."""
+        if self._outcome is not None:
+            return self._outcome
+        pos = self._pos
+        if not pos.is_over():
+            return None
+        pts, bon = pos.card_points(), pos.majority_bonus()
+        s = settle_deal(
+            pos.rules,
+            pos.dealer,
+            pos.match_diff,
+            pos.match_baazis,
+            (pts[0] + bon[0], pts[1] + bon[1]),
+            (pos.sweeps[0], pos.sweeps[1]),
+        )
+        number = len(self._moves)
+        over = (self.deals_to_play is not None and number >= self.deals_to_play) or (
+            self.baazis_to_play is not None and s.baazis[0] + s.baazis[1] >= self.baazis_to_play
+        )
+        self._outcome = DealOutcome(
+            number, deal_result(pos), s.diff, s.baazis, s.winner, s.dealer, s.under_min, over
+        )
+        return self._outcome
+
+    def standing(self) -> Standing:
+        """Deals finished, the baazi difference and the baazis won, the deal on show counted
+        once it is over."""
+        out = self.outcome()
+        if out is not None:
+            return Standing(out.deal, out.diff, out.baazis)
+        pos = self._pos
+        return Standing(len(self._finals), pos.match_diff, pos.match_baazis)
+
+    def results(self) -> list[dict[str, list[int]]]:
+        """The FORMAT.md result of every deal played to the end, the one on show included."""
+        out = [deal_result(p) for p in self._finals]
+        if self._pos.is_over():
+            out.append(deal_result(self._pos))
+        return out
+
+    # --- moves --------------------------------------------------------------------------------
+
+    def _code(self, move: int | Mapping[str, Any] | str) -> int:
+        if isinstance(move, int) and not isinstance(move, bool):
+            return int(move)
+        if isinstance(move, Mapping):
+            return int(Move.from_dict(dict(move)))
+        if isinstance(move, str):
+            return int(parse_move(move))
+        raise MalformedMoveError(
+            f"a move is a code, a FORMAT.md move object or notation, got {type(move).__name__}"
+        )
+
+    def check(self, move: int | Mapping[str, Any] | str, seat: int | None = None) -> int:
+        """The code of ``move`` (a code, a FORMAT.md move or notation) if it is legal now, for
+        ``seat`` when given; raises :class:`~seep.errors.IllegalMoveError` saying why not
+        (:class:`~seep.errors.MalformedMoveError` for a move that does not parse). A move
+        checked here is not checked again by :meth:`play`."""
+        code = self._code(move)
+        self._verify(code, seat)
+        self._checked = code
+        return code
+
+    def _verify(self, code: int, seat: int | None) -> None:
+        pos = self._pos
+        if seat is not None and seat != pos.to_move and not pos.is_over():
+            raise IllegalMoveError(f"seat {pos.to_move} is to move, not seat {seat}")
+        if not pos.is_legal(code):
+            if pos.is_over():
+                raise IllegalMoveError(
+                    "the match is over"
+                    if self.is_over
+                    else f"deal {len(self._moves)} is over: the next deal has not been dealt"
+                )
+            pos.verify_move(code)  # raises with the reason
+            raise IllegalMoveError(f"{code:#x} is not a legal move here")  # pragma: no cover
+
+    def play(self, move: int | Mapping[str, Any] | str, seat: int | None = None) -> tuple[int, int]:
+        """Check (unless :meth:`check` just did) and make a move of the seat to move;
+        returns (seat, move code). Raises as :meth:`check` does, changing nothing."""
+        code = move if type(move) is int else self._code(move)
+        if code != self._checked or (seat is not None and seat != self._pos.to_move):
+            self._verify(code, seat)
+        return self.play_legal(code)
+
+    def play_legal(self, code: int) -> tuple[int, int]:
+        """Make a move already known to be legal here, unchecked: a code of
+        ``position.legal_codes()`` (what an environment's action builder gives). Anything
+        from outside (a player, a bot, a file) goes through :meth:`play`."""
+        pos = self._pos
+        mover = pos.to_move
+        assert mover is not None
+        sw = pos.sweeps
+        before = sw[0] + sw[1]
+        pos.advance(code)
+        sw = pos.sweeps
+        entry = (mover, code)
+        self._moves[-1].append(entry)
+        self._sweeps[-1].append(sw[0] + sw[1] - before)
+        self._checked = -1
+        self._outcome = None
+        return entry
+
+    def start_next_deal(
+        self,
+        seed: int | None = None,
+        *,
+        deck: Sequence[int] | None = None,
+        start: Position | None = None,
+    ) -> Position:
+        """Deal the next deal after a finished one, with the match as :meth:`outcome` says
+        (dealer, baazi difference, baazis: R44-R47); returns its position. The shuffle is
+        ``seed``, else the session's seed for the deal's index; or ``deck`` gives the 52 cards
+        in deal order; or ``start`` is the bid-phase position itself (from a record: taken as
+        it is, its rules must be the session's). Raises
+        :class:`~seep.errors.IllegalMoveError` while the deal runs or once the match is over.
+        """
+        out = self.outcome()
+        if out is None:
+            raise IllegalMoveError(
+                f"deal {len(self._moves)} is not over ({self._pos.plays} of 48 plays made)"
+            )
+        if out.match_over:
+            raise IllegalMoveError(f"the match is over after {out.deal} deal(s)")
+        if start is not None:
+            if start.rules != self.rules:
+                raise InvalidPositionError(
+                    f"deal {out.deal + 1}: its rules differ from the match's"
+                )
+            if start.phase != "bid" or start.plays:
+                raise InvalidPositionError(f"deal {out.deal + 1}: a deal starts in the bid phase")
+            pos = start.copy()
+        else:
+            match = (out.diff, out.baazis, self._pos.match_deals + 1)
+            if deck is not None:
+                pos = Position.from_deck(list(deck), out.dealer, self.rules, match=match)
+            else:
+                shuffle = self._seed_of(len(self._moves)) if seed is None else seed
+                pos = Position.new_deal(shuffle, out.dealer, self.rules, match=match)
+        self._finals.append(self._pos)
+        self._starts.append(pos.copy())
+        self._moves.append([])
+        self._sweeps.append([])
+        self._pos = pos
+        self._outcome = None
+        self._checked = -1
+        return pos
+
+    # --- undo ---------------------------------------------------------------------------------
+
+    def undo(self, count: int = 1) -> int:
+        """Take back the last ``count`` moves, across deal boundaries (a deal left without
+        moves is taken back with the move before it); returns how many were taken back."""
+        total = self.moves_made
+        if not 0 < count <= total:
+            raise IllegalMoveError(f"cannot take back {count} of the {total} moves made")
+        d = len(self._moves) - 1
+        left = count
+        while left > len(self._moves[d]):
+            left -= len(self._moves[d])
+            d -= 1
+        keep = len(self._moves[d]) - left
+        start = self._starts[d]
+        if start is None:
+            raise IllegalMoveError(f"deal {d + 1} was redealt: its start is unknown")
+        pos = start.copy()
+        for _, code in self._moves[d][:keep]:
+            pos.advance(code)
+        del self._starts[d + 1 :]
+        del self._finals[d:]
+        del self._moves[d + 1 :]
+        del self._sweeps[d + 1 :]
+        del self._moves[d][keep:]
+        del self._sweeps[d][keep:]
+        self._pos = pos
+        self._outcome = None
+        self._checked = -1
+        return count
+
+    def undo_to(self, seat: int) -> int:
+        """Take back ``seat``'s last move and every move after it, in this deal or an earlier
+        one; returns how many moves were taken back (then ``seat`` is to move)."""
+        after = 0
+        for moves in reversed(self._moves):
+            for s, _ in reversed(moves):
+                after += 1
+                if s == seat:
+                    return self.undo(after)
+        raise IllegalMoveError(f"seat {seat} has made no move to take back")
+
+    # --- copies -------------------------------------------------------------------------------
+
+    def copy(self) -> Session:
+        """An independent copy (fast: finished deals are shared, they never change)."""
+        c = Session.__new__(Session)
+        c.rules = self.rules
+        c.seed = self.seed
+        c.deals_to_play = self.deals_to_play
+        c.baazis_to_play = self.baazis_to_play
+        c._deal_seeds = self._deal_seeds
+        c._starts = self._starts[:]
+        c._finals = self._finals[:]
+        c._moves = self._moves[:]
+        c._moves[-1] = self._moves[-1][:]
+        c._sweeps = self._sweeps[:]
+        c._sweeps[-1] = self._sweeps[-1][:]
+        c._pos = self._pos.copy()
+        c._outcome = self._outcome
+        c._checked = self._checked
+        return c
+
+    def redealt(self, position: Position) -> Session:
+        """A copy in which the deal in play goes on from ``position`` instead: the same point
+        of the same deal (same dealer, plays and match) with other hidden cards, such as
+        :meth:`seep.view.View.determinize` gives. Its start is then unknown, so the copy
+        cannot undo into this deal nor write it in a record."""
+        pos = self._pos
+        if (position.dealer, position.plays, position.phase, position.rules) != (
+            pos.dealer,
+            pos.plays,
+            pos.phase,
+            pos.rules,
+        ) or (position.match_diff, position.match_baazis, position.match_deals) != (
+            pos.match_diff,
+            pos.match_baazis,
+            pos.match_deals,
+        ):
+            raise InvalidPositionError("a redealt position must be at the same point of the deal")
+        c = self.copy()
+        c._pos = position.copy()
+        c._starts[-1] = None
+        c._checked = -1
+        return c
+
+    # --- FORMAT.md records --------------------------------------------------------------------
+
+    def to_record(self, unfinished: bool = True) -> dict[str, Any]:
+        """The FORMAT.md game record: every finished deal with its result, and the deal in
+        play if it has begun (unless ``unfinished`` is false: a running deal's start shows
+        every hand, which a server must not publish)."""
+        deals = []
+        for i, moves in enumerate(self._moves):
+            last = i == len(self._moves) - 1
+            over = not last or self._pos.is_over()
+            if last and not over and (not moves or not unfinished):
+                break
+            start = self._starts[i]
+            if start is None:
+                raise InvalidPositionError(f"deal {i + 1} was redealt: its start is unknown")
+            deal: dict[str, Any] = {
+                "start": start.to_dict(),
+                "moves": [dict(Move(c).to_dict(), seat=s) for s, c in moves],
+            }
+            if over:
+                deal["result"] = deal_result(self._finals[i] if not last else self._pos)
+            deals.append(deal)
+        return {
+            "format": "seep/1",
+            "rules": self.rules.to_dict(),
+            "seed": self.seed,
+            "deals": deals,
+        }
+
+    @classmethod
+    def from_record(
+        cls,
+        record: Mapping[str, Any],
+        *,
+        deals: int | None = None,
+        baazis: int | None = None,
+    ) -> Session:
+        """The session a record holds, replayed and checked move by move (raises
+        :class:`~seep.errors.InvalidPositionError` or :class:`~seep.errors.IllegalMoveError`
+        naming the deal and move). Its last deal stays on show, finished or not; later deals
+        are shuffled from the record's ``seed`` as :class:`~seep.match.Match` does."""
+        session: Session | None = None
+        for step in cls.steps(record, deals=deals, baazis=baazis):
+            session = step
+        if session is None:
+            seed = record.get("seed", 0)
+            return cls(record.get("rules", "standard"), seed=seed, deals=deals, baazis=baazis)
+        return session
+
+    @classmethod
+    def steps(
+        cls,
+        record: Mapping[str, Any],
+        *,
+        deals: int | None = None,
+        baazis: int | None = None,
+    ) -> Iterator[Session]:
+        """Walk through a record: the same session after each deal's start and after each
+        move (copy what you keep). The whole record is checked first, so a bad record raises
+        before anything is yielded."""
+        for _ in replay_record(record):
+            pass  # every start, move and result checked, with the deal and move named
+        seed = record.get("seed", 0)
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise InvalidPositionError(f"record: 'seed' must be an integer, got {seed!r}")
+        session: Session | None = None
+        for i, deal in enumerate(record["deals"]):
+            start = Position.from_dict(deal["start"])
+            if session is None:
+                session = cls(seed=seed, deals=deals, baazis=baazis, start=start)
+            else:
+                if not session.deal_over:
+                    raise InvalidPositionError(f"deal {i} of the record is not over")
+                session.start_next_deal(start=start)
+            yield session
+            for mv in deal["moves"]:
+                session.play(mv)
+                yield session
+
+    def replay(self, moves: Iterable[Mapping[str, Any]]) -> int:
+        """Make stored FORMAT.md moves (each with its ``seat`` when known) one after another,
+        dealing the next deal whenever one is over; returns how many were made."""
+        n = 0
+        for mv in moves:
+            if self._pos.is_over():
+                self.start_next_deal()
+            seat = mv.get("seat")
+            self.play(mv, seat if isinstance(seat, int) and not isinstance(seat, bool) else None)
+            n += 1
+        return n
