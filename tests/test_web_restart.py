@@ -106,7 +106,8 @@ def test_restart_resumes_the_table(database_url: str) -> None:
         proc.send_signal(signal.SIGKILL)
         proc.wait(10)
     before = seen["view"]["history"]
-    assert len(before) >= 13
+    # Our 4 moves at least (a bot's redeal, R14, starts the deal's history again).
+    assert len(before) >= 4
     with _server(db, port):
         summary = httpx.get(f"{base}/api/tables/{code}").json()
         assert summary["status"] == "playing"
