@@ -36,7 +36,7 @@ from seep.arena import (
 )
 from seep.arena.progress import ProgressBar
 from seep.bots import BOTS, make_bot
-from seep.engine import Position
+from seep.format import position_from_dict
 from seep.match import replay_record
 from seep.options import Rules
 from seep.view import View
@@ -315,7 +315,7 @@ def test_baazi_mode_ends_each_baazi_when_it_is_won() -> None:
         a_team = game.seating
         for k, deal in enumerate(record["deals"]):
             *_, (_, last) = replay_record({**record, "deals": [deal]})
-            pos = Position.from_dict(last)
+            pos = position_from_dict(last)
             after = pos.next_deal(0)
             ended = after.match_baazis != pos.match_baazis
             # The baazi ends at the last deal and at no deal before (R45, R46).

@@ -12,10 +12,11 @@ import pytest
 from builders import make_position
 from seep.bots import BOTS, Decision, make_bot
 from seep.bots.base import PRESETS
-from seep.bots.tactics import Counting, capture_outlook, cards_text, sweep_values
+from seep.bots.tactics import Counting, capture_outlook, cards_text
 from seep.cards import parse_cards, value_mask
 from seep.engine import Position
 from seep.errors import SeepError
+from seep.floor import sweep_values
 from seep.format import position_from_dict
 from seep.moves import Move
 from seep.notation import parse_move

@@ -21,8 +21,9 @@ import random
 from typing import Any
 
 from ..cards import card_value, cards_of_mask, mask_points, value_mask
-from ..engine import BID, CAPTURE, PHASE_BID, THROW, code_action, code_card, code_value
+from ..codes import BID, CAPTURE, PHASE_BID, THROW, code_action, code_card, code_value
 from ..errors import SeepError
+from ..floor import sweep_values
 from ..moves import Move
 from ..view import View
 from .base import PRESETS, Decision, register
@@ -33,7 +34,6 @@ from .tactics import (
     card_text,
     describe,
     simulate,
-    sweep_values,
     team_margin,
 )
 

@@ -7,9 +7,6 @@ public floor masks, never from hidden cards, so bots built on it stay honest.
 >>> from seep.cards import parse_card, parse_cards
 >>> capture_outlook(parse_cards("3S 4H 7D"), 7, 6)   # 7D and {3S, 4H}: 3 points, all taken
 (3, True)
->>> bits = sweep_values(parse_cards("2S 5H 3D"), 0)  # a 5 takes {2S, 3D} and 5H; a 10 all
->>> [v for v in range(1, 14) if bits >> v & 1]
-[5, 10]
 >>> card_text(parse_card("TD")), cards_text(parse_cards("TD 5S"))
 ('10♦', '5♠ and 10♦')
 """
@@ -20,22 +17,22 @@ from dataclasses import dataclass
 from math import comb
 
 from ..cards import RANKS, VALUE_MASK, cards_of_mask, mask_points
-from ..engine import (
+from ..codes import (
     BID,
     BUILD,
     CAPTURE,
     CEMENT,
     REDEAL,
     THROW,
-    Position,
     code_action,
     code_card,
     code_house,
     code_houses,
     code_loose,
     code_value,
-    floor_index,
 )
+from ..engine import Position
+from ..floor import ALL_UNIONS, floor_index, group_unions
 from ..view import View
 
 __all__ = [
@@ -47,7 +44,6 @@ __all__ = [
     "cards_text",
     "describe",
     "simulate",
-    "sweep_values",
     "team_margin",
 ]
 
@@ -93,60 +89,20 @@ def capture_outlook(loose: int, v: int, tdp: int) -> tuple[int, bool]:
     if not groups:
         result = (0, not loose)
     else:
-        memo: dict[int, tuple[int, bool]] = {}
-
-        def best(mask: int) -> tuple[int, bool]:
-            # Exact cover style recursion on the lowest card: it is skipped or it belongs to
-            # one group; "coverable" needs every card in some group.
-            if not mask:
-                return (0, True)
-            got = memo.get(mask)
-            if got is not None:
-                return got
-            low = mask & -mask
-            rest = mask ^ low
-            pts, _ = best(rest)
-            cover = False
-            for g in groups:
-                if g & low and not g & ~mask:
-                    sub_pts, sub_cover = best(mask ^ g)
-                    gp = sub_pts + mask_points(g, tdp)
-                    if gp > pts:
-                        pts = gp
-                    cover = cover or sub_cover
-            memo[mask] = (pts, cover)
-            return memo[mask]
-
-        result = best(loose)
+        # Every family of disjoint v-groups (R24): the most points of one, and whether one
+        # covers the whole loose floor.
+        best = 0
+        cover = False
+        for u in group_unions(groups, ALL_UNIONS):
+            pts = mask_points(u, tdp)
+            if pts > best:
+                best = pts
+            cover = cover or u == loose
+        result = (best, cover)
     if len(_OUTLOOK) > _OUTLOOK_LIMIT:
         _OUTLOOK.clear()
     _OUTLOOK[key] = result
     return result
-
-
-def sweep_values(loose: int, hpresent: int) -> int:
-    """Bitmask (bit v) of the card values that would capture the whole floor: every loose card
-    in disjoint v-groups and no house but one of value v (R21g, R37). An empty floor gives 0:
-    nothing can be swept from it (R38)."""
-    if not loose and not hpresent:
-        return 0
-    if hpresent & (hpresent - 1):
-        return 0  # two houses of different values are never taken by one card
-    total = 0
-    m = loose
-    while m:
-        low = m & -m
-        m ^= low
-        total += ((low.bit_length() - 1) >> 2) + 1
-    out = 0
-    candidates = (hpresent,) if hpresent else tuple(1 << v for v in range(1, 14))
-    for bit in candidates:
-        v = bit.bit_length() - 1
-        if total % v:
-            continue
-        if capture_outlook(loose, v, 6)[1]:
-            out |= bit
-    return out
 
 
 # --- card counting ---------------------------------------------------------------------------
@@ -172,13 +128,13 @@ class Counting:
             bidder = (view.dealer + 1) & 3
             sizes = [11 if s == bidder else 12 for s in range(4)]
         self.hand_size = sizes
-        # known[s]: bitmask of values seat s surely holds (owners' duty, R21d).
+        # known[s]: bitmask of values seat s surely holds (owners' duty, R21d, under both
+        # add_retention settings).
         known = [0, 0, 0, 0]
-        if view.rules.add_retention == "self":
-            for value, _, _, owners in view.houses:
-                for s in range(4):
-                    if owners >> s & 1:
-                        known[s] |= 1 << value
+        for value, _, _, owners in view.houses:
+            for s in range(4):
+                if owners >> s & 1:
+                    known[s] |= 1 << value
         self.known = known
         self._none: dict[tuple[int, int], float] = {}
 

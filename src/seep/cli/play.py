@@ -23,6 +23,7 @@ from ..errors import NotationError, SeepError
 from ..match import Match
 from ..moves import Move
 from ..notation import format_move, parse_move
+from ..verify import verify_move
 from ..view import View
 from .narrow import describe_move, next_step
 from .render import SEAT_NAMES, TEAM_NAMES, deal_summary, position_view, seat_label
@@ -219,7 +220,7 @@ class Game:
         if uses:
             return uses
         try:
-            pos.verify_move(Move.throw(card))  # the engine says why even a throw is illegal
+            verify_move(pos, Move.throw(card))  # the engine says why even a throw is illegal
         except SeepError as exc:
             self.say(f"That card cannot be played now: {exc}", "red")
         else:  # pragma: no cover - a legal throw would have been among the uses
@@ -230,7 +231,7 @@ class Game:
         """A move typed in notation, checked by the engine; None (with the reason) if not."""
         try:
             move = parse_move(text)
-            self.match.position.verify_move(move)
+            verify_move(self.match.position, move)
         except SeepError as exc:
             self.say(f"Not a legal move: {exc}", "red")
             self.say("(type h for help)", "dim")

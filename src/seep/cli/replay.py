@@ -17,6 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..engine import Position
+from ..format import position_from_dict
 from ..match import deal_result, replay_record
 from ..moves import Move
 from ..notation import format_move
@@ -74,7 +75,7 @@ def load_frames(path: str) -> tuple[dict[str, Any], list[Frame]]:
     last = ["", "", "", ""]
     prev: Position | None = None
     for move, data in raw:
-        pos = Position.from_dict(data)
+        pos = position_from_dict(data)
         if move is None or prev is None:
             last = ["", "", "", ""]
             deals.append([(pos, "", ("", "", "", ""))])

@@ -14,7 +14,7 @@ Importing this module registers the game::
   no limit), plus ``episode``, ``dealer`` (the first dealer) and ``max_deals``.
 * **Chance**: each deal is dealt card by card, 52 chance nodes whose outcome is the card
   (``max_chance_outcomes`` 52), in the engine's deal order (bidder's 4, the face-down floor,
-  then the stock; ``Position._lay_out``). A hand without a card above 8 is redealt (R14);
+  then the stock; ``Position.from_deck``). A hand without a card above 8 is redealt (R14);
   here the bidder's four cards are dealt *conditioned* on holding one, which is the same
   distribution as dealing again until he does, so the forced ``redeal`` move never occurs.
 * **Actions**: the 133 sub-decision ids of :mod:`seep.integrations.actions` (card, then use,
@@ -318,12 +318,7 @@ class SeepState(pyspiel.State):  # type: ignore[misc]
         seed = int(probability_sampler() * (1 << 53)) if callable(probability_sampler) else 0
         rng = random.Random(seed)
         view = View.from_position(c.pos, player_id, tuple(c.history))
-        pos = view.determinize(rng)
-        pos.match_diff, pos.match_baazis, pos.match_deals = (
-            c.pos.match_diff,
-            c.pos.match_baazis,
-            c.pos.match_deals,
-        )
+        pos = view.determinize(rng)  # the match counters are public: the view keeps them
         s = state._c
         s.pos = pos
         if pos.phase_id == PHASE_BID:
@@ -338,8 +333,10 @@ class SeepState(pyspiel.State):  # type: ignore[misc]
 
     def _start_deal(self) -> None:
         c = self._c
-        pos = c.template.copy()
-        pos._lay_out(c.dealt)
+        t = c.template
+        pos = Position.from_deck(
+            c.dealt, t.dealer, t.rules, match=(t.match_diff, t.match_baazis, t.match_deals)
+        )
         c.pos = pos
         c.floor0 = pos.loose
         c.hands0 = pos.hands[:]
