@@ -10,8 +10,7 @@ from typing import Any
 import pytest
 
 from builders import make_position
-from seep.bots import BOTS, Decision, make_bot
-from seep.bots.base import PRESETS
+from seep.bots import BOTS, DIFFICULTIES, Decision, make_bot
 from seep.bots.tactics import Counting, capture_outlook, cards_text
 from seep.cards import parse_cards, value_mask
 from seep.engine import Position
@@ -235,15 +234,15 @@ def test_make_bot_by_name(name: str) -> None:
     assert callable(bot.choose)
 
 
-@pytest.mark.parametrize("name", sorted(PRESETS))
+@pytest.mark.parametrize("name", sorted(DIFFICULTIES))
 def test_make_bot_by_difficulty(name: str) -> None:
     bot = make_bot(name)
-    assert bot.name == PRESETS[name][0]
+    assert bot.name == DIFFICULTIES[name][0]
 
 
 def test_difficulties() -> None:
-    assert PRESETS["easy"] == ("greedy", {})
-    assert PRESETS["medium"] == ("heuristic", {})
+    assert DIFFICULTIES["easy"] == ("greedy", {})
+    assert DIFFICULTIES["medium"] == ("heuristic", {})
 
 
 def test_unknown_bot_is_named() -> None:

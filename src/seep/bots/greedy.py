@@ -26,7 +26,7 @@ from ..errors import SeepError
 from ..floor import sweep_values
 from ..moves import Move
 from ..view import View
-from .base import PRESETS, Decision, register
+from .base import Decision
 from .tactics import (
     Counting,
     Outcome,
@@ -135,7 +135,3 @@ class GreedyBot:
         if code_action(out.code) == THROW:
             return Decision(Move(out.code), f"throws {card_text(code_card(out.code))}: {why}")
         return Decision(Move(out.code), f"{describe(out.code)}: {why}")
-
-
-register("greedy", GreedyBot)
-PRESETS["easy"] = ("greedy", {})

@@ -58,7 +58,7 @@ from ..errors import SeepError
 from ..floor import sweep_values
 from ..moves import Move
 from ..view import View
-from .base import PRESETS, Decision, register
+from .base import Decision
 from .greedy import bid_reason
 from .tactics import (
     Counting,
@@ -341,7 +341,3 @@ def _reason(
             return f"{describe(code)}: my partner's house becomes mine, safer at {value}"
         return f"{describe(code)}: the opponents' house becomes mine"
     return describe(code)
-
-
-register("heuristic", HeuristicBot)
-PRESETS["medium"] = ("heuristic", {})

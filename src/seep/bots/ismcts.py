@@ -98,7 +98,7 @@ from ..floor import MAXIMAL_UNIONS, floor_index, group_unions, sweepers
 from ..moves import Move
 from ..options import Rules
 from ..view import View
-from .base import PRESETS, Decision, register
+from .base import Decision
 from .heuristic import HeuristicBot
 
 __all__ = ["IsmctsBot", "Search", "estimate", "playout", "policy_move"]
@@ -827,12 +827,3 @@ class IsmctsBot:
         for nd in path:
             nd.visits += 1
             nd.total += nd.sign * result
-
-
-register("ismcts", IsmctsBot)
-# Difficulty presets (seep.bots.make_bot). Budgets in playouts, not milliseconds, so that a
-# preset plays the same moves from the same seed on any machine and under any load (the arena's
-# figures reproduce exactly); on one core of the reference machine they take about 0.1 s and
-# 0.5 s per move (bench/bots.py). The search looks at the heuristic's three best card plays.
-PRESETS["hard"] = ("ismcts", {"iterations": 300, "candidates": 3})
-PRESETS["expert"] = ("ismcts", {"iterations": 1500, "candidates": 3})
