@@ -25,9 +25,9 @@ engine makes the same choices):
   *opening* move (R16 restricts the rest), so the bid card may be thrown when no capture
   with it and no build of the bid value exists.
 * ``add_retention: team``: the partner's card counts for the permission to ADD to a house
-  owned only by opponents (R28, A14). The new owner's duty is unspecified (§3); R21d is
-  applied as R36 words it ("may not give up his last card of the house value"), binding a
-  player for a house he owned and whose value he held before the move.
+  owned only by opponents (R28, A14); the mover becomes an owner only if he himself still
+  holds a card of the value after the move (RULES.md §3), so R21d binds every owner literally
+  under both settings.
 """
 
 from __future__ import annotations
@@ -303,7 +303,6 @@ def _play_moves(
     }
 
     team_retention = rules["add_retention"] == "team"
-    held_before = {value(c) for c in hand}
 
     def partner_holds(house_value: int) -> bool:
         """A14 / add_retention=team: a card of value V in the partner's hand."""
@@ -326,22 +325,11 @@ def _play_moves(
             owners_after: dict[int, frozenset[int]], rest_values: set[int] = rest_values
         ) -> bool:
             """R21d / §7 step 7: every house the mover owns after the move keeps its value in
-            his remaining hand.
-
-            add_retention=team (A14) lets a player join an opponent's house on the strength of
-            his partner's card, so he may own a house without holding its value; RULES.md
-            leaves his duty open (§3). We then apply R21d in R36's words, "he may not give up
-            his last card of the house value": it binds only for a house he already owned, and
-            held the value of, before this move; joining a house is governed by the permission
-            checks (R27-R29), where the partner's card counts for an ADD. Under "self" the
-            literal rule applies (it is equivalent: builds, adds and breaks check retain(p, V)
-            and an owner always holds his value, §11.4).
-            """
+            his remaining hand (under both add_retention settings: an owner always holds his
+            value, §3, §11.4)."""
             for hv, owners in owners_after.items():
                 if seat in owners and hv not in rest_values:
-                    bound = seat in owners_before.get(hv, frozenset()) and hv in held_before
-                    if not team_retention or bound:
-                        return False
+                    return False
             return True
 
         # ---- CAPTURE (R23-R26; §7 step 2) ------------------------------------------------
@@ -419,9 +407,10 @@ def _play_moves(
                 new_owners = owners
             else:
                 # Only opponents own it: must keep a card of V (A14: own hand, or with
-                # add_retention=team the partner's hand too), and joins the owners (R21c).
+                # add_retention=team the partner's hand too), and joins the owners (R21c) if
+                # he himself keeps one (§3).
                 allowed = ret(target) or (team_retention and partner_holds(target))
-                new_owners = owners | {seat}
+                new_owners = owners | {seat} if ret(target) else owners
             if not allowed:
                 continue
             after = {**owners_before, target: new_owners}
