@@ -17,6 +17,7 @@ from types import ModuleType
 
 import pytest
 
+from seep import floor as floor_module
 from seep.arena import (
     ArenaError,
     BotError,
@@ -266,8 +267,7 @@ def test_a_game_does_not_depend_on_what_was_played_before() -> None:
     config = MatchConfig(bots=(BotSpec(strong_bot()), BotSpec("random")), seed=1, pairs=60)
     warm = [play_pair(config, p) for p in range(60)]
     for p in range(40, 60):
-        for module, name in (("seep.engine", "_FLOOR"), ("seep.engine", "_FAMILIES")):
-            getattr(sys.modules.get(module), name, {}).clear()
+        floor_module.clear_caches()
         assert play_pair(config, p) == warm[p]
 
 

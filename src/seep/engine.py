@@ -185,6 +185,8 @@ class Undo(NamedTuple):
     stock: tuple[int, ...]
 
 
+_new_undo: Final = tuple.__new__
+
 #: The fields a move never changes: the rules, the dealer and the match so far.
 FIXED_FIELDS: Final = ("rules", "dealer", "match_diff", "match_baazis", "match_deals")
 
@@ -746,21 +748,25 @@ class Position:
         legal (see :meth:`legal_codes`); :meth:`play` checks untrusted input."""
         # The lists of a position are never changed in place once shared (copy on write), so
         # the undo record holds references, not copies.
+        # tuple.__new__ builds the record without NamedTuple.__new__'s Python-level call.
         self._stack.append(
-            Undo(
-                self.hands,
-                self.loose,
-                self.hcards,
-                self.hcem,
-                self.howners,
-                self.hpresent,
-                self.captured,
-                self.sweeps,
-                self.last_capture,
-                self.plays,
-                self.phase_id,
-                self.bid,
-                self.stock,
+            _new_undo(
+                Undo,
+                (
+                    self.hands,
+                    self.loose,
+                    self.hcards,
+                    self.hcem,
+                    self.howners,
+                    self.hpresent,
+                    self.captured,
+                    self.sweeps,
+                    self.last_capture,
+                    self.plays,
+                    self.phase_id,
+                    self.bid,
+                    self.stock,
+                ),
             )
         )
         self.advance(code)

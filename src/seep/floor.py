@@ -23,6 +23,7 @@ from .cards import VALUE, cards_of_mask
 __all__ = [
     "ALL_UNIONS",
     "MAXIMAL_UNIONS",
+    "clear_caches",
     "floor_index",
     "group_unions",
     "is_union_of_groups",
@@ -50,6 +51,13 @@ _ZERO_ONLY: tuple[int, ...] = (0,)
 #: the maximal ones (R25; absorption ``mandatory``).
 ALL_UNIONS: Final = 0
 MAXIMAL_UNIONS: Final = 1
+
+
+def clear_caches() -> None:
+    """Empty the caches (benchmarks measure cold; tests show nothing depends on them)."""
+    _FLOOR.clear()
+    _FAMILIES.clear()
+    _SWEEPERS.clear()
 
 
 def floor_index(loose: int) -> tuple[tuple[tuple[int, ...], ...], int]:
