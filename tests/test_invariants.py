@@ -13,9 +13,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from seep import IllegalMoveError
-from seep.protocol import apply, legal, new_deal, score
-from seep_kit import (
+from builders import (
     ALL_CARDS,
     Move,
     Position,
@@ -27,6 +25,8 @@ from seep_kit import (
     move_keys,
     value,
 )
+from seep import IllegalMoveError
+from seep.protocol import apply, legal, new_deal, score
 
 RULESETS: list[str | dict[str, Any]] = [
     "standard",
