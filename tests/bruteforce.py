@@ -1,8 +1,10 @@
 """Independent brute-force legal-move enumerator for Seep (test oracle).
 
-This module deliberately shares no code with the engine in ``src/seep``: it reads FORMAT.md
-position dicts directly and follows the reference procedure of RULES.md §7 step by step, trying
-every subset of loose cards (pruned by sum; all values are >= 1 and no target exceeds 13).
+This module deliberately shares no code with the engine in ``src/seep`` (only the card names
+and the rules objects of RULES.md §3, with the test builders of tests/builders.py): it reads
+FORMAT.md position dicts directly and follows the reference procedure of RULES.md §7 step by
+step, trying every subset of loose cards (pruned by sum; all values are >= 1 and no target
+exceeds 13).
 It is meant to be slow-but-obvious; the test-suite compares it with ``seep.protocol.legal``.
 
 Public API:
@@ -35,40 +37,11 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from builders import DEFAULT_RULES, PRESETS, RANKS
+
 MoveKey = tuple[str, str | None, int | None, int | None, frozenset[str], frozenset[int]]
 
-RANKS = "A23456789TJQK"
-SUITS = "SHDC"
 HOUSE_VALUES = range(9, 14)  # R21a: a house is worth 9..13.
-
-#: RULES.md §3: every option and its default.
-DEFAULT_RULES: dict[str, Any] = {
-    "capture_rule": "maximal",
-    "throw_rule": "no_capture_possible",
-    "absorb_loose_groups": "optional",
-    "allow_pair_build": False,
-    "house_in_sums": False,
-    "partner_cement_free": True,
-    "add_retention": "self",
-    "sweep_value": 50,
-    "sweep_first": 25,
-    "sweep_last": 0,
-    "min_score": 9,
-    "min_score_includes_sweeps": True,
-    "baazi_lead": 100,
-    "ten_diamonds_points": 6,
-    "majority_bonus": 0,
-    "max_houses": None,
-    "dealer_rule": "losing_team",
-    "deal_before_bid": False,
-}
-
-#: RULES.md §3, "Presets".
-PRESETS: dict[str, dict[str, Any]] = {
-    "standard": {},
-    "family": {"ten_diamonds_points": 2, "majority_bonus": 4},
-    "two_houses": {"max_houses": 2},
-}
 
 
 def resolve_rules(rules: str | Mapping[str, Any] | None) -> dict[str, Any]:

@@ -204,30 +204,7 @@ class Position:
     Only this module writes them.
     """
 
-    __slots__ = (  # noqa: RUF023 - in the order of Undo and FIXED_FIELDS
-        # Undo fields
-        "hands",
-        "loose",
-        "hcards",
-        "hcem",
-        "howners",
-        "hpresent",
-        "captured",
-        "sweeps",
-        "last_capture",
-        "plays",
-        "phase_id",
-        "bid",
-        "stock",
-        # FIXED_FIELDS
-        "rules",
-        "dealer",
-        "match_diff",
-        "match_baazis",
-        "match_deals",
-        # the undo stack
-        "_stack",
-    )
+    __slots__ = (*Undo._fields, *FIXED_FIELDS, "_stack")
 
     hands: list[int]
     loose: int
