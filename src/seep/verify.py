@@ -47,11 +47,12 @@ from .codes import (
 from .errors import IllegalMoveError
 from .floor import splits_exactly, subset_sums
 from .moves import Move
+from .options import Rules
 
 if TYPE_CHECKING:  # the engine imports this module; the type is only for annotations
     from .engine import Position
 
-__all__ = ["Refusal", "check", "verify_move"]
+__all__ = ["Refusal", "capture_else_throw_is_legal", "check", "verify_move"]
 
 _HOUSE_VALUES: Final = (9, 10, 11, 12, 13)
 _HIGH_VALUES: Final = 0b11111 << 9
@@ -412,6 +413,15 @@ def _check_sets(
             )
         return Refusal("R31", f"the loose cards {_cards_text(cards)} are not whole groups of {V}")
     return None
+
+
+def capture_else_throw_is_legal(rules: Rules) -> bool:
+    """Whether, after play 1, every card either makes a legal capture (the house of its value
+    and a maximal family of its loose groups, R21g, R23-R25; also its owner's last card of the
+    value, R21d) or may be thrown (R22, R21f(b)): RULES.md §11.8 under these options. Not under
+    ``throw_rule="no_other_move"`` (a throw waits for every other use, A7) nor
+    ``house_in_sums`` (a house joins sums, A10). Playouts that never list moves rely on it."""
+    return rules.throw_rule != "no_other_move" and not rules.house_in_sums
 
 
 def _can_capture(pos: Position, v: int, loose: int, houses: int) -> bool:

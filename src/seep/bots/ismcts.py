@@ -97,6 +97,7 @@ from ..errors import SeepError
 from ..floor import MAXIMAL_UNIONS, floor_index, group_unions, sweepers
 from ..moves import Move
 from ..options import Rules
+from ..verify import capture_else_throw_is_legal
 from ..view import View
 from .base import Decision
 from .heuristic import HeuristicBot
@@ -312,7 +313,7 @@ def _make_policy(rules: Rules) -> _Policy:
     worst_card = _WORST_CARD[tdp != 0]
     # sweeps[n]: the bonus of a sweep on play n (R38); index 49 for "after the deal".
     sweeps = (0, *(_sweep_value(rules, n) for n in range(1, 49)), 0)
-    shortcut = rules.throw_rule != "no_other_move" and not rules.house_in_sums
+    shortcut = capture_else_throw_is_legal(rules)
     # Builds in playouts: not when absorbing further loose groups is compulsory (R31), nor
     # under a limit on houses (A22).
     builds = rules.absorb_loose_groups != "mandatory" and rules.max_houses is None

@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 import pyspiel  # type: ignore[import-not-found]
 
-from ..cards import CARD_NAMES, format_cards
+from ..cards import CARD_NAMES, format_cards, seat_to_move
 from ..engine import PHASE_BID, PHASE_OVER, Position
 from ..moves import Move
 from ..notation import format_position
@@ -250,7 +250,7 @@ class SeepState(pyspiel.State):  # type: ignore[misc]
             return int(pyspiel.PlayerId.TERMINAL)
         if c.pos is None:
             return int(pyspiel.PlayerId.CHANCE)
-        return (c.pos.dealer + 1 + c.pos.plays) & 3
+        return seat_to_move(c.pos.dealer, c.pos.plays)
 
     def _legal_actions(self, player: int) -> list[int]:
         return self._c.builder.legal_actions()
@@ -349,7 +349,7 @@ class SeepState(pyspiel.State):  # type: ignore[misc]
         c = self._c
         pos = c.pos
         assert pos is not None
-        c.history.append(((pos.dealer + 1 + pos.plays) & 3, code))
+        c.history.append((seat_to_move(pos.dealer, pos.plays), code))
         c.prefix = []
         pos.advance(code)
         if pos.plays == 1 and c.hands1 is None:
