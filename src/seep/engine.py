@@ -751,23 +751,23 @@ class Position:
     def advance(self, code: int) -> None:
         """Make a move without recording it for :meth:`pop` (playouts that never go back)."""
         action = code >> SH_ACTION & 7
-        if action == BID:
-            self.bid = code >> SH_VALUE & 15
-            self.phase_id = PHASE_PLAY  # R15: the floor is turned face up
+        if action >= BID:
+            if action == BID:
+                self.bid = code >> SH_VALUE & 15
+                self.phase_id = PHASE_PLAY  # R15: the floor is turned face up
+            else:
+                self._redeal()
             return
-        if action == REDEAL:
-            self._redeal()
-            return
-        p = seat_to_move(self.dealer, self.plays)
-        card = code >> SH_CARD & 63
-        cbit = 1 << card
+        plays = self.plays
+        p = seat_to_move(self.dealer, plays)
+        cbit = 1 << (code >> SH_CARD & 63)
         hands = self.hands[:]
         hands[p] &= ~cbit
         self.hands = hands
-        moved = code & LOOSE_BITS
         if action == THROW:
             self.loose |= cbit
         elif action == CAPTURE:
+            moved = code & LOOSE_BITS
             team = p & 1
             taken = cbit | moved
             hb = code >> SH_HOUSES & 31
@@ -793,7 +793,7 @@ class Position:
             self.last_capture = team
             if not self.loose and not self.hpresent:
                 # R37/R38: a sweep; 25 on play 1, 0 on play 48, 50 otherwise.
-                n = self.plays + 1
+                n = plays + 1
                 r = self.rules
                 sweeps = self.sweeps[:]
                 sweeps[team] += (
@@ -801,6 +801,7 @@ class Position:
                 )
                 self.sweeps = sweeps
         else:
+            moved = code & LOOSE_BITS
             V = code >> SH_VALUE & 15
             hcards = self.hcards[:]
             howners = self.howners[:]
@@ -809,7 +810,7 @@ class Position:
             if action == BUILD:
                 hcards[V] = cbit | moved
                 # Cemented when the house holds more than one set (R21b): value sum > V.
-                hcem[V] = _VAL[card] + mask_value_sum(moved) > V
+                hcem[V] = _VAL[code >> SH_CARD & 63] + mask_value_sum(moved) > V
                 howners[V] = 1 << p
                 self.hpresent |= 1 << V
             elif action == CEMENT:
@@ -845,10 +846,11 @@ class Position:
             self.hcards = hcards
             self.howners = howners
             self.hcem = hcem
-        self.plays += 1
-        if self.plays == 1 and self.stock:
+        plays += 1
+        self.plays = plays
+        if plays == 1 and self.stock:
             self._deal_stock()
-        elif self.plays == 48:
+        elif plays == 48:
             self._finish_deal()
 
     def pop(self) -> None:

@@ -54,6 +54,7 @@ __all__ = [
 def house_sets(cards: int, value: int) -> list[int]:
     """Split a house's cards into sets each worth ``value`` (R21b), largest cards first.
 
+    >>> from seep.cards import parse_cards
     >>> [format_cards(s) for s in house_sets(parse_cards("TC 7D 3C"), 10)]
     ['TC', '3C 7D']
     """
@@ -66,6 +67,7 @@ def house_sets(cards: int, value: int) -> list[int]:
 def format_house(value: int, cards: int, owners: int, names: str = "0123") -> str:
     """A house as in RULES.md's examples: ``H10[TC | 3C 7D]{2}`` (owners as seat names).
 
+    >>> from seep.cards import parse_cards
     >>> format_house(10, parse_cards("TC 7D 3C"), 0b0100, names="NWSE")
     'H10[TC | 3C 7D]{S}'
     """

@@ -191,7 +191,8 @@ def _check_throw(pos: Position, code: int, v: int, card: int) -> Refusal | None:
     if pos.plays == 0 and v != pos.bid:
         return Refusal(
             "R16",
-            f"play 1 is bound to the bid {pos.bid}: only a card of value {pos.bid} may be thrown",
+            f"play 1 is bound to the bid {pos.bid}: only a card of value {pos.bid} may capture or "
+            "be thrown",
         )
     if pos.hpresent >> v & 1:
         return Refusal(
@@ -227,7 +228,8 @@ def _check_capture(pos: Position, code: int, v: int, card: int) -> Refusal | Non
     if pos.plays == 0 and v != pos.bid:
         return Refusal(
             "R16",
-            f"play 1 is bound to the bid {pos.bid}: only a card of value {pos.bid} may capture",
+            f"play 1 is bound to the bid {pos.bid}: only a card of value {pos.bid} may capture or "
+            "be thrown",
         )
     rules = pos.rules
     hpresent = pos.hpresent
