@@ -206,26 +206,6 @@ class Position:
 
     __slots__ = (*Undo._fields, *FIXED_FIELDS, "_stack")
 
-    hands: list[int]
-    loose: int
-    hcards: list[int]
-    hcem: list[bool]
-    howners: list[int]
-    hpresent: int
-    captured: list[int]
-    sweeps: list[int]
-    last_capture: int
-    plays: int
-    phase_id: int
-    bid: int
-    stock: tuple[int, ...]
-    rules: Rules
-    dealer: int
-    match_diff: int
-    match_baazis: tuple[int, int]
-    match_deals: int
-    _stack: list[Undo]
-
     def __init__(
         self,
         rules: Rules = STANDARD,
@@ -257,8 +237,8 @@ class Position:
         self.phase_id = phase_id
         self.bid = bid
         self.plays = plays
-        self.hands = list(hands)
-        self.stock = tuple(stock)
+        self.hands: list[int] = list(hands)
+        self.stock: tuple[int, ...] = tuple(stock)
         self.loose = loose
         hcards = [0] * 14
         hcem = [False] * 14
@@ -273,11 +253,11 @@ class Position:
         self.hcem = hcem
         self.howners = howners
         self.hpresent = hpresent
-        self.captured = list(captured)
-        self.sweeps = list(sweeps)
+        self.captured: list[int] = list(captured)
+        self.sweeps: list[int] = list(sweeps)
         self.last_capture = last_capture
         self.match_diff, self.match_baazis, self.match_deals = match
-        self._stack = []
+        self._stack: list[Undo] = []
 
     # --- construction -------------------------------------------------------------------
 
