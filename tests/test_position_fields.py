@@ -54,6 +54,8 @@ def test_copy_push_pop_and_to_dict_cover_every_field(seed: int) -> None:
         assert _state(position_from_dict(pos.to_dict())) == before  # to_dict writes them all
         if not pos.is_over():
             pos.push(rng.choice(pos.legal_codes()))
+            record = pos.undo_records()[-1]  # push saved every Undo field, in Undo's order
+            assert record._asdict() == {f: before[f] for f in Undo._fields}
             pos.pop()
             assert _state(pos) == before
 

@@ -86,6 +86,7 @@ __all__ = [
     "THROW",
     "Position",
     "Undo",
+    "UndoTuple",
     "code_action",
     "code_card",
     "code_house",
@@ -167,8 +168,14 @@ def _seat_bits(mask: int) -> list[int]:
 
 
 class Undo(NamedTuple):
-    """What :meth:`Position.push` saves and :meth:`Position.pop` restores: every field a move
-    can change (the lists are never changed in place once shared, so references suffice)."""
+    """The undo record of :meth:`Position.push`: every field a move can change, in this order
+    (the lists are never changed in place once shared, so references suffice).
+
+    The stack holds it as a plain tuple in this field order (:data:`UndoTuple`): building a
+    tuple subclass and unpacking it cost a fifth of a push/pop pair on CPython. Read it named
+    with :meth:`Position.undo_records`; tests/test_position_fields.py holds push, pop and this
+    list in step.
+    """
 
     hands: list[int]
     loose: int
@@ -185,7 +192,11 @@ class Undo(NamedTuple):
     stock: tuple[int, ...]
 
 
-_new_undo: Final = tuple.__new__
+#: :class:`Undo` as the plain tuple the undo stack holds.
+UndoTuple = tuple[
+    list[int], int, list[int], list[bool], list[int], int, list[int], list[int], int, int, int,
+    int, tuple[int, ...],
+]  # fmt: skip
 
 #: The fields a move never changes: the rules, the dealer and the match so far.
 FIXED_FIELDS: Final = ("rules", "dealer", "match_diff", "match_baazis", "match_deals")
@@ -257,7 +268,7 @@ class Position:
         self.sweeps: list[int] = list(sweeps)
         self.last_capture = last_capture
         self.match_diff, self.match_baazis, self.match_deals = match
-        self._stack: list[Undo] = []
+        self._stack: list[UndoTuple] = []
 
     # --- construction -------------------------------------------------------------------
 
@@ -705,25 +716,21 @@ class Position:
         legal (see :meth:`legal_codes`); :meth:`play` checks untrusted input."""
         # The lists of a position are never changed in place once shared (copy on write), so
         # the undo record holds references, not copies.
-        # tuple.__new__ builds the record without NamedTuple.__new__'s Python-level call.
         self._stack.append(
-            _new_undo(
-                Undo,
-                (
-                    self.hands,
-                    self.loose,
-                    self.hcards,
-                    self.hcem,
-                    self.howners,
-                    self.hpresent,
-                    self.captured,
-                    self.sweeps,
-                    self.last_capture,
-                    self.plays,
-                    self.phase_id,
-                    self.bid,
-                    self.stock,
-                ),
+            (  # an Undo, in its field order
+                self.hands,
+                self.loose,
+                self.hcards,
+                self.hcem,
+                self.howners,
+                self.hpresent,
+                self.captured,
+                self.sweeps,
+                self.last_capture,
+                self.plays,
+                self.phase_id,
+                self.bid,
+                self.stock,
             )
         )
         self.advance(code)
@@ -835,7 +842,7 @@ class Position:
 
     def pop(self) -> None:
         """Take back the last move made with :meth:`push`."""
-        (
+        (  # the fields of Undo, in order
             self.hands,
             self.loose,
             self.hcards,
@@ -850,6 +857,10 @@ class Position:
             self.bid,
             self.stock,
         ) = self._stack.pop()
+
+    def undo_records(self) -> list[Undo]:
+        """The undo stack, oldest first, as named records (for debugging and tests)."""
+        return [Undo._make(t) for t in self._stack]
 
     def _deal_stock(self) -> None:
         """R18 / FORMAT.md: packets of four, round one to the bidder, bidder+1, bidder+2, dealer;
