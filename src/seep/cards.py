@@ -38,6 +38,7 @@ __all__ = [
     "mask_values",
     "parse_card",
     "parse_cards",
+    "plays_made",
     "seat_to_move",
     "value_mask",
     "values_cards",
@@ -214,3 +215,11 @@ def mask_points(mask: int, ten_diamonds_points: int = 6) -> int:
     if mask >> TEN_OF_DIAMONDS & 1:
         s += ten_diamonds_points - POINTS[TEN_OF_DIAMONDS]
     return s
+
+
+def plays_made(dealer: int, plays: int, seat: int) -> int:
+    """How many of plays 1..``plays`` seat ``seat`` made (the turn order of
+    :func:`seat_to_move`: his first play is play ``(seat - dealer - 1) % 4 + 1``, then every
+    fourth)."""
+    first = (seat - dealer - 1) & 3
+    return 0 if first >= plays else (plays - 1 - first) // 4 + 1

@@ -10,7 +10,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .cards import CARD_NAMES, VALUE, VALUE_MASK, card_name, parse_card, seat_to_move
+from .cards import (
+    CARD_NAMES,
+    VALUE,
+    VALUE_MASK,
+    card_name,
+    parse_card,
+    plays_made,
+    seat_to_move,
+)
 from .codes import PHASE_BID, PHASE_NAMES, PHASE_OVER, PHASE_PLAY
 from .engine import House, Position
 from .errors import InvalidPositionError, InvalidRulesError, NotationError
@@ -73,11 +81,6 @@ def _cards(value: Any, field: str, seen: dict[int, str]) -> int:
         seen[c] = field
         mask |= 1 << c
     return mask
-
-
-def _plays_by(dealer: int, plays: int, seat: int) -> int:
-    """How many of plays 1..``plays`` seat ``seat`` made (play k is made by dealer + k)."""
-    return sum(1 for k in range(plays) if seat_to_move(dealer, k) == seat)
 
 
 def position_from_dict(data: Any, *, check_retention: bool = True) -> Position:
@@ -270,7 +273,7 @@ def _check_deal_state(pos: Position, check_retention: bool = True) -> None:
         if before_deal:
             want = 4 if (s == bidder or rules.deal_before_bid) else 0
         else:
-            want = 12 - _plays_by(pos.dealer, pos.plays, s)
+            want = 12 - plays_made(pos.dealer, pos.plays, s)
         if n != want:
             raise _fail(
                 f"seat {s} holds {n} card(s); after {pos.plays} plays it must hold {want} (R18)"
