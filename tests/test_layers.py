@@ -136,3 +136,24 @@ def test_graph_sees_function_level_imports() -> None:
     """The parser finds an import inside a function (a regression guard for the walk)."""
     graph = _graph()
     assert {"seep.bots.greedy", "seep.bots.ismcts"} <= graph["seep.bots.registry"]
+
+
+def test_protocol_server_imports_no_bot_until_asked() -> None:
+    """The bot layer is optional above the core: serving the protocol loads it only for the
+    ``bot`` command."""
+    import subprocess
+
+    script = (
+        "import sys, seep.protocol_server as s\n"
+        "assert not [m for m in sys.modules if m.startswith('seep.bots')], sys.modules\n"
+        "s.handle_request({'id': 1, 'cmd': 'new_deal', 'seed': 1})\n"
+        "assert not [m for m in sys.modules if m.startswith('seep.bots')]\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", script],
+        env={"PYTHONPATH": str(SRC)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr

@@ -258,10 +258,7 @@ def describe(code: int) -> str:
     if action == THROW:
         return f"throws {card}"
     if action == CAPTURE:
-        items = [f"the house of {9 + i}" for i in range(5) if code_houses(code) >> i & 1]
-        if loose:
-            items.append(cards_text(loose))
-        return f"{card} captures {' and '.join(items)}"
+        return f"{card} captures {_taken_text(code)}"
     value = code_value(code)
     extra = f" with {cards_text(loose)}" if loose else ""
     if action == BUILD:
@@ -271,15 +268,20 @@ def describe(code: int) -> str:
     return f"breaks the house of {code_house(code)} up to {value} with {card}{extra}"
 
 
+def _taken_text(code: int) -> str:
+    """What a capture takes, in words: ``the house of 10 and 3♠, 4♥``."""
+    items = [f"the house of {9 + i}" for i in range(5) if code_houses(code) >> i & 1]
+    if code_loose(code):
+        items.append(cards_text(code_loose(code)))
+    return " and ".join(items)
+
+
 def capture_text(out: Outcome) -> str:
     """A capture in words with what it scores: ``captures 10♦ and 5♠ with 5♥ for 11 points``,
     ``sweeps with 7♣ (3♠, 4♥): 3 points + 50 for the sweep``."""
     code = out.code
     card = code_card(code)
-    items = [f"the house of {9 + i}" for i in range(5) if code_houses(code) >> i & 1]
-    if code_loose(code):
-        items.append(cards_text(code_loose(code)))
-    what = " and ".join(items)
+    what = _taken_text(code)
     pts = f"{out.points} point" + ("" if out.points == 1 else "s")
     if out.sweep:
         return f"sweeps with {card_text(card)} ({what}): {pts} + {out.sweep} for the sweep"
