@@ -39,7 +39,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from ..cards import cards_of_mask, mask_of, mask_points, mask_values
-from ..engine import (
+from ..codes import (
     BID,
     BREAK,
     BUILD,
@@ -48,12 +48,12 @@ from ..engine import (
     PHASE_BID,
     PHASE_PLAY,
     THROW,
-    Position,
     code_action,
     code_card,
     code_house,
     code_value,
 )
+from ..engine import Position
 from ..errors import SeepError
 from ..floor import sweep_values
 from ..moves import Move
