@@ -35,6 +35,7 @@ __all__ = [
     "CAPTURE",
     "CEMENT",
     "CODE_BITS",
+    "HOUSE_CODE_BIT",
     "PHASE_BID",
     "PHASE_NAMES",
     "PHASE_OVER",
@@ -133,3 +134,7 @@ def code_houses(code: int) -> int:
 def house_bit(value: int) -> int:
     """The code bit that captures the house of ``value`` (9..13)."""
     return 1 << (SH_HOUSES + value - 9)
+
+
+#: :func:`house_bit` by value (0 for values that are never houses).
+HOUSE_CODE_BIT: Final = (0,) * 9 + tuple(house_bit(v) for v in range(9, 14))

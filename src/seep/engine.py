@@ -39,6 +39,7 @@ from .codes import (
     BUILD,
     CAPTURE,
     CEMENT,
+    HOUSE_CODE_BIT,
     LOOSE_BITS,
     PHASE_BID,
     PHASE_NAMES,
@@ -100,8 +101,8 @@ __all__ = [
 # --- precomputed tables -------------------------------------------------------------------
 
 _VAL: Final = VALUE
-# A house as a capture item when ``house_in_sums`` lets it take part in a sum (R21g, A10).
-_HOUSE_ITEM: Final = (0,) * 9 + tuple(1 << (SH_HOUSES + v - 9) for v in range(9, 14))
+# A house as a capture item (its code bit), also one item of a sum under house_in_sums (A10).
+_HOUSE_ITEM: Final = HOUSE_CODE_BIT
 _HOUSE_VALUES: Final = (9, 10, 11, 12, 13)
 _HOUSE_BITS: Final = 0b11111 << 9
 _SUM_BITS: Final = ((1 << 14) - 1) & ~1  # sums 1..13

@@ -82,6 +82,7 @@ from ..cards import VALUE, VALUE_MASK, card_points, seat_to_move
 from ..codes import (
     BUILD,
     CAPTURE,
+    HOUSE_CODE_BIT,
     PHASE_OVER,
     PHASE_PLAY,
     THROW,
@@ -89,7 +90,6 @@ from ..codes import (
     code_card,
     code_houses,
     code_loose,
-    house_bit,
     make_code,
 )
 from ..engine import Position
@@ -132,7 +132,7 @@ _HOUSE_VALUES_MASK = 0b11111 << 9  # bits 9..13
 #: Share of the points a playout build keeps off the floor that counts as won.
 _BUILD_SHARE = 0.6
 # Per value 9..13: the move-code bit that captures the house of that value.
-_HOUSE_BIT = tuple(house_bit(v) if v >= 9 else 0 for v in range(14))
+_HOUSE_BIT = HOUSE_CODE_BIT
 
 
 def _byte_tables(f: Callable[[int], int], combine: Callable[[int, int], int]) -> _ByteTables:
