@@ -20,6 +20,7 @@ PACKAGE = SRC / "seep"
 #: The core (HELPERS.md "Layers one way"): standard library only, and nothing above it.
 CORE = {
     "seep",
+    "seep.baazi",
     "seep.cards",
     "seep.codes",
     "seep.engine",

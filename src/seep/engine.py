@@ -22,6 +22,7 @@ from collections.abc import Iterable
 from typing import Any, Final, NamedTuple
 
 from . import scoring
+from .baazi import settle_deal
 from .cards import (
     CARD_NAMES,
     VALUE,
@@ -303,8 +304,12 @@ class Position:
         deal order (R12, R18, FORMAT.md ``stock``): cards 0-3 to the bidder, 4-7 face down to
         the floor, then (with ``deal_before_bid``) 4 each to the other three seats in playing
         order, and the rest is the stock."""
+        if dealer not in (0, 1, 2, 3):
+            raise InvalidPositionError(f"dealer must be a seat 0..3, got {dealer!r}")
+        if sorted(deck) != list(range(52)):
+            raise InvalidPositionError("a deck is the 52 cards 0..51, each once")
         pos = cls(rules, dealer, match=match)
-        pos._lay_out(deck)
+        pos._lay_out(list(deck))
         return pos
 
     def _lay_out(self, deck: list[int]) -> None:
@@ -927,39 +932,27 @@ class Position:
         """Each team's deal score: card points + bonus + sweeps (R42)."""
         return scoring.deal_scores(self.captured, self.sweeps, self.rules)
 
-    def baazi_winner(self) -> int:
-        """Of a finished deal: the team that wins the baazi with it, -1 for none (R45, R46,
-        A27)."""
-        return self._match_after()[0]
+    def next_deal(self, seed: int) -> Position:
+        """The next deal's bid-phase position, with the match updated (R44-R47, R9, R10, A27:
+        :func:`seep.baazi.settle_deal`).
 
-    def _match_after(self) -> tuple[int, int, int]:
-        """(baazi winner or -1, new D, next dealer) after this finished deal (R44-R47)."""
+        Raises :class:`IllegalMoveError` if this deal is not over.
+        """
         if self.phase_id != PHASE_OVER:
             raise IllegalMoveError(
                 f"the deal is not over ({self.plays} of 48 plays made): no next deal yet"
             )
-        r = self.rules
-        winner, diff = scoring.baazi_winner(
-            self.deal_scores(),
-            scoring.test_scores(self.captured, self.sweeps, r),
+        pts, bon = self.card_points(), self.majority_bonus()
+        s = settle_deal(
+            self.rules,
+            self.dealer,
             self.match_diff,
-            r,
+            self.match_baazis,
+            (pts[0] + bon[0], pts[1] + bon[1]),
+            (self.sweeps[0], self.sweeps[1]),
         )
-        return winner, diff, scoring.next_dealer(self.dealer, winner, diff, r)
-
-    def next_deal(self, seed: int) -> Position:
-        """The next deal's bid-phase position, with the match updated (R44-R47, R9, R10).
-
-        Raises :class:`IllegalMoveError` if this deal is not over.
-        """
-        winner, diff, dealer = self._match_after()
-        baazis = self.match_baazis
-        if winner == 0:
-            baazis = (baazis[0] + 1, baazis[1])
-        elif winner == 1:
-            baazis = (baazis[0], baazis[1] + 1)
         return Position.new_deal(
-            seed, dealer, self.rules, match=(diff, baazis, self.match_deals + 1)
+            seed, s.dealer, self.rules, match=(s.diff, s.baazis, self.match_deals + 1)
         )
 
     # --- FORMAT.md ------------------------------------------------------------------------

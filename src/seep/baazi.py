@@ -1,0 +1,80 @@
+"""Baazi accounting: what a finished deal does to the match (R44-R47, R9, R10), as one pure
+function of the numbers, with no position and no next deal.
+
+:meth:`seep.engine.Position.next_deal` applies it to deal the next deal; :mod:`seep.session`
+applies it to tell the deal's outcome (did the baazi end, who won it, who deals next) while the
+finished deal is still on show.
+
+>>> from seep.options import Rules
+>>> r = Rules.parse("standard")
+>>> settle_deal(r, dealer=1, diff=66, baazis=(0, 0), points=(91, 9), sweeps=(0, 0))
+Settlement(diff=0, baazis=(1, 0), winner=0, dealer=3, under_min=(False, False))
+>>> settle_deal(r, dealer=0, diff=0, baazis=(0, 0), points=(48, 52), sweeps=(50, 0)).dealer
+1
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from .options import Rules
+
+__all__ = ["Settlement", "settle_deal"]
+
+
+class Settlement(NamedTuple):
+    """The match after a deal: ``diff`` (R44, team 0 minus team 1, 0 when the baazi ended),
+    ``baazis`` won per team, ``winner`` of the baazi this deal ended (``None``: it goes on),
+    the next ``dealer`` (R47) and which teams scored under ``min_score`` (R46)."""
+
+    diff: int
+    baazis: tuple[int, int]
+    winner: int | None
+    dealer: int
+    under_min: tuple[bool, bool]
+
+
+def settle_deal(
+    rules: Rules,
+    dealer: int,
+    diff: int,
+    baazis: tuple[int, int],
+    points: tuple[int, int],
+    sweeps: tuple[int, int],
+) -> Settlement:
+    """Score a finished deal into the match (R44-R47, R9, R10; A27).
+
+    ``dealer`` dealt the deal, ``diff`` and ``baazis`` are the match before it, ``points`` each
+    team's card points with the majority bonus (R5, option ``majority_bonus``) and ``sweeps``
+    each team's sweep bonuses (R38); a team's deal score is their sum (R42).
+    """
+    scores = (points[0] + sweeps[0], points[1] + sweeps[1])
+    test = scores if rules.min_score_includes_sweeps else points  # R46, A19
+    low = (test[0] < rules.min_score, test[1] < rules.min_score)
+    winner: int | None = None
+    if low[0] != low[1]:
+        winner = 1 if low[0] else 0  # R46: the team under min_score loses the baazi at once
+    elif low[0] and test[0] != test[1]:
+        # A27 (both under, only possible with options): the lower test score loses.
+        winner = 1 if test[0] < test[1] else 0
+    else:
+        # R45; also A27's tie (both under, equal test scores): nobody loses, D is updated.
+        diff += scores[0] - scores[1]
+        if abs(diff) >= rules.baazi_lead:
+            winner = 0 if diff > 0 else 1
+    won = baazis
+    dteam = dealer & 1
+    if winner is not None:
+        won = (baazis[0] + 1, baazis[1]) if winner == 0 else (baazis[0], baazis[1] + 1)
+        diff = 0
+    if rules.dealer_rule == "rotate":
+        new_dealer = (dealer + 1) & 3
+    elif winner is not None:
+        # R10: the would-be dealer by R9 (the winner counts as ahead), then his partner.
+        would_be = (dealer + 1) & 3 if winner == dteam else dealer
+        new_dealer = (would_be + 2) & 3
+    else:
+        # R9: the dealer's team ahead -> the deal passes right; behind or level -> same.
+        lead = diff if dteam == 0 else -diff
+        new_dealer = (dealer + 1) & 3 if lead > 0 else dealer
+    return Settlement(diff, won, winner, new_dealer, low)
