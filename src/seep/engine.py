@@ -314,7 +314,7 @@ class Position:
 
     def _lay_out(self, deck: list[int]) -> None:
         """Deal a shuffled pack for the bid phase (R12, option ``deal_before_bid``)."""
-        bidder = (self.dealer + 1) & 3
+        bidder = seat_to_move(self.dealer, 0)
         hands = [0, 0, 0, 0]
         hands[bidder] = mask_of(deck[0:4])
         self.loose = mask_of(deck[4:8])
@@ -365,7 +365,7 @@ class Position:
     @property
     def bidder(self) -> int:
         """The seat on the dealer's right, who bids and makes play 1 (R12, R13)."""
-        return (self.dealer + 1) & 3
+        return seat_to_move(self.dealer, 0)
 
     @property
     def to_move(self) -> int | None:

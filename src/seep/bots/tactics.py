@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from math import comb
 
-from ..cards import RANKS, VALUE_MASK, cards_of_mask, mask_points
+from ..cards import RANKS, VALUE_MASK, cards_of_mask, mask_points, seat_to_move
 from ..codes import (
     BID,
     BUILD,
@@ -125,7 +125,7 @@ class Counting:
         # others have not been dealt yet (R18: the bidder ends with 11, the others with 12).
         sizes = list(view.hand_sizes)
         if view.plays == 0 and view.stock_size:
-            bidder = (view.dealer + 1) & 3
+            bidder = seat_to_move(view.dealer, 0)
             sizes = [11 if s == bidder else 12 for s in range(4)]
         self.hand_size = sizes
         # known[s]: bitmask of values seat s surely holds (owners' duty, R21d, under both
