@@ -3,18 +3,18 @@
 :func:`check` decides, for one move code in a position, whether it is legal, directly from the
 rules and without listing every legal move (a huge floor can have astronomically many). An
 illegal move gets a :class:`Refusal`: the rule it breaks (``"R16"``, ``"R21d"``, ``"A22"`` …),
-the facts that show it, and the sentence for a player. :meth:`Position.is_legal
-<seep.engine.Position.is_legal>` is ``check(...) is None``, and :func:`verify_move` (used by
-:meth:`Position.play <seep.engine.Position.play>`, the protocol and the match) raises
-:class:`IllegalMoveError` with that sentence. The move generator (``Position.legal_codes``) is
+the facts that show it (``args``), and the sentence for a player (``text``).
+:meth:`Position.is_legal <seep.engine.Position.is_legal>` is ``check(...) is None``, and
+:func:`verify_move` (used by :meth:`Position.play <seep.engine.Position.play>`, the protocol and
+the match) raises :class:`IllegalMoveError` with that sentence. The move generator (``Position.legal_codes``) is
 held equal to this checker by the tests (tests/test_is_legal.py), both ways.
 
 >>> from seep.engine import Position
 >>> from seep.moves import Move
 >>> p = Position.new_deal(7)
 >>> r = check(p, Move.redeal())
->>> r.rule
-'R14'
+>>> r.rule, r.args
+('R14', {'seat': 1, 'possible': '10'})
 >>> str(r)
 'seat 1 holds a card above 8 and can bid 10; a redeal is only for a hand without one (R14)'
 """
@@ -61,23 +61,32 @@ _ACTION_RULE: Final = {THROW: "R22", CAPTURE: "R23", BUILD: "R27", CEMENT: "R28"
 
 
 class Refusal:
-    """Why a move is illegal: the rule it breaks and the sentence that explains it.
+    """Why a move is illegal: the rule it breaks, the facts that show it, and the sentence.
 
-    ``rule`` is the number of the rule (RULES.md: ``"R16"``, ``"R21d"``, ``"A22"`` …); ``text``
-    is the explanation with the facts of the position filled in; ``str()`` gives it.
+    ``rule`` is the number of the rule (RULES.md: ``"R16"``, ``"R21d"``, ``"A22"`` …);
+    ``args`` the facts of the position the refusal rests on (``{"bid": 13}``, ``{"seat": 2,
+    "value": 10}`` …, ints and card texts); ``text`` the explanation with them filled into
+    ``template``; ``str()`` gives the text and the rule.
     """
 
-    __slots__ = ("rule", "text")
+    __slots__ = ("args", "rule", "template")
 
     rule: str
-    text: str
+    template: str
+    args: dict[str, object]
 
-    def __init__(self, rule: str, text: str) -> None:
+    def __init__(self, rule: str, template: str, **args: object) -> None:
         self.rule = rule
-        self.text = text
+        self.template = template
+        self.args = args
+
+    @property
+    def text(self) -> str:
+        """The explanation, for a player."""
+        return self.template.format(**self.args)
 
     def __str__(self) -> str:
-        return f"{self.text} ({self.rule})" if self.rule not in self.text else self.text
+        return f"{self.text} ({self.rule})"
 
     def __repr__(self) -> str:
         return f"Refusal({self.rule!r}, {self.text!r})"
@@ -113,43 +122,50 @@ def check(pos: Position, code: int) -> Refusal | None:
         return Refusal("R40", "the deal is over (48 plays made); no more moves")
     action = code_action(code)
     if code < 0 or code >> CODE_BITS:
-        return Refusal("R20", f"code {code:#x} is not a move")
+        return Refusal("R20", "code {code:#x} is not a move", code=code)
     seat = seat_to_move(pos.dealer, pos.plays)
-    who = f"seat {seat}"
     hand = pos.hands[seat]
     if phase == PHASE_BID:
-        return _check_bid(code, action, hand, who)
+        return _check_bid(code, action, hand, seat)
     if action in (BID, REDEAL):
         return Refusal("R20", "the bid has been made; now every turn is a card play")
     if action > BREAK:
-        return Refusal("R20", f"action {action} is not a card play")
+        return Refusal("R20", "action {action} is not a card play", action=action)
     card = code_card(code)
     if card > 51 or not hand >> card & 1:
         name = card_name(card) if card <= 51 else f"#{card}"
-        return Refusal("R20", f"card {name} is not in the hand of {who}, the player to move")
+        return Refusal(
+            "R20",
+            "card {card} is not in the hand of seat {seat}, the player to move",
+            card=name,
+            seat=seat,
+        )
     rule = _ACTION_RULE[action]
     v = VALUE[card]
     moved = code_loose(code)
     stray = moved & ~pos.loose
     if stray:
-        return Refusal(rule, f"{format_cards(stray)} not loose on the floor")
+        return Refusal(rule, "{cards} not loose on the floor", cards=format_cards(stray))
     rest = hand & ~(1 << card)
     # R21d: his last card of an owned house's value may only capture that house.
     if pos.owned_values(seat) >> v & 1 and not rest & VALUE_MASK[v]:
         if action != CAPTURE or not code_houses(code) >> (v - 9) & 1:
             return Refusal(
                 "R21d",
-                f"{who} owns house {v} and {card_name(card)} is his last card of value {v}: "
-                f"he may only capture house {v} with it (retention)",
+                "seat {seat} owns house {value} and {card} is his last card of value {value}: he "
+                "may only capture house {value} with it (retention)",
+                seat=seat,
+                value=v,
+                card=card_name(card),
             )
     if action == THROW:
         return _check_throw(pos, code, v, card)
     if action == CAPTURE:
         return _check_capture(pos, code, v, card)
-    return _check_house_move(pos, code, action, v, card, rest, who)
+    return _check_house_move(pos, code, action, v, card, rest, seat)
 
 
-def _check_bid(code: int, action: int, hand: int, who: str) -> Refusal | None:
+def _check_bid(code: int, action: int, hand: int, seat: int) -> Refusal | None:
     """R13 / R14: a bid of a value 9..13 held in hand; a redeal only without a card above 8."""
     high = 0
     for w in _HOUSE_VALUES:
@@ -160,14 +176,19 @@ def _check_bid(code: int, action: int, hand: int, who: str) -> Refusal | None:
         if code != make_code(BID, value=v):
             return Refusal("R13", "a bid carries only its value")
         if not 9 <= v <= 13:
-            return Refusal("R13", f"a bid is a house value 9..13, not {v}")
+            return Refusal("R13", "a bid is a house value 9..13, not {value}", value=v)
         if not high:
-            return Refusal("R14", f"{who} holds no card above 8, so he cannot bid: redeal")
+            return Refusal(
+                "R14", "seat {seat} holds no card above 8, so he cannot bid: redeal", seat=seat
+            )
         if not high >> v & 1:
             return Refusal(
                 "R13",
-                f"{who} holds no card of value {v}; the bid must be the value of a card in hand "
-                f"(possible: {_values_text(high)})",
+                "seat {seat} holds no card of value {value}; the bid must be the value of a card "
+                "in hand (possible: {possible})",
+                seat=seat,
+                value=v,
+                possible=_values_text(high),
             )
         return None
     if action == REDEAL:
@@ -176,11 +197,15 @@ def _check_bid(code: int, action: int, hand: int, who: str) -> Refusal | None:
         if high:
             return Refusal(
                 "R14",
-                f"{who} holds a card above 8 and can bid {_values_text(high)}; "
-                "a redeal is only for a hand without one",
+                "seat {seat} holds a card above 8 and can bid {possible}; a redeal is only for a "
+                "hand without one",
+                seat=seat,
+                possible=_values_text(high),
             )
         return None
-    return Refusal("R13", f"the deal is in the bid phase: {who} (the bidder) must bid")
+    return Refusal(
+        "R13", "the deal is in the bid phase: seat {seat} (the bidder) must bid", seat=seat
+    )
 
 
 def _check_throw(pos: Position, code: int, v: int, card: int) -> Refusal | None:
@@ -191,19 +216,23 @@ def _check_throw(pos: Position, code: int, v: int, card: int) -> Refusal | None:
     if pos.plays == 0 and v != pos.bid:
         return Refusal(
             "R16",
-            f"play 1 is bound to the bid {pos.bid}: only a card of value {pos.bid} may capture or "
-            "be thrown",
+            "play 1 is bound to the bid {bid}: only a card of value {bid} may capture or be thrown",
+            bid=pos.bid,
         )
     if pos.hpresent >> v & 1:
         return Refusal(
             "R21f(b)",
-            f"a house of value {v} is on the floor: {name} may capture it or be added to it, "
+            "a house of value {value} is on the floor: {card} may capture it or be added to it, "
             "never thrown loose",
+            value=v,
+            card=name,
         )
     throw_rule = pos.rules.throw_rule
     if throw_rule == "no_capture_possible":
         if _can_capture(pos, v, pos.loose, pos.hpresent):
-            return Refusal("R22", f"{name} can capture; a card that can capture may not be thrown")
+            return Refusal(
+                "R22", "{card} can capture; a card that can capture may not be thrown", card=name
+            )
         return None
     if throw_rule == "no_other_move":
         # R22 under option throw_rule "no_other_move" (A7).
@@ -222,14 +251,14 @@ def _check_capture(pos: Position, code: int, v: int, card: int) -> Refusal | Non
     moved = code_loose(code)
     hb = code_houses(code)
     if code_value(code) != v or code_house(code):
-        return Refusal("R23", f"a capture's value is the value of its card, {v}")
+        return Refusal("R23", "a capture's value is the value of its card, {value}", value=v)
     if not (moved or hb):
         return Refusal("R23", "a capture must take at least one loose card or house")
     if pos.plays == 0 and v != pos.bid:
         return Refusal(
             "R16",
-            f"play 1 is bound to the bid {pos.bid}: only a card of value {pos.bid} may capture or "
-            "be thrown",
+            "play 1 is bound to the bid {bid}: only a card of value {bid} may capture or be thrown",
+            bid=pos.bid,
         )
     rules = pos.rules
     hpresent = pos.hpresent
@@ -238,34 +267,41 @@ def _check_capture(pos: Position, code: int, v: int, card: int) -> Refusal | Non
         if hb >> i & 1:
             w = 9 + i
             if not hpresent >> w & 1:
-                return Refusal("R23", f"there is no house of value {w} on the floor")
+                return Refusal("R23", "there is no house of value {house} on the floor", house=w)
             if w != v and not rules.house_in_sums:
                 return Refusal(
                     "R21g",
-                    f"a house is captured only whole and only by a card of its value: {name} "
-                    f"cannot take house {w}",
+                    "a house is captured only whole and only by a card of its value: {card} "
+                    "cannot take house {house}",
+                    card=name,
+                    house=w,
                 )
             items.append(w)
     total = sum(items)
     if total % v or not splits_exactly(items, [v] * (total // v)):
         return Refusal(
             "R24",
-            f"the cards taken {_cards_text(moved)} cannot be split into groups each worth {v}",
+            "the cards taken {cards} cannot be split into groups each worth {value}",
+            cards=_cards_text(moved),
+            value=v,
         )
     if rules.capture_rule == "maximal":
         if hpresent >> v & 1 and not hb >> (v - 9) & 1:
-            return Refusal("R25", f"the capture must include house {v} (maximal capture)")
+            return Refusal(
+                "R25", "the capture must include house {value} (maximal capture)", value=v
+            )
         if _can_capture(pos, v, pos.loose & ~moved, hpresent & ~(hb << 9)):
             return Refusal(
                 "R25",
-                f"the capture is not maximal: a group worth {v} would remain; a capture must "
+                "the capture is not maximal: a group worth {value} would remain; a capture must "
                 "take a maximal family of groups",
+                value=v,
             )
     return None
 
 
 def _check_house_move(
-    pos: Position, code: int, action: int, v: int, card: int, rest: int, who: str
+    pos: Position, code: int, action: int, v: int, card: int, rest: int, seat: int
 ) -> Refusal | None:
     """BUILD (R27, A12, A22), CEMENT (R28, A13, A14) and BREAK (R29, R21h), with R16, R21a,
     R21e, R21f(a) and the absorption of loose groups (R31)."""
@@ -278,9 +314,9 @@ def _check_house_move(
     V = code_value(code)
     H = code_house(code)
     if code_houses(code) or (H and action != BREAK):
-        return Refusal(rule, f"a {ACTION_NAMES[action]} names no captured house")
+        return Refusal(rule, "a {action} names no captured house", action=ACTION_NAMES[action])
     if not 9 <= V <= 13:
-        return Refusal("R21a", f"a house is worth 9..13, not {V}")
+        return Refusal("R21a", "a house is worth 9..13, not {value}", value=V)
     keeps = bool(rest & VALUE_MASK[V])
     singles = loose & VALUE_MASK[V]
     opening = pos.plays == 0
@@ -288,94 +324,142 @@ def _check_house_move(
         if hpresent >> V & 1:
             return Refusal(
                 "R21e",
-                f"a house of value {V} is already on the floor: a new set of {V} for it is a "
-                "cement, not a new house",
+                "a house of value {value} is already on the floor: a new set of {value} for it is "
+                "a cement, not a new house",
+                value=V,
             )
         if opening and pos.bid != V:
-            return Refusal("R16", f"play 1 may only build a house of the bid value {pos.bid}")
+            return Refusal(
+                "R16", "play 1 may only build a house of the bid value {bid}", bid=pos.bid
+            )
         if rules.max_houses is not None and hpresent.bit_count() >= rules.max_houses:
-            return Refusal("A22", f"at most {rules.max_houses} houses may be on the floor")
+            return Refusal(
+                "A22",
+                "at most {max_houses} houses may be on the floor",
+                max_houses=rules.max_houses,
+            )
         if v > V:
-            return Refusal("R27", f"{name} is worth more than the house of {V} it would build")
+            return Refusal(
+                "R27",
+                "{card} is worth more than the house of {value} it would build",
+                card=name,
+                value=V,
+            )
         if v == V:
             if not rules.allow_pair_build:
                 return Refusal(
-                    "A12", f"building {V} with a card of value {V} needs allow_pair_build"
+                    "A12",
+                    "building {value} with a card of value {value} needs allow_pair_build",
+                    value=V,
                 )
             if not singles:
-                return Refusal("A12", f"a pair build of {V} needs a loose card of value {V}")
+                return Refusal(
+                    "A12", "a pair build of {value} needs a loose card of value {value}", value=V
+                )
         if not keeps:
             return Refusal(
                 "R27",
-                f"{who} must keep a card of value {V} to build a house of {V}; he would hold none",
+                "seat {seat} must keep a card of value {value} to build a house of {value}; he "
+                "would hold none",
+                seat=seat,
+                value=V,
             )
         if singles & ~moved:
             return Refusal(
-                "R21f(a)", f"the loose {format_cards(singles & ~moved)} must merge into the house"
+                "R21f(a)",
+                "the loose {cards} must merge into the house",
+                cards=format_cards(singles & ~moved),
             )
         first = V - v if v < V else 0
         return _check_sets(pos, moved & ~singles, first, V, loose & ~moved, rule)
 
     if opening:
-        return Refusal("R16", f"play 1 must capture, build or throw tied to the bid {pos.bid}")
+        return Refusal(
+            "R16", "play 1 must capture, build or throw tied to the bid {bid}", bid=pos.bid
+        )
     if action == CEMENT:
         if H:
             return Refusal("R28", "a cement names no broken house")
         if not hpresent >> V & 1:
             return Refusal(
-                "R28", f"there is no house of value {V} to add to; a new house is a build"
+                "R28",
+                "there is no house of value {value} to add to; a new house is a build",
+                value=V,
             )
         if v > V:
-            return Refusal("R28", f"{name} is worth more than house {V}")
+            return Refusal("R28", "{card} is worth more than house {value}", card=name, value=V)
         owners = pos.howners[V]
-        seat = seat_to_move(pos.dealer, pos.plays)
         if owners >> seat & 1:
             if not keeps:
                 return Refusal(
                     "R21d",
-                    f"{who} owns house {V} and would give up his last card of value {V}",
+                    "seat {seat} owns house {value} and would give up his last card of value "
+                    "{value}",
+                    seat=seat,
+                    value=V,
                 )
         elif owners & 1 << (seat ^ 2):
             if not (rules.partner_cement_free or pos.hcem[V] or keeps):
                 return Refusal(
                     "A13",
                     "with partner_cement_free false, cementing the partner's ordinary house "
-                    f"{V} needs a card of value {V}",
+                    "{value} needs a card of value {value}",
+                    value=V,
                 )
         elif not keeps:
             if rules.add_retention != "team":
                 return Refusal(
                     "R28",
-                    f"house {V} belongs to the opponents: adding to it needs a card of value "
-                    f"{V} kept in hand",
+                    "house {value} belongs to the opponents: adding to it needs a card of value "
+                    "{value} kept in hand",
+                    value=V,
                 )
             if not pos.hands[seat ^ 2] & VALUE_MASK[V]:
                 return Refusal(
                     "A14",
-                    f"house {V} belongs to the opponents: adding to it needs a card of value {V} "
-                    "kept in hand or in the partner's hand (add_retention 'team')",
+                    "house {value} belongs to the opponents: adding to it needs a card of value "
+                    "{value} kept in hand or in the partner's hand (add_retention 'team')",
+                    value=V,
                 )
         return _check_sets(pos, moved, V - v, V, loose & ~moved, rule)
 
     # BREAK (R29)
     if not hpresent >> H & 1:
-        return Refusal("R29", f"there is no house of value {H} to break")
+        return Refusal("R29", "there is no house of value {house} to break", house=H)
     if pos.hcem[H]:
-        return Refusal("R21h", f"house {H} is cemented; cemented houses cannot be broken")
-    seat = seat_to_move(pos.dealer, pos.plays)
+        return Refusal(
+            "R21h", "house {house} is cemented; cemented houses cannot be broken", house=H
+        )
     if pos.howners[H] >> seat & 1:
-        return Refusal("R29", f"{who} owns house {H}; you may never break your own house")
+        return Refusal(
+            "R29",
+            "seat {seat} owns house {house}; you may never break your own house",
+            seat=seat,
+            house=H,
+        )
     if H + v != V:
-        return Refusal("R29", f"{name} raises house {H} to {H + v}, not {V}")
+        return Refusal(
+            "R29",
+            "{card} raises house {house} to {raised}, not {value}",
+            card=name,
+            house=H,
+            raised=H + v,
+            value=V,
+        )
     if not keeps:
         return Refusal(
             "R29",
-            f"breaking house {H} up to {V} needs a card of value {V} kept in hand; {who} "
-            "would hold none",
+            "breaking house {house} up to {value} needs a card of value {value} kept in hand; "
+            "seat {seat} would hold none",
+            house=H,
+            value=V,
+            seat=seat,
         )
     if singles & ~moved:
         return Refusal(
-            "R21f(a)", f"the loose {format_cards(singles & ~moved)} must merge into the house"
+            "R21f(a)",
+            "the loose {cards} must merge into the house",
+            cards=format_cards(singles & ~moved),
         )
     return _check_sets(pos, moved & ~singles, 0, V, loose & ~moved, rule)
 
@@ -391,10 +475,17 @@ def _check_sets(
         if first:
             return Refusal(
                 rule,
-                f"the card and the loose cards {_cards_text(cards)} do not make a set worth {V}"
-                f" (plus whole groups of {V})",
+                "the card and the loose cards {cards} do not make a set worth {value} (plus whole "
+                "groups of {value})",
+                cards=_cards_text(cards),
+                value=V,
             )
-        return Refusal("R31", f"the loose cards {_cards_text(cards)} are not whole groups of {V}")
+        return Refusal(
+            "R31",
+            "the loose cards {cards} are not whole groups of {value}",
+            cards=_cards_text(cards),
+            value=V,
+        )
     k = (total - first) // V
     absorb = pos.rules.absorb_loose_groups
     if k and absorb == "never":
@@ -404,16 +495,25 @@ def _check_sets(
     if absorb == "mandatory" and subset_sums(remaining) >> V & 1:
         return Refusal(
             "R31",
-            f"absorb_loose_groups is 'mandatory': every loose group worth {V} must join the house",
+            "absorb_loose_groups is 'mandatory': every loose group worth {value} must join the "
+            "house",
+            value=V,
         )
     if not splits_exactly(values, ([first] if first else []) + [V] * k):
         if first:
             return Refusal(
                 rule,
-                f"the card and the loose cards {_cards_text(cards)} do not split into a set worth"
-                f" {V} and whole groups of {V}",
+                "the card and the loose cards {cards} do not split into a set worth {value} and "
+                "whole groups of {value}",
+                cards=_cards_text(cards),
+                value=V,
             )
-        return Refusal("R31", f"the loose cards {_cards_text(cards)} are not whole groups of {V}")
+        return Refusal(
+            "R31",
+            "the loose cards {cards} are not whole groups of {value}",
+            cards=_cards_text(cards),
+            value=V,
+        )
     return None
 
 
