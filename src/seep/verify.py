@@ -6,8 +6,9 @@ illegal move gets a :class:`Refusal`: the rule it breaks (``"R16"``, ``"R21d"``,
 the facts that show it (``args``), and the sentence for a player (``text``).
 :meth:`Position.is_legal <seep.engine.Position.is_legal>` is ``check(...) is None``, and
 :func:`verify_move` (used by :meth:`Position.play <seep.engine.Position.play>`, the protocol and
-the match) raises :class:`IllegalMoveError` with that sentence. The move generator (``Position.legal_codes``) is
-held equal to this checker by the tests (tests/test_is_legal.py), both ways.
+the match) raises :class:`IllegalMoveError` with that sentence. The move generator
+(``Position.legal_codes``) is held equal to this checker by the tests (tests/test_is_legal.py),
+both ways.
 
 >>> from seep.engine import Position
 >>> from seep.moves import Move
