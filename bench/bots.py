@@ -29,13 +29,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
-from seep.bots import make_bot
-from seep.bots.base import PRESETS
+from seep.bots import DIFFICULTIES, make_bot
 from seep.bots.ismcts import IsmctsBot
 from seep.engine import PHASE_BID, PHASE_OVER, Position
 from seep.view import View
 
-DIFFICULTIES = ("easy", "medium", "hard", "expert")
+LEVELS = ("easy", "medium", "hard", "expert")
 
 
 def position_at(seed: int, plays: int) -> Position:
@@ -132,17 +131,14 @@ def main() -> None:
         result[key + "_best"] = round(best, 1)
         notes[key] = note
     # Time per move of each difficulty; lower is better, so "best" is the lowest.
-    make_bot("random")  # imports the built-in bots, which register their presets
-    for name in DIFFICULTIES:
-        if name not in PRESETS:
-            continue  # not written yet: skipped
+    for name in LEVELS:
         key = f"ms_per_move_{name}"
         median, best, _ = rounds(
             lambda n=name: ms_per_move(n, sample_views(args.positions, seeds)), args.rounds
         )
         result[key] = round(median, 2)
         result[key + "_best"] = round(best, 2)
-        bot_name, settings = PRESETS[name]
+        bot_name, settings = DIFFICULTIES[name]
         notes[key] = f"ms per move, {name} ({bot_name} {json.dumps(settings)})"
 
     # --- Arena deals per second per worker --------------------------------------------------

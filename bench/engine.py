@@ -61,7 +61,7 @@ def sample_positions(count: int, seed: int = 2) -> list[Position]:
 
 def legal_rate(positions: list[Position], seconds: float) -> tuple[float, float]:
     """Legal-move generations per second, and the mean number of legal moves."""
-    from seep import engine
+    from seep import floor
 
     total_moves = sum(len(p.legal_codes()) for p in positions)
     n = 0
@@ -69,8 +69,7 @@ def legal_rate(positions: list[Position], seconds: float) -> tuple[float, float]
     deadline = start + seconds
     while n == 0 or time.perf_counter() < deadline:
         # Cold caches each round: the figure must not rest on repeated positions.
-        engine._FLOOR.clear()
-        engine._FAMILIES.clear()
+        floor.clear_caches()
         for p in positions:
             p.legal_codes()
         n += len(positions)

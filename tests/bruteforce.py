@@ -1,8 +1,10 @@
 """Independent brute-force legal-move enumerator for Seep (test oracle).
 
-This module deliberately shares no code with the engine in ``src/seep``: it reads FORMAT.md
-position dicts directly and follows the reference procedure of RULES.md §7 step by step, trying
-every subset of loose cards (pruned by sum; all values are >= 1 and no target exceeds 13).
+This module deliberately shares no code with the engine in ``src/seep`` (only the card names
+and the rules objects of RULES.md §3, with the test builders of tests/builders.py): it reads
+FORMAT.md position dicts directly and follows the reference procedure of RULES.md §7 step by
+step, trying every subset of loose cards (pruned by sum; all values are >= 1 and no target
+exceeds 13).
 It is meant to be slow-but-obvious; the test-suite compares it with ``seep.protocol.legal``.
 
 Public API:
@@ -25,9 +27,9 @@ engine makes the same choices):
   *opening* move (R16 restricts the rest), so the bid card may be thrown when no capture
   with it and no build of the bid value exists.
 * ``add_retention: team``: the partner's card counts for the permission to ADD to a house
-  owned only by opponents (R28, A14). The new owner's duty is unspecified (§3); R21d is
-  applied as R36 words it ("may not give up his last card of the house value"), binding a
-  player for a house he owned and whose value he held before the move.
+  owned only by opponents (R28, A14); the mover becomes an owner only if he himself still
+  holds a card of the value after the move (RULES.md §3), so R21d binds every owner literally
+  under both settings.
 """
 
 from __future__ import annotations
@@ -35,40 +37,11 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from builders import DEFAULT_RULES, PRESETS, RANKS
+
 MoveKey = tuple[str, str | None, int | None, int | None, frozenset[str], frozenset[int]]
 
-RANKS = "A23456789TJQK"
-SUITS = "SHDC"
 HOUSE_VALUES = range(9, 14)  # R21a: a house is worth 9..13.
-
-#: RULES.md §3: every option and its default.
-DEFAULT_RULES: dict[str, Any] = {
-    "capture_rule": "maximal",
-    "throw_rule": "no_capture_possible",
-    "absorb_loose_groups": "optional",
-    "allow_pair_build": False,
-    "house_in_sums": False,
-    "partner_cement_free": True,
-    "add_retention": "self",
-    "sweep_value": 50,
-    "sweep_first": 25,
-    "sweep_last": 0,
-    "min_score": 9,
-    "min_score_includes_sweeps": True,
-    "baazi_lead": 100,
-    "ten_diamonds_points": 6,
-    "majority_bonus": 0,
-    "max_houses": None,
-    "dealer_rule": "losing_team",
-    "deal_before_bid": False,
-}
-
-#: RULES.md §3, "Presets".
-PRESETS: dict[str, dict[str, Any]] = {
-    "standard": {},
-    "family": {"ten_diamonds_points": 2, "majority_bonus": 4},
-    "two_houses": {"max_houses": 2},
-}
 
 
 def resolve_rules(rules: str | Mapping[str, Any] | None) -> dict[str, Any]:
@@ -303,7 +276,6 @@ def _play_moves(
     }
 
     team_retention = rules["add_retention"] == "team"
-    held_before = {value(c) for c in hand}
 
     def partner_holds(house_value: int) -> bool:
         """A14 / add_retention=team: a card of value V in the partner's hand."""
@@ -326,22 +298,11 @@ def _play_moves(
             owners_after: dict[int, frozenset[int]], rest_values: set[int] = rest_values
         ) -> bool:
             """R21d / §7 step 7: every house the mover owns after the move keeps its value in
-            his remaining hand.
-
-            add_retention=team (A14) lets a player join an opponent's house on the strength of
-            his partner's card, so he may own a house without holding its value; RULES.md
-            leaves his duty open (§3). We then apply R21d in R36's words, "he may not give up
-            his last card of the house value": it binds only for a house he already owned, and
-            held the value of, before this move; joining a house is governed by the permission
-            checks (R27-R29), where the partner's card counts for an ADD. Under "self" the
-            literal rule applies (it is equivalent: builds, adds and breaks check retain(p, V)
-            and an owner always holds his value, §11.4).
-            """
+            his remaining hand (under both add_retention settings: an owner always holds his
+            value, §3, §11.4)."""
             for hv, owners in owners_after.items():
                 if seat in owners and hv not in rest_values:
-                    bound = seat in owners_before.get(hv, frozenset()) and hv in held_before
-                    if not team_retention or bound:
-                        return False
+                    return False
             return True
 
         # ---- CAPTURE (R23-R26; §7 step 2) ------------------------------------------------
@@ -419,9 +380,10 @@ def _play_moves(
                 new_owners = owners
             else:
                 # Only opponents own it: must keep a card of V (A14: own hand, or with
-                # add_retention=team the partner's hand too), and joins the owners (R21c).
+                # add_retention=team the partner's hand too), and joins the owners (R21c) if
+                # he himself keeps one (§3).
                 allowed = ret(target) or (team_retention and partner_holds(target))
-                new_owners = owners | {seat}
+                new_owners = owners | {seat} if ret(target) else owners
             if not allowed:
                 continue
             after = {**owners_before, target: new_owners}

@@ -17,6 +17,7 @@ from types import ModuleType
 
 import pytest
 
+from seep import floor as floor_module
 from seep.arena import (
     ArenaError,
     BotError,
@@ -36,7 +37,7 @@ from seep.arena import (
 )
 from seep.arena.progress import ProgressBar
 from seep.bots import BOTS, make_bot
-from seep.engine import Position
+from seep.format import position_from_dict
 from seep.match import replay_record
 from seep.options import Rules
 from seep.view import View
@@ -266,8 +267,7 @@ def test_a_game_does_not_depend_on_what_was_played_before() -> None:
     config = MatchConfig(bots=(BotSpec(strong_bot()), BotSpec("random")), seed=1, pairs=60)
     warm = [play_pair(config, p) for p in range(60)]
     for p in range(40, 60):
-        for module, name in (("seep.engine", "_FLOOR"), ("seep.engine", "_FAMILIES")):
-            getattr(sys.modules.get(module), name, {}).clear()
+        floor_module.clear_caches()
         assert play_pair(config, p) == warm[p]
 
 
@@ -315,7 +315,7 @@ def test_baazi_mode_ends_each_baazi_when_it_is_won() -> None:
         a_team = game.seating
         for k, deal in enumerate(record["deals"]):
             *_, (_, last) = replay_record({**record, "deals": [deal]})
-            pos = Position.from_dict(last)
+            pos = position_from_dict(last)
             after = pos.next_deal(0)
             ended = after.match_baazis != pos.match_baazis
             # The baazi ends at the last deal and at no deal before (R45, R46).

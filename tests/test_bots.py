@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 
 from builders import make_position
-from seep.bots import BOTS, Decision, make_bot
-from seep.bots.base import PRESETS
-from seep.bots.tactics import Counting, capture_outlook, cards_text, sweep_values
+from seep.bots import BOTS, DIFFICULTIES, Decision, make_bot
+from seep.bots.tactics import Counting, capture_outlook, cards_text
 from seep.cards import parse_cards, value_mask
 from seep.engine import Position
 from seep.errors import SeepError
+from seep.floor import sweep_values
 from seep.format import position_from_dict
 from seep.moves import Move
 from seep.notation import parse_move
@@ -234,15 +234,15 @@ def test_make_bot_by_name(name: str) -> None:
     assert callable(bot.choose)
 
 
-@pytest.mark.parametrize("name", sorted(PRESETS))
+@pytest.mark.parametrize("name", sorted(DIFFICULTIES))
 def test_make_bot_by_difficulty(name: str) -> None:
     bot = make_bot(name)
-    assert bot.name == PRESETS[name][0]
+    assert bot.name == DIFFICULTIES[name][0]
 
 
 def test_difficulties() -> None:
-    assert PRESETS["easy"] == ("greedy", {})
-    assert PRESETS["medium"] == ("heuristic", {})
+    assert DIFFICULTIES["easy"] == ("greedy", {})
+    assert DIFFICULTIES["medium"] == ("heuristic", {})
 
 
 def test_unknown_bot_is_named() -> None:

@@ -13,6 +13,7 @@ from builders import make_position
 from seep.cards import parse_card
 from seep.cli.narrow import LIMIT, Step, describe_move, next_step
 from seep.engine import Position
+from seep.format import position_from_dict
 from seep.moves import Move
 from seep.notation import format_move, parse_move
 from seep.options import Rules
@@ -20,7 +21,7 @@ from seep.options import Rules
 
 def crowded() -> tuple[Position, list[Move]]:
     """A floor of nine low loose cards: 2S has over two hundred uses (R27, R31)."""
-    pos = Position.from_dict(
+    pos = position_from_dict(
         make_position(
             ["2S", "9H", "TH", "JH", "QH", "KH", "3S"],
             mover=2,

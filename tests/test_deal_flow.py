@@ -14,9 +14,7 @@ from typing import Any
 
 import pytest
 
-from seep import IllegalMoveError
-from seep.protocol import apply, legal, new_deal, score
-from seep_kit import (
+from builders import (
     ALL_CARDS,
     DEFAULT_RULES,
     Position,
@@ -33,6 +31,8 @@ from seep_kit import (
     plays_for,
     value,
 )
+from seep import IllegalMoveError
+from seep.protocol import apply, legal, new_deal, score
 
 REDEAL = {"action": "redeal"}
 

@@ -399,6 +399,19 @@ def test_add_retention_team() -> None:
     assert cem("4D", 10, ("6S",)) not in brute_legal(pos)
 
 
+def test_add_retention_team_adder_without_the_value_is_no_owner() -> None:
+    """RULES.md §3: under "team" the mover becomes an owner only if he himself still holds
+    the value after the move; otherwise the owners stay as they were (invariant 4)."""
+    team = {"add_retention": "team"}
+    pos = e9(E, ["4D", "8C"], team, others={W: ["TH"]})
+    after = protocol.apply(pos, {"action": "cement", "card": "4D", "value": 10, "loose": ["6S"]})
+    assert [h["owners"] for h in after["houses"]] == [[S]]
+    # With a 10 of his own he does join (R28, R21c).
+    pos = e9(E, ["4D", "TD"], team, others={W: ["TH"]})
+    after = protocol.apply(pos, {"action": "cement", "card": "4D", "value": 10, "loose": ["6S"]})
+    assert [h["owners"] for h in after["houses"]] == [[S, E]]
+
+
 # ---- helpers -------------------------------------------------------------------------------------
 
 

@@ -21,6 +21,7 @@ from seep.format import position_from_dict
 from seep.match import Match, replay_record
 from seep.moves import Move
 from seep.notation import format_position
+from seep.verify import verify_move
 
 DATA = Path(__file__).resolve().parent / "data"
 PERFT = json.loads((DATA / "perft.json").read_text())
@@ -112,7 +113,7 @@ def regenerate(lines: list[str]) -> list[str]:
             out.append(f"legal {len(pos.legal_codes())}")
         elif line.startswith("move "):
             m = parse_move(line[5:])
-            pos.verify_move(m)
+            verify_move(pos, m)
             pos.push(m)
             out.append(f"move {Move(m)}")
             out.append(format_position(pos))

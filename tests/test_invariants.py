@@ -13,9 +13,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from seep import IllegalMoveError
-from seep.protocol import apply, legal, new_deal, score
-from seep_kit import (
+from builders import (
     ALL_CARDS,
     Move,
     Position,
@@ -27,6 +25,8 @@ from seep_kit import (
     move_keys,
     value,
 )
+from seep import IllegalMoveError
+from seep.protocol import apply, legal, new_deal, score
 
 RULESETS: list[str | dict[str, Any]] = [
     "standard",
@@ -112,11 +112,11 @@ def check_position(pos: Position) -> None:
     assert not {value(c) for c in pos["loose"]} & set(house_values)
     if rules["max_houses"] is not None:
         assert len(house_values) <= rules["max_houses"]
-    # 4. Every owner holds a card of each of his houses' values (add_retention "self").
-    if rules["add_retention"] == "self":
-        for h in pos["houses"]:
-            for o in h["owners"]:
-                assert any(value(c) == h["value"] for c in pos["hands"][o]), (o, h)
+    # 4. Every owner holds a card of each of his houses' values (under both add_retention
+    # settings: with "team" an adder becomes an owner only if he keeps the value, §3).
+    for h in pos["houses"]:
+        for o in h["owners"]:
+            assert any(value(c) == h["value"] for c in pos["hands"][o]), (o, h)
     if pos["phase"] == "play":
         dealer = pos["dealer"]
         assert pos["to_move"] == (dealer + 1 + pos["plays"]) % 4
@@ -245,19 +245,18 @@ def play_deal(
             if after["phase"] != "over":
                 assert after["sweeps"] == sweeps
         pos = after
-    # 6. 12 plays per seat, 48 in all, no house at the end (with add_retention "self").
+    # 6. 12 plays per seat, 48 in all, no house at the end (under both add_retention settings).
     assert played == [12, 12, 12, 12]
     assert pos["plays"] == 48
     assert pos["hands"] == [[], [], [], []]
     assert pos["stock"] == []
-    if full["add_retention"] == "self":
-        assert pos["houses"] == []
+    assert pos["houses"] == []
     assert legal(pos) == []
     # 7. Card points sum to 100 (family: 96 + 4 or 96 on 26-26); score = points + sweeps.
     assert pos["sweeps"] == sweeps
     result = score(pos)
     cards = [card_points(pile, full) for pile in pos["captured"]]
-    if pos["last_capture"] is not None and full["add_retention"] == "self":
+    if pos["last_capture"] is not None:
         assert pos["loose"] == []
         assert sum(cards) == 100 - (6 - full["ten_diamonds_points"])
     n0, n1 = (len(p) for p in pos["captured"])

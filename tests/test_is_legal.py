@@ -1,12 +1,14 @@
-"""``Position.is_legal`` (one move checked from the rules) agrees with ``legal_codes``.
+"""The checker (``seep.verify.check``, behind ``Position.is_legal``) agrees with ``legal_codes``.
 
-``apply`` and ``play`` rely on ``is_legal`` so that a huge floor, which can have astronomically
-many legal moves, never makes a single check slow; these tests hold the two exactly equal.
+``apply`` and ``play`` rely on the checker so that a huge floor, which can have astronomically
+many legal moves, never makes a single check slow; these tests hold the two exactly equal, and
+hold every refusal to a specific rule (no generic "not a legal move").
 """
 
 from __future__ import annotations
 
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -24,7 +26,9 @@ from seep.engine import (
     Position,
     make_code,
 )
+from seep.errors import IllegalMoveError
 from seep.options import Rules
+from seep.verify import check, verify_move
 
 RULE_SETS = [
     {},
@@ -34,7 +38,13 @@ RULE_SETS = [
     {"house_in_sums": True, "throw_rule": "always"},
     {"throw_rule": "no_other_move", "partner_cement_free": False, "max_houses": 2},
     {"add_retention": "team", "deal_before_bid": True},
+    {"add_retention": "team", "partner_cement_free": False, "throw_rule": "no_other_move"},
 ]
+
+# A rule number of RULES.md: R1-R47 (with R21's letters and R21f's (a)/(b)) or A1-A27.
+SPECIFIC_RULE = re.compile(
+    r"^(R([1-9]|[1-3][0-9]|4[0-7])|R21[a-h](\([ab]\))?|A([1-9]|1[0-9]|2[0-7]))$"
+)
 
 
 def positions(rules: dict[str, object], count: int, seed: int) -> list[Position]:
@@ -91,7 +101,9 @@ def test_every_candidate_code_agrees(rules: dict[str, object]) -> None:
             continue
         legal = set(pos.legal_codes())
         for code in candidate_codes(pos):
-            assert pos.is_legal(code) == (code in legal), (pos.to_dict(), code)
+            refusal = check(pos, code)
+            assert (refusal is None) == (code in legal), (pos.to_dict(), code, refusal)
+            assert refusal is None or SPECIFIC_RULE.match(refusal.rule), refusal
         checked += 1
         if checked == 40:
             break
@@ -121,7 +133,9 @@ def test_legal_codes_and_mutations_agree(rules: dict[str, object]) -> None:
                     m = code ^ (1 << (63 + rng.randrange(3)))  # another action
                 else:
                     m = code ^ (1 << (57 + rng.randrange(6)))  # another card
-                assert pos.is_legal(m) == (m in legal_set), (pos.to_dict(), m)
+                refusal = check(pos, m)
+                assert (refusal is None) == (m in legal_set), (pos.to_dict(), m, refusal)
+                assert refusal is None or SPECIFIC_RULE.match(refusal.rule), refusal
 
 
 def test_huge_floor_apply_is_fast() -> None:
@@ -152,3 +166,41 @@ def test_huge_floor_apply_is_fast() -> None:
         timeout=20,
     )
     assert proc.returncode == 0, proc.stderr
+
+
+def test_every_refusal_names_its_rule() -> None:
+    """Random codes of every kind in random positions under every option set: the checker's
+    verdict is membership in ``legal_codes``; a refusal names one specific rule, its sentence
+    carries it, and ``verify_move`` raises exactly on refusals with that sentence."""
+    rng = random.Random(21)
+    seen: set[str] = set()
+    for rules in RULE_SETS:
+        for pos in positions(rules, 60, seed=rng.randrange(1 << 30)):
+            legal = set(pos.legal_codes())
+            seat = pos.to_move
+            assert seat is not None
+            hand = [c for c in range(52) if pos.hands[seat] >> c & 1]
+            for _ in range(40):
+                action = rng.randrange(8)
+                card = rng.choice(hand) if hand and rng.random() < 0.9 else rng.randrange(64)
+                loose = pos.loose & rng.getrandbits(52) if rng.random() < 0.8 else 0
+                code = make_code(
+                    action,
+                    card,
+                    value=rng.randrange(16),
+                    house=rng.choice((0, 0, rng.randrange(16))),
+                    loose=loose,
+                    houses=rng.getrandbits(5) if rng.random() < 0.3 else 0,
+                )
+                refusal = check(pos, code)
+                assert (refusal is None) == (code in legal), (pos.to_dict(), code, refusal)
+                if refusal is None:
+                    verify_move(pos, code)
+                    continue
+                assert SPECIFIC_RULE.match(refusal.rule), refusal
+                assert str(refusal) == f"{refusal.template.format(**refusal.args)} ({refusal.rule})"
+                seen.add(refusal.rule)
+                with pytest.raises(IllegalMoveError, match=re.escape(str(refusal))):
+                    verify_move(pos, code)
+    # The mutations reach the rules of every kind of move.
+    assert {"R13", "R20", "R21d", "R22", "R23", "R24", "R27", "R28", "R29"} <= seen, seen

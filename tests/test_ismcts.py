@@ -19,6 +19,7 @@ from seep.errors import SeepError
 from seep.format import position_from_dict
 from seep.moves import Move
 from seep.options import Rules
+from seep.verify import check
 from seep.view import View
 
 
@@ -243,7 +244,9 @@ def test_policy_moves_are_legal(rules: dict[str, object]) -> None:
     for pos in random_positions(300, 7, Rules.parse(rules)):
         legal = pos.legal_codes()
         for epsilon in (0.0, 1.0):
-            assert policy_move(pos, rng, epsilon) in legal
+            move = policy_move(pos, rng, epsilon)
+            assert check(pos, move) is None, check(pos, move)
+            assert move in legal
 
 
 def test_policy_captures_a_sweep_and_avoids_giving_one() -> None:

@@ -7,8 +7,7 @@ from typing import Any
 
 import pytest
 
-from seep.protocol import next_deal, score
-from seep_kit import (
+from builders import (
     ALL_CARDS,
     Position,
     all_cards_of,
@@ -18,6 +17,7 @@ from seep_kit import (
     full_rules,
     play_position,
 )
+from seep.protocol import next_deal, score
 
 
 def match(diff: int = 0, baazis: tuple[int, int] = (0, 0), deals: int = 0) -> dict[str, Any]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from seep import engine
+from seep import floor
 from seep.engine import Position
 
 
@@ -19,8 +19,7 @@ def test_order_does_not_depend_on_caches() -> None:
             pos.push(rng.choice(pos.legal_codes()))
     # Cold: every position computed with empty caches; and in reverse order of play.
     for pos, order in reversed(warm):
-        engine._FLOOR.clear()
-        engine._FAMILIES.clear()
+        floor.clear_caches()
         assert pos.legal_codes() == order
     for pos, order in warm:
         assert pos.legal_codes() == order

@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
+from builders import Position, house, move_key, move_keys, play_position, plays_for
 from seep import IllegalMoveError, InvalidPositionError
 from seep.protocol import apply, legal, new_deal
-from seep_kit import Position, house, move_key, move_keys, play_position, plays_for
 
 W_HAND = ["TS", "TH", "3D", "QC"]
 

@@ -95,7 +95,7 @@ def test_bad_input_gets_error_lines_and_the_process_goes_on() -> None:
         "invalid_position",
         "illegal_move",
         "malformed_move",
-        "invalid_position",
+        "bad_request",  # the request's own field 'rules' (not a position)
         "illegal_move",
         "bad_request",
         None,
@@ -184,6 +184,22 @@ def test_view_and_bot_commands() -> None:
     move = out[1]["result"]["move"]
     assert move in protocol.legal(pos) and out[1]["result"]["reason"]
     assert out[2]["error"]["code"] == "unknown_bot"
-    assert out[3]["error"]["code"] == "invalid_position"
-    assert out[4]["error"]["code"] == "invalid_position"
+    assert out[3]["error"]["code"] == "bad_request"  # 'seat' 9: a bad field of the request
+    assert out[4]["error"]["code"] == "invalid_position"  # the view itself is broken
     assert out[5]["error"]["code"] == "illegal_move" and "turn" in out[5]["error"]["message"]
+
+
+def test_bad_request_fields_are_bad_requests() -> None:
+    """A bad seed, dealer, rules, seat or bot name is the request's fault, not a position's."""
+    pos = protocol.new_deal(1)
+    lines = [
+        json.dumps({"id": 1, "cmd": "new_deal", "seed": "x"}),
+        json.dumps({"id": 2, "cmd": "new_deal", "seed": 1, "dealer": 7}),
+        json.dumps({"id": 3, "cmd": "new_deal", "seed": 1, "rules": "nope"}),
+        json.dumps({"id": 4, "cmd": "view", "position": pos, "seat": "N"}),
+        json.dumps({"id": 5, "cmd": "next_deal", "position": pos, "seed": 1.5}),
+        json.dumps({"id": 6, "cmd": "bot", "bot": 3, "view": {}, "seed": 1}),
+        json.dumps({"id": 7, "cmd": "bot", "bot": "random", "view": {}, "seed": None}),
+    ]
+    for answer in run_server(lines):
+        assert answer["error"]["code"] == "bad_request", answer

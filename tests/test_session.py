@@ -11,12 +11,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from seep import IllegalMoveError, InvalidPositionError, MalformedMoveError, Position, Rules
+from builders import finished_position
+from seep import IllegalMoveError, InvalidPositionError, MalformedMoveError, Rules
 from seep.baazi import settle_deal
+from seep.format import position_from_dict
 from seep.match import Match, deal_result
 from seep.moves import Move
 from seep.session import Session
-from seep_kit import finished_position
 from test_match import CASES
 
 
@@ -57,7 +58,7 @@ def test_settle_deal_table(
     next_dealer: int,
 ) -> None:
     """settle_deal gives test_match's table of R9, R10, R44-R46 cases without dealing."""
-    pos = Position.from_dict(
+    pos = position_from_dict(
         finished_position(points0, sweeps=sweeps, dealer=dealer, match=before, rules=rules)
     )
     pts, bon = pos.card_points(), pos.majority_bonus()

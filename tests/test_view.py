@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from seep import InvalidPositionError, SeepError
 from seep.cards import FULL_DECK, VALUE_MASK, card_list
 from seep.engine import Position
+from seep.format import position_from_dict
 from seep.options import Rules
 from seep.view import View
 
@@ -60,7 +61,7 @@ def test_determinize_is_consistent(rules: dict[str, object]) -> None:
         for _ in range(3):
             sample = view.determinize(rng)
             assert View.from_position(sample, seat) == view
-            Position.from_dict(sample.to_dict())  # a valid full position
+            position_from_dict(sample.to_dict())  # a valid full position
             for s, v in view.owner_needs():
                 assert sample.hands[s] & VALUE_MASK[v]
             if view.is_my_turn():

@@ -32,7 +32,7 @@ from pydantic import TypeAdapter
 from starlette.websockets import WebSocketDisconnect
 
 from seep.engine import Position
-from seep.match import Match, _deal_seed
+from seep.match import Match, deal_seed
 from seep.options import Rules
 from seep.web.app import CSP
 from seep.web.limits import ClientResolver, LogLimiter, RateLimiter, parse_networks
@@ -242,7 +242,7 @@ def test_a_running_match_gives_away_no_hidden_card_and_no_token(tmp_path: Path) 
             m.next_deal()
 
     # Nothing sent while it ran names the seed, a deal's seed, or their RNGs' state.
-    deal_seeds = [_deal_seed(seed, i) for i in range(3)]
+    deal_seeds = [deal_seed(seed, i) for i in range(3)]
     secrets_ = [seed, *deal_seeds]
     words = [w for s in deal_seeds for w in random.Random(s).getstate()[1][1:6]]
     needles = {str(n) for n in secrets_} | {f"{n:x}" for n in secrets_} | {str(w) for w in words}
@@ -263,7 +263,7 @@ def test_a_running_match_gives_away_no_hidden_card_and_no_token(tmp_path: Path) 
             assert _deck(Position.new_deal(n, dealer, rules).to_dict()) not in decks, n
         assert _deck(Match(n, rules).position.to_dict()) != decks[0], n
         for i in range(1, len(decks)):
-            dealt = Position.new_deal(_deal_seed(n, i), 0, rules).to_dict()
+            dealt = Position.new_deal(deal_seed(n, i), 0, rules).to_dict()
             assert _deck(dealt) != decks[i], n
 
     # No token in any URL or log line: the whole log, every request included.

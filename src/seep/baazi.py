@@ -54,14 +54,12 @@ def settle_deal(
     winner: int | None = None
     if low[0] != low[1]:
         winner = 1 if low[0] else 0  # R46: the team under min_score loses the baazi at once
-    elif low[0]:
-        # A27 (both under, only possible with options): the lower test score loses. On a tie
-        # nobody loses and D is left as it was (RULES.md now says D is updated: issue 11
-        # item 6 changes it here, in the one place).
-        if test[0] != test[1]:
-            winner = 1 if test[0] < test[1] else 0
+    elif low[0] and test[0] != test[1]:
+        # A27 (both under, only possible with options): the lower test score loses.
+        winner = 1 if test[0] < test[1] else 0
     else:
-        diff += scores[0] - scores[1]  # R45
+        # R45; also A27's tie (both under, equal test scores): nobody loses, D is updated.
+        diff += scores[0] - scores[1]
         if abs(diff) >= rules.baazi_lead:
             winner = 0 if diff > 0 else 1
     won = baazis

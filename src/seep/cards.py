@@ -15,6 +15,7 @@ which lets the engine look at "all loose cards of value V" with one shift.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from typing import Final
 
 from .errors import NotationError
 
@@ -24,6 +25,7 @@ __all__ = [
     "FULL_DECK",
     "RANKS",
     "SUITS",
+    "card_list",
     "card_mask",
     "card_name",
     "card_points",
@@ -33,10 +35,13 @@ __all__ = [
     "mask_of",
     "mask_points",
     "mask_value_sum",
+    "mask_values",
     "parse_card",
     "parse_cards",
-    "parse_mask",
+    "plays_made",
+    "seat_to_move",
     "value_mask",
+    "values_cards",
 ]
 
 RANKS = "A23456789TJQK"
@@ -46,34 +51,65 @@ FULL_DECK: int = (1 << 52) - 1
 CARD_NAMES: tuple[str, ...] = tuple(r + s for r in RANKS for s in SUITS)
 _BY_NAME: dict[str, int] = {n: i for i, n in enumerate(CARD_NAMES)}
 
-# Capture value (R4): A=1 … K=13; the rank index is value - 1.
-VALUE: tuple[int, ...] = tuple((c >> 2) + 1 for c in ALL_CARDS)
-
-
-def _standard_points(c: int) -> int:
-    """Scoring value of a card under the standard rules (R5): spades by value, other aces 1,
-    the ten of diamonds 6 (the option ``ten_diamonds_points`` is applied in scoring)."""
-    if c & 3 == 0:
-        return VALUE[c]
-    if VALUE[c] == 1:
-        return 1
-    return 6 if CARD_NAMES[c] == "TD" else 0
-
-
-POINTS: tuple[int, ...] = tuple(_standard_points(c) for c in ALL_CARDS)
-TEN_OF_DIAMONDS: int = _BY_NAME["TD"]
-# Mask of the four cards of value v (index v; index 0 is empty).
-VALUE_MASK: tuple[int, ...] = (0, *((0xF << (4 * (v - 1))) for v in range(1, 14)))
+TEN_OF_DIAMONDS: Final = 4 * 9 + 2  # rank index 9 (T), suit index 2 (D)
 
 
 def card_value(card: int) -> int:
-    """Capture value of a card: A=1, 2..9, T=10, J=11, Q=12, K=13 (R4)."""
+    """Capture value of a card: A=1, 2..9, T=10, J=11, Q=12, K=13 (R4). The rank is the high
+    part of the card index, so this is the one place that knows the encoding."""
     return (card >> 2) + 1
 
 
-def card_points(card: int) -> int:
-    """Standard scoring value of a card (R5): 100 points in the whole pack."""
-    return POINTS[card]
+def card_points(card: int, ten_diamonds_points: int = 6) -> int:
+    """Scoring value of a card (R5): spades score their capture value, the other aces 1, the
+    ten of diamonds ``ten_diamonds_points`` (option, A21; 6 by default), every other card 0.
+    Under the standard rules the pack holds 100 points."""
+    if card & 3 == 0:
+        return card_value(card)
+    if card_value(card) == 1:
+        return 1
+    return ten_diamonds_points if card == TEN_OF_DIAMONDS else 0
+
+
+#: Capture value of each card (R4), for table look-ups on hot paths.
+VALUE: Final[tuple[int, ...]] = tuple(card_value(c) for c in ALL_CARDS)
+#: Standard card points of each card (R5).
+POINTS: Final[tuple[int, ...]] = tuple(card_points(c) for c in ALL_CARDS)
+# Mask of the four cards of value v (index v; index 0 is empty).
+VALUE_MASK: Final[tuple[int, ...]] = (0, *((0xF << (4 * (v - 1))) for v in range(1, 14)))
+
+
+def _values_cards_table() -> tuple[int, ...]:
+    table = [0] * (1 << 14)
+    for m in range(1, 1 << 14):
+        low = m & -m
+        table[m] = table[m ^ low] | VALUE_MASK[low.bit_length() - 1]
+    return tuple(table)
+
+
+# _VALUES_CARDS[m]: the cards of every value v (1..13) whose bit v is set in m.
+_VALUES_CARDS: Final = _values_cards_table()
+
+
+def values_cards(values: int) -> int:
+    """The cards of every value v (1..13) whose bit v is set in ``values``."""
+    return _VALUES_CARDS[values & 0x3FFE]
+
+
+def mask_values(mask: int) -> int:
+    """Bitmask (bit v) of the capture values among the cards of a set."""
+    out = 0
+    for v in range(1, 14):
+        if mask & VALUE_MASK[v]:
+            out |= 1 << v
+    return out
+
+
+def seat_to_move(dealer: int, plays: int) -> int:
+    """The seat that makes play ``plays + 1`` (R19: the bidder, on the dealer's right, makes
+    play 1; then the turn passes to the right): ``(dealer + 1 + plays) % 4``. Before play 1
+    it is also the bidder (R12, R13)."""
+    return (dealer + 1 + plays) & 3
 
 
 def card_name(card: int) -> str:
@@ -151,9 +187,6 @@ def parse_cards(text: str | Iterable[str], *, strict: bool = False) -> int:
     return m
 
 
-parse_mask = parse_cards
-
-
 def format_cards(mask: int, sep: str = " ") -> str:
     """Card names of a set, in index order, joined by ``sep``."""
     return sep.join(CARD_NAMES[c] for c in cards_of_mask(mask))
@@ -169,7 +202,7 @@ def mask_value_sum(mask: int) -> int:
     s = 0
     while mask:
         low = mask & -mask
-        s += ((low.bit_length() - 1) >> 2) + 1
+        s += VALUE[low.bit_length() - 1]
         mask ^= low
     return s
 
@@ -182,3 +215,11 @@ def mask_points(mask: int, ten_diamonds_points: int = 6) -> int:
     if mask >> TEN_OF_DIAMONDS & 1:
         s += ten_diamonds_points - POINTS[TEN_OF_DIAMONDS]
     return s
+
+
+def plays_made(dealer: int, plays: int, seat: int) -> int:
+    """How many of plays 1..``plays`` seat ``seat`` made (the turn order of
+    :func:`seat_to_move`: his first play is play ``(seat - dealer - 1) % 4 + 1``, then every
+    fourth)."""
+    first = (seat - dealer - 1) & 3
+    return 0 if first >= plays else (plays - 1 - first) // 4 + 1

@@ -1,24 +1,13 @@
-"""The Seep rules engine: positions, legal-move generation, push/pop, scoring.
+"""The Seep rules engine: the position of a deal, its legal moves, making and taking back moves.
 
-Everything here works on ints. A card is ``0..51`` and a card set a 52-bit mask (``seep.cards``);
-a house is three small ints (its cards, a cemented flag, a 4-bit mask of owner seats) stored by
-value in lists indexed ``0..13``; and a move is one packed int, its *code*:
+Everything here works on ints: a card is ``0..51`` and a card set a 52-bit mask
+(:mod:`seep.cards`); a house is three small ints (its cards, a cemented flag, a 4-bit mask of
+owner seats) stored by value in lists indexed ``0..13``; a move is one packed int, its *code*
+(:mod:`seep.codes`). The floor arithmetic (subset sums, groups, splits) is :mod:`seep.floor`;
+whether one move is legal, and which rule it breaks if not, is :mod:`seep.verify`; scoring and
+the match counters are :mod:`seep.scoring`.
 
-======  ===========  ==========================================================
-bits    field        meaning
-======  ===========  ==========================================================
-0-51    loose        every loose card that leaves the loose area in the move
-52-56   houses       captured houses, bit ``v - 9`` for the house of value v
-57-62   card         the card played (bids and redeals: 0)
-63-65   action       throw, capture, build, cement, break, bid, redeal
-66-69   value        bid value; value of the built/cemented/raised house
-70-73   house        the old value of a broken house
-======  ===========  ==========================================================
-
-Two moves are the same move (FORMAT.md) exactly when their codes are equal, so sets of codes
-deduplicate for free. :class:`seep.moves.Move` is the readable form of a code.
-
-Rules are cited by their numbers in RULES.md.
+Rules are cited by their numbers in RULES.md (docs/rules.md).
 
 >>> pos = Position.new_deal(seed=7)
 >>> pos.phase, pos.to_move, len(pos.legal_codes()) >= 1
@@ -29,17 +18,59 @@ from __future__ import annotations
 
 import hashlib
 import random
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable
+from typing import Any, Final, NamedTuple
 
+from . import scoring
 from .baazi import settle_deal
-from .cards import CARD_NAMES, FULL_DECK, VALUE_MASK, card_list, mask_points
+from .cards import (
+    CARD_NAMES,
+    VALUE,
+    VALUE_MASK,
+    card_list,
+    cards_of_mask,
+    mask_of,
+    mask_value_sum,
+    seat_to_move,
+)
+from .codes import (
+    ACTION_NAMES,
+    BID,
+    BREAK,
+    BUILD,
+    CAPTURE,
+    CEMENT,
+    HOUSE_CODE_BIT,
+    LOOSE_BITS,
+    PHASE_BID,
+    PHASE_NAMES,
+    PHASE_OVER,
+    PHASE_PLAY,
+    REDEAL,
+    SH_ACTION,
+    SH_CARD,
+    SH_HOUSE,
+    SH_HOUSES,
+    SH_VALUE,
+    THROW,
+    code_action,
+    code_card,
+    code_house,
+    code_houses,
+    code_loose,
+    code_value,
+    make_code,
+)
 from .errors import IllegalMoveError, InvalidPositionError
+from .floor import ALL_UNIONS, MAXIMAL_UNIONS, floor_index, group_unions
+from .moves import Move, parse_move
 from .options import STANDARD, Rules
+from .verify import check, verify_move
 
-if TYPE_CHECKING:
-    from .moves import Move
-
+# The move-code and phase names are defined in seep.codes; they are importable from here too
+# because every caller of the engine needs them.
 __all__ = [
+    "ACTION_NAMES",
     "BID",
     "BREAK",
     "BUILD",
@@ -50,8 +81,14 @@ __all__ = [
     "PHASE_OVER",
     "PHASE_PLAY",
     "REDEAL",
+    "SH_ACTION",
+    "SH_CARD",
+    "SH_HOUSE",
+    "SH_VALUE",
     "THROW",
     "Position",
+    "Undo",
+    "UndoTuple",
     "code_action",
     "code_card",
     "code_house",
@@ -62,103 +99,21 @@ __all__ = [
     "perft",
 ]
 
-# --- move codes ---------------------------------------------------------------------------
-
-THROW, CAPTURE, BUILD, CEMENT, BREAK, BID, REDEAL = range(7)
-ACTION_NAMES = ("throw", "capture", "build", "cement", "break", "bid", "redeal")
-
-LOOSE_BITS = FULL_DECK
-SH_HOUSES = 52
-SH_CARD = 57
-SH_ACTION = 63
-SH_VALUE = 66
-SH_HOUSE = 70
-
-_CAPTURE_TAG = CAPTURE << SH_ACTION
-_BUILD_TAG = BUILD << SH_ACTION
-_CEMENT_TAG = CEMENT << SH_ACTION
-_BREAK_TAG = BREAK << SH_ACTION
-_THROW_TAG = THROW << SH_ACTION
-
-
-def make_code(
-    action: int,
-    card: int = 0,
-    value: int = 0,
-    house: int = 0,
-    loose: int = 0,
-    houses: int = 0,
-) -> int:
-    """Pack a move; ``houses`` is a bitmask with bit ``v - 9`` per captured house."""
-    return (
-        loose
-        | houses << SH_HOUSES
-        | card << SH_CARD
-        | action << SH_ACTION
-        | value << SH_VALUE
-        | house << SH_HOUSE
-    )
-
-
-def code_action(code: int) -> int:
-    """Action of a move code (``THROW`` … ``REDEAL``)."""
-    return code >> SH_ACTION & 7
-
-
-def code_card(code: int) -> int:
-    """Card played by a move code."""
-    return code >> SH_CARD & 63
-
-
-def code_value(code: int) -> int:
-    """Value field of a move code (bid value, or the value of the house made)."""
-    return code >> SH_VALUE & 15
-
-
-def code_house(code: int) -> int:
-    """Old value of the house a break raises (0 for other moves)."""
-    return code >> SH_HOUSE & 15
-
-
-def code_loose(code: int) -> int:
-    """Mask of the loose cards a move takes off the loose area."""
-    return code & LOOSE_BITS
-
-
-def code_houses(code: int) -> int:
-    """Bitmask (bit ``v - 9``) of the houses a capture takes."""
-    return code >> SH_HOUSES & 31
-
-
-# --- phases -------------------------------------------------------------------------------
-
-PHASE_BID, PHASE_PLAY, PHASE_OVER = 0, 1, 2
-PHASE_NAMES = ("bid", "play", "over")
-
 # --- precomputed tables -------------------------------------------------------------------
 
-_VAL = tuple((c >> 2) + 1 for c in range(52))
-# A house as a capture item when ``house_in_sums`` lets it take part in a sum (R21g, A10).
-_HOUSE_ITEM = (0,) * 9 + tuple(1 << (SH_HOUSES + v - 9) for v in range(9, 14))
-_HOUSE_VALUES = (9, 10, 11, 12, 13)
-_HOUSE_BITS = 0b11111 << 9
-_SUM_BITS = ((1 << 14) - 1) & ~1  # sums 1..13
+_VAL: Final = VALUE
+# A house as a capture item (its code bit), also one item of a sum under house_in_sums (A10).
+_HOUSE_ITEM: Final = HOUSE_CODE_BIT
+_HOUSE_VALUES: Final = (9, 10, 11, 12, 13)
+_HOUSE_BITS: Final = 0b11111 << 9
+_SUM_BITS: Final = ((1 << 14) - 1) & ~1  # sums 1..13
 # _REVERSED_SUMS[m]: bit 13 - t for every bit t (0..13) of m.
-_REVERSED_SUMS: tuple[int, ...] = tuple(
+_REVERSED_SUMS: Final[tuple[int, ...]] = tuple(
     sum(1 << (13 - t) for t in range(14) if m >> t & 1) for m in range(1 << 14)
 )
+_BREAK_TAG: Final = BREAK << SH_ACTION
+_THROW_TAG: Final = THROW << SH_ACTION
 
-
-def _values_cards_table() -> tuple[int, ...]:
-    table = [0] * (1 << 14)
-    for m in range(1, 1 << 14):
-        low = m & -m
-        table[m] = table[m ^ low] | VALUE_MASK[low.bit_length() - 1]
-    return tuple(table)
-
-
-# _VALUES_CARDS[m]: the cards of every value v (1..13) whose bit v is set in m.
-_VALUES_CARDS = _values_cards_table()
 # _CARD_FIELDS[v][nib]: the card fields (card << SH_CARD) of the cards of value v whose suits
 # are the bits of nib; _THROW_CODES[v][nib]: their throws.
 _CARD_FIELDS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
@@ -207,152 +162,24 @@ _HELD_11_12 = _held_table(11, 2)
 _HELD_13 = _held_table(13, 1)
 _PARTNER_SEATS = (0b0100, 0b1000, 0b0001, 0b0010)  # seat mask of s+2
 
-# Caches shared by all positions: the subsets of a loose floor summing to each value 1..13, and
-# the unions of disjoint group families. Both depend only on masks, so they are pure functions;
-# they are bounded by clearing when they grow large.
-_FLOOR: dict[int, tuple[tuple[tuple[int, ...], ...], int]] = {}
-_FAMILIES: dict[tuple[tuple[int, ...], int], tuple[int, ...]] = {}
-_CACHE_LIMIT = 50_000
-_EMPTY: tuple[int, ...] = ()
-_NO_FLOOR: tuple[tuple[tuple[int, ...], ...], int] = (((),) * 14, 0)
-_ZERO_ONLY: tuple[int, ...] = (0,)
-
-# Families modes (absorption, R31; capture rule, R25).
-_ALL_UNIONS, _MAXIMAL_UNIONS = 0, 1
-
-
-def floor_index(loose: int) -> tuple[tuple[tuple[int, ...], ...], int]:
-    """Every non-empty subset of ``loose`` with a value sum ``t`` <= 13, grouped by ``t``,
-    and a bitmask with bit ``t`` set when some subset sums to ``t``.
-
-    Index ``t`` (1..13) of the first item holds the masks summing to ``t``: the t-groups of R23.
-    A floor whose highest card was added to an indexed floor is extended from it; any other
-    floor is built card by card, in the same order.
-    """
-    hit = _FLOOR.get(loose)
-    if hit is not None:
-        return hit
-    if not loose:
-        return _NO_FLOOR
-    # Only the floor without its highest card is a parent: extending it gives the buckets in
-    # exactly the order of the full build, so the order of legal moves never depends on what
-    # happens to be cached.
-    low = 1 << (loose.bit_length() - 1)
-    parent = _FLOOR.get(loose ^ low)
-    if parent is not None:
-        by_sum = list(parent[0])
-        avail = parent[1]
-        v = _VAL[low.bit_length() - 1]
-        for t in range(13 - v, 0, -1):
-            if avail >> t & 1:
-                by_sum[t + v] += tuple([s | low for s in parent[0][t]])
-        by_sum[v] += (low,)
-        avail |= (avail << v | 1 << v) & _SUM_BITS
-        result = (tuple(by_sum), avail)
-    else:
-        lists: list[list[int]] = [[] for _ in range(14)]
-        m = loose
-        while m:
-            low = m & -m
-            m ^= low
-            v = _VAL[low.bit_length() - 1]
-            # Extend every subset found so far; values are >= 1, so sums stay bounded by 13.
-            for t in range(13 - v, 0, -1):
-                bucket = lists[t]
-                if bucket:
-                    lists[t + v].extend([s | low for s in bucket])
-            lists[v].append(low)
-        avail = 0
-        for t in range(1, 14):
-            if lists[t]:
-                avail |= 1 << t
-        result = (tuple([tuple(b) for b in lists]), avail)
-    if len(_FLOOR) > _CACHE_LIMIT:
-        _FLOOR.clear()
-    _FLOOR[loose] = result
-    return result
-
-
-def loose_subsets(loose: int) -> tuple[tuple[int, ...], ...]:
-    """The subsets of ``loose`` summing to each ``t`` <= 13 (see :func:`floor_index`)."""
-    return floor_index(loose)[0]
-
-
-def group_unions(groups: tuple[int, ...], mode: int) -> tuple[int, ...]:
-    """Distinct unions of families of pairwise disjoint groups (R24).
-
-    ``_ALL_UNIONS``: every family, the empty one included. ``_MAXIMAL_UNIONS``: only families
-    after which no group is left disjoint from the union (R25's "no v-group can be formed from
-    the remaining loose cards"); the empty family is maximal only when there are no groups.
-    """
-    if not groups:
-        return _ZERO_ONLY
-    key = (groups, mode)
-    hit = _FAMILIES.get(key)
-    if hit is not None:
-        return hit
-    unions = {0}
-    for g in groups:
-        unions.update([u | g for u in unions if not u & g])
-    if mode == _MAXIMAL_UNIONS:
-        result = tuple(u for u in unions if all(g & u for g in groups))
-    else:
-        result = tuple(unions)
-    if len(_FAMILIES) > _CACHE_LIMIT:
-        _FAMILIES.clear()
-    _FAMILIES[key] = result
-    return result
-
-
-def _bits_value_sum(mask: int) -> int:
-    s = 0
-    while mask:
-        low = mask & -mask
-        s += _VAL[low.bit_length() - 1]
-        mask ^= low
-    return s
+_ZERO_ONLY: Final[tuple[int, ...]] = (0,)
 
 
 def _seat_bits(mask: int) -> list[int]:
     return [s for s in range(4) if mask >> s & 1]
 
 
-class Position:
-    """One deal of Seep with every card visible, plus the running match (FORMAT.md position).
+class Undo(NamedTuple):
+    """The undo record of :meth:`Position.push`: every field a move can change, in this order
+    (the lists are never changed in place once shared, so references suffice).
 
-    Mutable, with :meth:`push` / :meth:`pop` for search; :meth:`copy` for an independent copy.
-    Create one with :meth:`new_deal` or :meth:`from_dict`.
+    The stack holds it as a plain tuple in this field order (:data:`UndoTuple`): building a
+    tuple subclass and unpacking it cost a fifth of a push/pop pair on CPython. Read it named
+    with :meth:`Position.undo_records`; tests/test_position_fields.py holds push, pop and this
+    list in step.
     """
 
-    __slots__ = (
-        "_stack",
-        "bid",
-        "captured",
-        "dealer",
-        "hands",
-        "hcards",
-        "hcem",
-        "howners",
-        "hpresent",
-        "last_capture",
-        "loose",
-        "match_baazis",
-        "match_deals",
-        "match_diff",
-        "phase_id",
-        "plays",
-        "rules",
-        "stock",
-        "sweeps",
-    )
-
-    rules: Rules
-    dealer: int
-    phase_id: int
-    bid: int
-    plays: int
     hands: list[int]
-    stock: tuple[int, ...]
     loose: int
     hcards: list[int]
     hcem: list[bool]
@@ -361,31 +188,89 @@ class Position:
     captured: list[int]
     sweeps: list[int]
     last_capture: int
-    match_diff: int
-    match_baazis: tuple[int, int]
-    match_deals: int
-    _stack: list[tuple[Any, ...]]
+    plays: int
+    phase_id: int
+    bid: int
+    stock: tuple[int, ...]
 
-    def __init__(self, rules: Rules = STANDARD, dealer: int = 0) -> None:
+
+#: :class:`Undo` as the plain tuple the undo stack holds.
+UndoTuple = tuple[
+    list[int], int, list[int], list[bool], list[int], int, list[int], list[int], int, int, int,
+    int, tuple[int, ...],
+]  # fmt: skip
+
+#: The fields a move never changes: the rules, the dealer and the match so far.
+FIXED_FIELDS: Final = ("rules", "dealer", "match_diff", "match_baazis", "match_deals")
+
+House = tuple[int, int, bool, int]  # (value, cards mask, cemented, owner seat mask)
+
+
+class Position:
+    """One deal of Seep with every card visible, plus the running match (FORMAT.md position).
+
+    Mutable, with :meth:`push` / :meth:`pop` for search; :meth:`copy` for an independent copy.
+    Create one with :meth:`new_deal`, :meth:`from_deck`, :func:`seep.format.position_from_dict`
+    (untrusted data, fully validated) or the constructor.
+
+    The fields are the :class:`Undo` fields (what a move changes) and :data:`FIXED_FIELDS`.
+    Only this module writes them.
+    """
+
+    __slots__ = (*Undo._fields, *FIXED_FIELDS, "_stack")
+
+    def __init__(
+        self,
+        rules: Rules = STANDARD,
+        dealer: int = 0,
+        *,
+        phase_id: int = PHASE_BID,
+        bid: int = 0,
+        plays: int = 0,
+        hands: Iterable[int] = (0, 0, 0, 0),
+        stock: Iterable[int] = (),
+        loose: int = 0,
+        houses: Iterable[House] = (),
+        captured: Iterable[int] = (0, 0),
+        sweeps: Iterable[int] = (0, 0),
+        last_capture: int = -1,
+        match: tuple[int, tuple[int, int], int] = (0, (0, 0), 0),
+    ) -> None:
+        """A position from its fields, as keywords (the FORMAT.md fields, as ints and masks):
+        ``houses`` as ``(value, cards, cemented, owner mask)`` tuples, ``last_capture`` -1 for
+        none, ``match`` as ``(diff, (baazis0, baazis1), deals)``.
+
+        This is the trusted fast path: only the shape is taken care of, not the rules (a
+        card in two places, a house that is not one, a wrong hand size are not noticed).
+        Untrusted data goes through :func:`seep.format.position_from_dict`, which checks
+        every invariant and then calls this constructor.
+        """
         self.rules = rules
         self.dealer = dealer
-        self.phase_id = PHASE_BID
-        self.bid = 0
-        self.plays = 0
-        self.hands = [0, 0, 0, 0]
-        self.stock = ()
-        self.loose = 0
-        self.hcards = [0] * 14
-        self.hcem = [False] * 14
-        self.howners = [0] * 14
-        self.hpresent = 0  # bit v set when a house of value v is on the floor
-        self.captured = [0, 0]
-        self.sweeps = [0, 0]
-        self.last_capture = -1
-        self.match_diff = 0
-        self.match_baazis = (0, 0)
-        self.match_deals = 0
-        self._stack = []
+        self.phase_id = phase_id
+        self.bid = bid
+        self.plays = plays
+        self.hands: list[int] = list(hands)
+        self.stock: tuple[int, ...] = tuple(stock)
+        self.loose = loose
+        hcards = [0] * 14
+        hcem = [False] * 14
+        howners = [0] * 14
+        hpresent = 0  # bit v set when a house of value v is on the floor
+        for value, cards, cemented, owners in houses:
+            hcards[value] = cards
+            hcem[value] = cemented
+            howners[value] = owners
+            hpresent |= 1 << value
+        self.hcards = hcards
+        self.hcem = hcem
+        self.howners = howners
+        self.hpresent = hpresent
+        self.captured: list[int] = list(captured)
+        self.sweeps: list[int] = list(sweeps)
+        self.last_capture = last_capture
+        self.match_diff, self.match_baazis, self.match_deals = match
+        self._stack: list[UndoTuple] = []
 
     # --- construction -------------------------------------------------------------------
 
@@ -398,12 +283,8 @@ class Position:
         *,
         match: tuple[int, tuple[int, int], int] = (0, (0, 0), 0),
     ) -> Position:
-        """A bid-phase position dealt from ``random.Random(seed).shuffle`` of the sorted pack.
-
-        The shuffled pack is laid out in deal order (R12, R18, FORMAT.md ``stock``): cards 0-3
-        to the bidder, 4-7 face down to the floor, then (with ``deal_before_bid``) 4 each to the
-        other three seats in playing order, and the rest is the stock.
-        """
+        """A bid-phase position dealt from ``random.Random(seed).shuffle`` of the sorted pack
+        (see :meth:`from_deck`)."""
         if dealer not in (0, 1, 2, 3):
             raise InvalidPositionError(f"dealer must be a seat 0..3, got {dealer!r}")
         deck = list(range(52))
@@ -419,27 +300,28 @@ class Position:
         *,
         match: tuple[int, tuple[int, int], int] = (0, (0, 0), 0),
     ) -> Position:
-        """A bid-phase position laid out from ``deck``, the 52 cards in deal order (as
-        :meth:`new_deal` lays out its shuffle); ``match`` is (diff, baazis, deals before)."""
+        """The bid-phase position of a shuffled pack (all 52 cards, top first) laid out in
+        deal order (R12, R18, FORMAT.md ``stock``): cards 0-3 to the bidder, 4-7 face down to
+        the floor, then (with ``deal_before_bid``) 4 each to the other three seats in playing
+        order, and the rest is the stock."""
         if dealer not in (0, 1, 2, 3):
             raise InvalidPositionError(f"dealer must be a seat 0..3, got {dealer!r}")
         if sorted(deck) != list(range(52)):
             raise InvalidPositionError("a deck is the 52 cards 0..51, each once")
-        pos = cls(rules, dealer)
-        pos.match_diff, pos.match_baazis, pos.match_deals = match
+        pos = cls(rules, dealer, match=match)
         pos._lay_out(list(deck))
         return pos
 
     def _lay_out(self, deck: list[int]) -> None:
         """Deal a shuffled pack for the bid phase (R12, option ``deal_before_bid``)."""
-        bidder = (self.dealer + 1) & 3
+        bidder = seat_to_move(self.dealer, 0)
         hands = [0, 0, 0, 0]
-        hands[bidder] = _mask(deck[0:4])
-        self.loose = _mask(deck[4:8])
+        hands[bidder] = mask_of(deck[0:4])
+        self.loose = mask_of(deck[4:8])
         rest = deck[8:]
         if self.rules.deal_before_bid:
             for i in range(1, 4):
-                hands[(bidder + i) & 3] = _mask(rest[4 * (i - 1) : 4 * i])
+                hands[(bidder + i) & 3] = mask_of(rest[4 * (i - 1) : 4 * i])
             rest = rest[12:]
         self.hands = hands
         self.stock = tuple(rest)
@@ -450,13 +332,8 @@ class Position:
     def copy(self) -> Position:
         """An independent copy (the undo stack is not copied)."""
         p = Position.__new__(Position)
-        p.rules = self.rules
-        p.dealer = self.dealer
-        p.phase_id = self.phase_id
-        p.bid = self.bid
-        p.plays = self.plays
+        # Undo fields (lists copied: a copy must not share what the original may change)
         p.hands = self.hands[:]
-        p.stock = self.stock
         p.loose = self.loose
         p.hcards = self.hcards[:]
         p.hcem = self.hcem[:]
@@ -465,6 +342,13 @@ class Position:
         p.captured = self.captured[:]
         p.sweeps = self.sweeps[:]
         p.last_capture = self.last_capture
+        p.plays = self.plays
+        p.phase_id = self.phase_id
+        p.bid = self.bid
+        p.stock = self.stock
+        # FIXED_FIELDS
+        p.rules = self.rules
+        p.dealer = self.dealer
         p.match_diff = self.match_diff
         p.match_baazis = self.match_baazis
         p.match_deals = self.match_deals
@@ -481,20 +365,20 @@ class Position:
     @property
     def bidder(self) -> int:
         """The seat on the dealer's right, who bids and makes play 1 (R12, R13)."""
-        return (self.dealer + 1) & 3
+        return seat_to_move(self.dealer, 0)
 
     @property
     def to_move(self) -> int | None:
         """The seat to move, ``None`` when the deal is over (R19: ``(dealer + 1 + plays) % 4``)."""
         if self.phase_id == PHASE_OVER:
             return None
-        return (self.dealer + 1 + self.plays) & 3
+        return seat_to_move(self.dealer, self.plays)
 
     def is_over(self) -> bool:
         """True after play 48."""
         return self.phase_id == PHASE_OVER
 
-    def houses(self) -> list[tuple[int, int, bool, int]]:
+    def houses(self) -> list[House]:
         """The houses as ``(value, cards mask, cemented, owner seat mask)``, by value."""
         return [
             (v, self.hcards[v], self.hcem[v], self.howners[v])
@@ -517,7 +401,7 @@ class Position:
         """All legal moves of the seat to move, as move codes, each once (RULES.md §7)."""
         phase = self.phase_id
         if phase == PHASE_PLAY:
-            return self._play_moves()
+            return self.play_codes(self.rules.throw_rule)
         if phase == PHASE_BID:
             return self._bid_moves()
         return []
@@ -528,8 +412,9 @@ class Position:
         codes = [BID << SH_ACTION | v << SH_VALUE for v in _HOUSE_VALUES if hand & VALUE_MASK[v]]
         return codes or [REDEAL << SH_ACTION]
 
-    def _play_moves(self) -> list[int]:
-        """Card plays (R20-R31, RULES.md §7).
+    def play_codes(self, throw_rule: str) -> list[int]:
+        """Card plays (R20-R31, RULES.md §7) with the throws of ``throw_rule`` (R22, A7; the
+        rules' own for :meth:`legal_codes`, ``"always"`` to find every other use of a card).
 
         The uses of a card depend only on its value, so they are found per value and then
         stamped with each card of that value. Rather than asking every value what it can do,
@@ -538,7 +423,7 @@ class Position:
         """
         rules = self.rules
         plays = self.plays
-        p = (self.dealer + 1 + plays) & 3
+        p = seat_to_move(self.dealer, plays)
         hand = self.hands[p]
         loose = self.loose
         hpresent = self.hpresent
@@ -565,8 +450,8 @@ class Position:
         # Retention (R21d): the mover's own houses. A card whose value is an owned house and
         # which is his last of that value is "fragile": it may only capture that house.
         # R21d binds the mover's own hand under every option (A14 only widens the permission
-        # to join an opponent's house); a house whose duty is already unmet (an owner who
-        # joined on his partner's card under add_retention "team") blocks nothing.
+        # to join an opponent's house; the mover then becomes an owner only if he keeps the
+        # value himself, so every owner holds his value).
         own = 0
         fragile = 0
         if hpresent:
@@ -591,7 +476,7 @@ class Position:
 
         # CAPTURE (R23-R26): H_v and disjoint v-groups; maximal by default (R25).
         if cap_vals:
-            capture_mode = _MAXIMAL_UNIONS if rules.capture_rule == "maximal" else _ALL_UNIONS
+            capture_mode = MAXIMAL_UNIONS if rules.capture_rule == "maximal" else ALL_UNIONS
             house_in_sums = rules.house_in_sums
             cv = cap_vals
             while cv:
@@ -629,7 +514,7 @@ class Position:
 
         absorb = rules.absorb_loose_groups
         absorb_never = absorb == "never"
-        absorb_mode = _MAXIMAL_UNIONS if absorb == "mandatory" else _ALL_UNIONS
+        absorb_mode = MAXIMAL_UNIONS if absorb == "mandatory" else ALL_UNIONS
 
         # BUILD (R27): a new ordinary house of V = v + sum(S), S non-empty, for a value V the
         # builder keeps (V > v, so a V stays in hand); loose V cards merge (R21f(a)); further
@@ -760,7 +645,6 @@ class Position:
 
         # THROW (R22; option throw_rule; opening R16.3): never a card of a house's value
         # (R21f(b)); by default only a card that cannot capture.
-        throw_rule = rules.throw_rule
         throw_vals = held & ~hpresent
         if throw_rule == "no_capture_possible":
             throw_vals &= ~cap_vals
@@ -799,190 +683,17 @@ class Position:
                 result += [code | cb for code in out]
         return result
 
-    # --- checking one move without listing all ----------------------------------------------
+    # --- checked moves ---------------------------------------------------------------------
 
     def is_legal(self, code: int) -> bool:
-        """Whether one move is legal, decided from the rules directly, without listing every
-        legal move (a huge floor can have astronomically many). Agrees with
-        :meth:`legal_codes` on every code (the test-suite checks both ways)."""
-        phase = self.phase_id
-        action = code >> SH_ACTION & 7
-        if phase == PHASE_OVER or code >> (SH_HOUSE + 4):
-            return False
-        if phase == PHASE_BID:
-            hand = self.hands[self.bidder]
-            if action == BID:
-                v = code >> SH_VALUE & 15
-                return (
-                    code == make_code(BID, value=v) and 9 <= v <= 13 and bool(hand & VALUE_MASK[v])
-                )
-            return code == make_code(REDEAL) and not hand & _VALUES_CARDS[_HOUSE_BITS]
-        if action > BREAK:
-            return False
-        p = (self.dealer + 1 + self.plays) & 3
-        hand = self.hands[p]
-        card = code >> SH_CARD & 63
-        if card > 51 or not hand >> card & 1:
-            return False
-        v = _VAL[card]
-        moved = code & LOOSE_BITS
-        hb = code >> SH_HOUSES & 31
-        V = code >> SH_VALUE & 15
-        H = code >> SH_HOUSE & 15
-        loose = self.loose
-        if moved & ~loose:
-            return False
-        rules = self.rules
-        opening = self.plays == 0
-        bid = self.bid
-        hpresent = self.hpresent
-        rest = hand & ~(1 << card)
-        own = self.owned_values(p)
-        # R21d: the last card of an owned house's value may only capture that house.
-        if own >> v & 1 and not rest & VALUE_MASK[v]:
-            if action != CAPTURE or not hb >> (v - 9) & 1:
-                return False
+        """Whether one move is legal, decided by :func:`seep.verify.check` from the rules
+        directly, without listing every legal move (a huge floor can have astronomically
+        many). Agrees with :meth:`legal_codes` on every code (the test-suite checks both ways)."""
+        return check(self, code) is None
 
-        if action == THROW:
-            if moved or hb or V or H or hpresent >> v & 1:
-                return False  # R21f(b): never a card of a house's value
-            if opening and v != bid:
-                return False  # R16
-            if rules.throw_rule == "always":
-                return True
-            if rules.throw_rule == "no_capture_possible":
-                return not self._can_capture(v, loose)
-            return not self._has_non_throw_move()  # "no_other_move"
-
-        if action == CAPTURE:
-            if v != V or H or not (moved or hb) or (opening and v != bid):
-                return False
-            items = [_VAL[c] for c in _cards(moved)]
-            for i in range(5):
-                if hb >> i & 1:
-                    w = 9 + i
-                    if not hpresent >> w & 1 or (w != v and not rules.house_in_sums):
-                        return False  # R21g
-                    items.append(w)
-            if not _splits_exactly(items, [v] * (sum(items) // v)) or sum(items) % v:
-                return False  # disjoint v-groups (R23, R24)
-            if rules.capture_rule == "maximal":
-                if hpresent >> v & 1 and not hb >> (v - 9) & 1:
-                    return False  # R25: H_v must be taken
-                left_houses = hpresent & ~(hb << 9)
-                if self._can_capture(v, loose & ~moved, left_houses):
-                    return False  # R25: a v-group would remain
-            return True
-
-        if hb or V < 9 or V > 13:
-            return False
-        if action == BUILD:
-            if H or hpresent >> V & 1 or (opening and bid != V):
-                return False
-            if rules.max_houses is not None and hpresent.bit_count() >= rules.max_houses:
-                return False  # A22
-            if not rest & VALUE_MASK[V]:
-                return False  # R27: the builder keeps a card of the new value
-            singles = loose & VALUE_MASK[V]
-            if singles & ~moved:
-                return False  # R21f(a): loose V cards merge
-            if v == V:  # A12
-                if not rules.allow_pair_build or not singles:
-                    return False
-                first = 0
-            elif v < V:
-                first = V - v
-            else:
-                return False
-            return self._sets_fit(moved & ~singles, first, V, loose & ~moved)
-
-        if opening:
-            return False  # R16: play 1 builds, captures or throws
-        if action == CEMENT:
-            if H or not hpresent >> V & 1 or v > V:
-                return False
-            owners = self.howners[V]
-            keeps = bool(rest & VALUE_MASK[V])
-            if owners >> p & 1:
-                if not keeps:
-                    return False  # R28: the owner's duty
-            elif owners & _PARTNER_SEATS[p]:
-                if not (rules.partner_cement_free or self.hcem[V] or keeps):
-                    return False  # A13
-            elif not keeps and not (
-                rules.add_retention == "team" and self.hands[p ^ 2] & VALUE_MASK[V]
-            ):
-                return False  # R28 / A14: an opponent's house needs its value
-            return self._sets_fit(moved, V - v, V, loose & ~moved)
-
-        # BREAK (R29)
-        if not hpresent >> H & 1 or self.hcem[H] or self.howners[H] >> p & 1 or H + v != V:
-            return False
-        if not rest & VALUE_MASK[V]:
-            return False
-        singles = loose & VALUE_MASK[V]
-        if singles & ~moved:
-            return False
-        return self._sets_fit(moved & ~singles, 0, V, loose & ~moved)
-
-    def _sets_fit(self, cards: int, first: int, V: int, remaining: int) -> bool:
-        """``cards`` split into one set worth ``first`` (none when 0) and whole V-groups, as the
-        absorption option allows (R31); "mandatory" also leaves no V-group in ``remaining``."""
-        values = [_VAL[c] for c in _cards(cards)]
-        total = sum(values)
-        if total < first or (total - first) % V:
-            return False
-        k = (total - first) // V
-        absorb = self.rules.absorb_loose_groups
-        if k and absorb == "never":
-            return False
-        if absorb == "mandatory" and _subset_sums(remaining) >> V & 1:
-            return False
-        return _splits_exactly(values, ([first] if first else []) + [V] * k)
-
-    def _can_capture(self, v: int, loose: int, houses: int | None = None) -> bool:
-        """Whether a card of value v finds H_v or a v-group (with ``house_in_sums``, also a
-        house plus loose cards) among ``loose`` and the houses of bitmask ``houses``."""
-        if houses is None:
-            houses = self.hpresent
-        if houses >> v & 1:
-            return True
-        sums = _subset_sums(loose)
-        if sums >> v & 1:
-            return True
-        if self.rules.house_in_sums:
-            for w in _HOUSE_VALUES:
-                if w < v and houses >> w & 1 and sums >> (v - w) & 1:
-                    return True
-        return False
-
-    def _has_non_throw_move(self) -> bool:
-        """Whether the mover has any legal capture, build, cement or break (``no_other_move``)."""
-        saved = self.rules
-        try:
-            # With throws allowed freely, every other use is found exactly as usual; the moves
-            # are few whenever this matters (a throw is only legal when they are none).
-            self.rules = saved.with_options(throw_rule="always")
-            return any(code >> SH_ACTION & 7 != THROW for code in self._play_moves())
-        finally:
-            self.rules = saved
-
-    # --- checked moves ---------------------------------------------------------------------
     def legal_moves(self) -> list[Move]:
         """All legal moves of the seat to move, as :class:`~seep.moves.Move` objects."""
-        from .moves import Move
-
         return [Move(c) for c in self.legal_codes()]
-
-    def can_move(self, move: int) -> bool:
-        """True when ``move`` (a :class:`~seep.moves.Move` or code) is legal here."""
-        return self.is_legal(move)
-
-    def verify_move(self, move: int) -> None:
-        """Raise :class:`IllegalMoveError` saying why, unless ``move`` is legal here."""
-        from .verify import verify_move
-
-        verify_move(self, move)
 
     def play(self, move: int | dict[str, Any] | str) -> dict[str, Any]:
         """Check and make a move given as a code, a FORMAT.md dict or notation text.
@@ -991,10 +702,6 @@ class Position:
         Raises :class:`IllegalMoveError` (the reason in its message) and leaves the position
         unchanged when the move is not legal.
         """
-        from .moves import Move
-        from .notation import parse_move
-        from .verify import verify_move
-
         if isinstance(move, dict):
             code: int = Move.from_dict(move)
         elif isinstance(move, str):
@@ -1016,7 +723,7 @@ class Position:
         # The lists of a position are never changed in place once shared (copy on write), so
         # the undo record holds references, not copies.
         self._stack.append(
-            (
+            (  # an Undo, in its field order
                 self.hands,
                 self.loose,
                 self.hcards,
@@ -1037,23 +744,23 @@ class Position:
     def advance(self, code: int) -> None:
         """Make a move without recording it for :meth:`pop` (playouts that never go back)."""
         action = code >> SH_ACTION & 7
-        if action == BID:
-            self.bid = code >> SH_VALUE & 15
-            self.phase_id = PHASE_PLAY  # R15: the floor is turned face up
+        if action >= BID:
+            if action == BID:
+                self.bid = code >> SH_VALUE & 15
+                self.phase_id = PHASE_PLAY  # R15: the floor is turned face up
+            else:
+                self._redeal()
             return
-        if action == REDEAL:
-            self._redeal()
-            return
-        p = (self.dealer + 1 + self.plays) & 3
-        card = code >> SH_CARD & 63
-        cbit = 1 << card
+        plays = self.plays
+        p = seat_to_move(self.dealer, plays)
+        cbit = 1 << (code >> SH_CARD & 63)
         hands = self.hands[:]
         hands[p] &= ~cbit
         self.hands = hands
-        moved = code & LOOSE_BITS
         if action == THROW:
             self.loose |= cbit
         elif action == CAPTURE:
+            moved = code & LOOSE_BITS
             team = p & 1
             taken = cbit | moved
             hb = code >> SH_HOUSES & 31
@@ -1079,7 +786,7 @@ class Position:
             self.last_capture = team
             if not self.loose and not self.hpresent:
                 # R37/R38: a sweep; 25 on play 1, 0 on play 48, 50 otherwise.
-                n = self.plays + 1
+                n = plays + 1
                 r = self.rules
                 sweeps = self.sweeps[:]
                 sweeps[team] += (
@@ -1087,6 +794,7 @@ class Position:
                 )
                 self.sweeps = sweeps
         else:
+            moved = code & LOOSE_BITS
             V = code >> SH_VALUE & 15
             hcards = self.hcards[:]
             howners = self.howners[:]
@@ -1095,15 +803,22 @@ class Position:
             if action == BUILD:
                 hcards[V] = cbit | moved
                 # Cemented when the house holds more than one set (R21b): value sum > V.
-                hcem[V] = _VAL[card] + _bits_value_sum(moved) > V
+                hcem[V] = _VAL[code >> SH_CARD & 63] + mask_value_sum(moved) > V
                 howners[V] = 1 << p
                 self.hpresent |= 1 << V
             elif action == CEMENT:
                 hcards[V] |= cbit | moved
                 hcem[V] = True
                 owners = howners[V]
-                if not owners & (1 << p) and not owners & _PARTNER_SEATS[p]:
-                    howners[V] = owners | 1 << p  # R28: an opponent who adds becomes an owner
+                if (
+                    not owners & (1 << p)
+                    and not owners & _PARTNER_SEATS[p]
+                    and hands[p] & VALUE_MASK[V]
+                ):
+                    # R28: an opponent who adds becomes an owner; under add_retention "team"
+                    # only if he himself still holds the value (A14, RULES.md §3), so every
+                    # owner holds his value (R21d, invariant 4).
+                    howners[V] = owners | 1 << p
             else:  # BREAK (R29)
                 H = code >> SH_HOUSE & 15
                 cards = hcards[H] | cbit | moved
@@ -1124,15 +839,16 @@ class Position:
             self.hcards = hcards
             self.howners = howners
             self.hcem = hcem
-        self.plays += 1
-        if self.plays == 1 and self.stock:
+        plays += 1
+        self.plays = plays
+        if plays == 1 and self.stock:
             self._deal_stock()
-        elif self.plays == 48:
+        elif plays == 48:
             self._finish_deal()
 
     def pop(self) -> None:
         """Take back the last move made with :meth:`push`."""
-        (
+        (  # the fields of Undo, in order
             self.hands,
             self.loose,
             self.hcards,
@@ -1148,6 +864,10 @@ class Position:
             self.stock,
         ) = self._stack.pop()
 
+    def undo_records(self) -> list[Undo]:
+        """The undo stack, oldest first, as named records (for debugging and tests)."""
+        return [Undo._make(t) for t in self._stack]
+
     def _deal_stock(self) -> None:
         """R18 / FORMAT.md: packets of four, round one to the bidder, bidder+1, bidder+2, dealer;
         round two the same; round three (if any) to bidder+1, bidder+2, dealer."""
@@ -1157,7 +877,7 @@ class Position:
         hands = self.hands[:]
         for i in range(len(stock) // 4):
             seat = order[i] & 3
-            hands[seat] |= _mask(stock[4 * i : 4 * i + 4])
+            hands[seat] |= mask_of(stock[4 * i : 4 * i + 4])
         self.hands = hands
         self.stock = ()
 
@@ -1188,10 +908,10 @@ class Position:
         from the bidder's right; only with ``deal_before_bid``) and the stock in order. So a
         redeal is a pure function of the position and every engine can replay it.
         """
-        names = [CARD_NAMES[c] for c in _cards(self.hands[self.bidder])]
-        names += [CARD_NAMES[c] for c in _cards(self.loose)]
+        names = [CARD_NAMES[c] for c in cards_of_mask(self.hands[self.bidder])]
+        names += [CARD_NAMES[c] for c in cards_of_mask(self.loose)]
         for i in range(1, 4):
-            names += [CARD_NAMES[c] for c in _cards(self.hands[(self.bidder + i) & 3])]
+            names += [CARD_NAMES[c] for c in cards_of_mask(self.hands[(self.bidder + i) & 3])]
         names += [CARD_NAMES[c] for c in self.stock]
         digest = hashlib.sha256(("redeal:" + ",".join(names)).encode()).digest()
         deck = list(range(52))
@@ -1202,28 +922,19 @@ class Position:
 
     def card_points(self) -> tuple[int, int]:
         """Card points of each team's pile (R5, option ``ten_diamonds_points``)."""
-        tdp = self.rules.ten_diamonds_points
-        return (mask_points(self.captured[0], tdp), mask_points(self.captured[1], tdp))
+        return scoring.card_points(self.captured, self.rules)
 
     def majority_bonus(self) -> tuple[int, int]:
         """Option ``majority_bonus``: to the team with more captured cards (26-26: nobody)."""
-        bonus = self.rules.majority_bonus
-        n0, n1 = self.captured[0].bit_count(), self.captured[1].bit_count()
-        if not bonus or n0 == n1:
-            return (0, 0)
-        return (bonus, 0) if n0 > n1 else (0, bonus)
+        return scoring.majority_bonus(self.captured, self.rules)
 
     def deal_scores(self) -> tuple[int, int]:
         """Each team's deal score: card points + bonus + sweeps (R42)."""
-        pts = self.card_points()
-        bon = self.majority_bonus()
-        return (
-            pts[0] + bon[0] + self.sweeps[0],
-            pts[1] + bon[1] + self.sweeps[1],
-        )
+        return scoring.deal_scores(self.captured, self.sweeps, self.rules)
 
     def next_deal(self, seed: int) -> Position:
-        """The next deal's bid-phase position, with the match updated (R44-R47, R9, R10).
+        """The next deal's bid-phase position, with the match updated (R44-R47, R9, R10, A27:
+        :func:`seep.baazi.settle_deal`).
 
         Raises :class:`IllegalMoveError` if this deal is not over.
         """
@@ -1246,15 +957,9 @@ class Position:
 
     # --- FORMAT.md ------------------------------------------------------------------------
 
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Position:
-        """Read and validate a FORMAT.md position (raises :class:`InvalidPositionError`)."""
-        from .format import position_from_dict
-
-        return position_from_dict(data)
-
     def to_dict(self) -> dict[str, Any]:
-        """The FORMAT.md position (every rules key written)."""
+        """The FORMAT.md position (every rules key written); read it back with
+        :func:`seep.format.position_from_dict`."""
         houses = [
             {
                 "value": v,
@@ -1291,13 +996,6 @@ class Position:
         return f"<Position {self.phase} plays={self.plays} to_move={self.to_move}>"
 
 
-def _mask(cards: Any) -> int:
-    m = 0
-    for c in cards:
-        m |= 1 << c
-    return m
-
-
 def perft(pos: Position, depth: int) -> int:
     """Leaf nodes of the move tree of ``pos`` to ``depth`` plies (a finished deal is a leaf);
     the classic check of a move generator against stored counts (tests/data/perft.json).
@@ -1316,47 +1014,3 @@ def perft(pos: Position, depth: int) -> int:
         n += perft(pos, depth - 1)
         pos.pop()
     return n
-
-
-def _subset_sums(mask: int) -> int:
-    """Bit t set when some subset of the cards of ``mask`` sums to t (0..13)."""
-    reach = 1
-    while mask:
-        low = mask & -mask
-        mask ^= low
-        reach |= (reach << _VAL[low.bit_length() - 1]) & 0x3FFF
-    return reach
-
-
-def _splits_exactly(values: list[int], bins: list[int]) -> bool:
-    """Whether ``values`` can be split into groups whose sums are exactly ``bins``."""
-    if sum(values) != sum(bins):
-        return False
-    values = sorted(values, reverse=True)
-    space = sorted(bins, reverse=True)
-
-    def place(i: int) -> bool:
-        if i == len(values):
-            return True
-        x = values[i]
-        tried: set[int] = set()
-        for b, room in enumerate(space):
-            if room < x or room in tried:
-                continue
-            tried.add(room)
-            space[b] = room - x
-            if place(i + 1):
-                return True
-            space[b] = room
-        return False
-
-    return place(0)
-
-
-def _cards(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out

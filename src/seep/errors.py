@@ -7,6 +7,7 @@ catch it; the message always names the problem (the card, the option, the rule).
 from __future__ import annotations
 
 __all__ = [
+    "BadRequestError",
     "IllegalMoveError",
     "InvalidPositionError",
     "InvalidRulesError",
@@ -18,6 +19,11 @@ __all__ = [
 
 class SeepError(ValueError):
     """Base class of every error raised by the Seep core."""
+
+
+class BadRequestError(SeepError):
+    """A request to the protocol with a bad field of its own (a seed, a seat, a dealer, the
+    rules, a bot name), as opposed to a bad position or move."""
 
 
 class NotationError(SeepError):

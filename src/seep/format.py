@@ -10,12 +10,22 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .cards import CARD_NAMES, VALUE_MASK, card_name, parse_card
-from .engine import PHASE_BID, PHASE_NAMES, PHASE_OVER, PHASE_PLAY, Position
+from .cards import (
+    CARD_NAMES,
+    VALUE,
+    VALUE_MASK,
+    card_name,
+    parse_card,
+    plays_made,
+    seat_to_move,
+)
+from .codes import PHASE_BID, PHASE_NAMES, PHASE_OVER, PHASE_PLAY
+from .engine import House, Position
 from .errors import InvalidPositionError, InvalidRulesError, NotationError
+from .floor import split_cards
 from .options import Rules
 
-__all__ = ["FORMAT_VERSION", "position_from_dict", "position_to_dict"]
+__all__ = ["FORMAT_VERSION", "position_from_dict"]
 
 FORMAT_VERSION = "seep/1"
 _KNOWN_KEYS = frozenset(
@@ -37,11 +47,6 @@ _KNOWN_KEYS = frozenset(
         "match",
     }
 )
-
-
-def position_to_dict(pos: Position) -> dict[str, Any]:
-    """The FORMAT.md dict of a position."""
-    return pos.to_dict()
 
 
 def _fail(msg: str) -> InvalidPositionError:
@@ -78,39 +83,10 @@ def _cards(value: Any, field: str, seen: dict[int, str]) -> int:
     return mask
 
 
-def _partitions_into(values: list[int], target: int, k: int) -> bool:
-    """Can ``values`` be split into ``k`` groups each summing to ``target`` (R21b)?"""
-    values = sorted(values, reverse=True)
-    if values and values[0] > target:
-        return False
-    bins = [0] * k
-
-    def place(i: int) -> bool:
-        if i == len(values):
-            return True
-        tried: set[int] = set()
-        for b in range(k):
-            s = bins[b]
-            if s in tried or s + values[i] > target:
-                continue
-            tried.add(s)
-            bins[b] = s + values[i]
-            if place(i + 1):
-                return True
-            bins[b] = s
-        return False
-
-    return place(0)
-
-
-def _plays_by(dealer: int, plays: int, seat: int) -> int:
-    """How many of plays 1..``plays`` seat ``seat`` made (play k is made by dealer + k)."""
-    return sum(1 for k in range(1, plays + 1) if (dealer + k) % 4 == seat)
-
-
 def position_from_dict(data: Any, *, check_retention: bool = True) -> Position:
     """Read and validate a FORMAT.md position (``check_retention=False`` skips the owners'
     duty, R21d, for positions whose hidden hands are stand-ins, as when reading a view).
+    This is the one reader of positions from outside; writing is ``Position.to_dict``.
 
     >>> from seep.engine import Position
     >>> p = Position.new_deal(3)
@@ -156,7 +132,7 @@ def position_from_dict(data: Any, *, check_retention: bool = True) -> Position:
             raise _fail("'bid' is missing: after the bid phase it must be 9..13")
         bid_value = _int(bid, "bid", 9, 13)
 
-    expected_to_move = None if phase == PHASE_OVER else (dealer + 1 + plays) % 4
+    expected_to_move = None if phase == PHASE_OVER else seat_to_move(dealer, plays)
     if "to_move" in data and data["to_move"] != expected_to_move:
         raise _fail(
             f"wrong 'to_move' {data['to_move']!r}: with dealer {dealer} after {plays} plays "
@@ -179,12 +155,15 @@ def position_from_dict(data: Any, *, check_retention: bool = True) -> Position:
         raise _fail("'captured' must be a list of two card lists (teams 0 and 1)")
     captured = [_cards(c, f"captured[{t}]", seen) for t, c in enumerate(captured_data)]
 
-    pos = Position(rules, dealer)
     houses_data = data.get("houses", [])
     if not isinstance(houses_data, list):
         raise _fail("'houses' must be a list")
+    houses: list[House] = []
     for i, h in enumerate(houses_data):
-        _read_house(pos, h, i, seen)
+        house = _read_house(h, i, seen)
+        if any(house[0] == other[0] for other in houses):
+            raise _fail(f"two houses of value {house[0]}: equal houses must be one (R21e)")
+        houses.append(house)
 
     missing = [CARD_NAMES[c] for c in range(52) if c not in seen]
     if missing:
@@ -216,23 +195,26 @@ def position_from_dict(data: Any, *, check_retention: bool = True) -> Position:
         raise _fail(f"'match.baazis' must be two counts, got {baazis!r}")
     _int(deals, "match.deals", 0, 10**9)
 
-    pos.phase_id = phase
-    pos.bid = bid_value
-    pos.plays = plays
-    pos.hands = hands
-    pos.stock = stock
-    pos.loose = loose
-    pos.captured = captured
-    pos.sweeps = [sweeps[0], sweeps[1]]
-    pos.last_capture = -1 if last is None else last
-    pos.match_diff = diff
-    pos.match_baazis = (baazis[0], baazis[1])
-    pos.match_deals = deals
+    pos = Position(
+        rules,
+        dealer,
+        phase_id=phase,
+        bid=bid_value,
+        plays=plays,
+        hands=hands,
+        stock=stock,
+        loose=loose,
+        houses=sorted(houses),
+        captured=captured,
+        sweeps=sweeps,
+        last_capture=-1 if last is None else last,
+        match=(diff, (baazis[0], baazis[1]), deals),
+    )
     _check_deal_state(pos, check_retention)
     return pos
 
 
-def _read_house(pos: Position, h: Any, i: int, seen: dict[int, str]) -> None:
+def _read_house(h: Any, i: int, seen: dict[int, str]) -> House:
     """One house: R21a (value 9..13), R21b (sets), R21c (owners), R21e (one per value)."""
     where = f"houses[{i}]"
     if not isinstance(h, Mapping):
@@ -244,19 +226,16 @@ def _read_house(pos: Position, h: Any, i: int, seen: dict[int, str]) -> None:
     if not isinstance(value, int) or isinstance(value, bool) or not 9 <= value <= 13:
         raise _fail(f"{where}: a house value is 9..13 (R21a), got {value!r}")
     where = f"house {value}"
-    if pos.hpresent >> value & 1:
-        raise _fail(f"two houses of value {value}: equal houses must be one (R21e)")
     cards = _cards(h["cards"], where, seen)
     n = cards.bit_count()
     if n < 2:
         raise _fail(f"{where} has {n} card(s): a house has at least 2 (R21a)")
-    vals = [(c >> 2) + 1 for c in range(52) if cards >> c & 1]
-    total = sum(vals)
+    total = sum(VALUE[c] for c in range(52) if cards >> c & 1)
     names = " ".join(CARD_NAMES[c] for c in range(52) if cards >> c & 1)
     if total % value:
         raise _fail(f"{where}: its cards {names} sum to {total}, not a multiple of {value} (R21b)")
     sets = total // value
-    if sets > 1 and not _partitions_into(vals, value, sets):
+    if sets > 1 and split_cards(cards, value) is None:
         raise _fail(f"{where}: its cards {names} cannot be split into sets of {value} (R21b)")
     cemented = h.get("cemented", sets > 1)
     if not isinstance(cemented, bool):
@@ -279,10 +258,7 @@ def _read_house(pos: Position, h: Any, i: int, seen: dict[int, str]) -> None:
     mask = 0
     for o in owners:
         mask |= 1 << o
-    pos.hcards[value] = cards
-    pos.hcem[value] = cemented
-    pos.howners[value] = mask
-    pos.hpresent |= 1 << value
+    return (value, cards, cemented, mask)
 
 
 def _check_deal_state(pos: Position, check_retention: bool = True) -> None:
@@ -297,7 +273,7 @@ def _check_deal_state(pos: Position, check_retention: bool = True) -> None:
         if before_deal:
             want = 4 if (s == bidder or rules.deal_before_bid) else 0
         else:
-            want = 12 - _plays_by(pos.dealer, pos.plays, s)
+            want = 12 - plays_made(pos.dealer, pos.plays, s)
         if n != want:
             raise _fail(
                 f"seat {s} holds {n} card(s); after {pos.plays} plays it must hold {want} (R18)"
@@ -323,8 +299,8 @@ def _check_deal_state(pos: Position, check_retention: bool = True) -> None:
                 f"loose card {card_name(c)} has the value of house {v}: it would have merged "
                 "into the house (R21f)"
             )
-        if rules.add_retention == "team" or not check_retention:
-            continue  # A14: an owner may rely on his partner's card; nothing to check
+        if not check_retention:
+            continue
         for s in range(4):
             if pos.howners[v] >> s & 1 and not pos.hands[s] & VALUE_MASK[v]:
                 raise _fail(

@@ -38,7 +38,7 @@ __all__ = ["Match", "deal_result", "deal_seed", "first_dealer", "replay_record"]
 def deal_result(pos: Position) -> dict[str, list[int]]:
     """The ``result`` of a finished deal: per team ``points``, ``bonus``, ``sweeps``, ``score``."""
     if not pos.is_over():
-        raise IllegalMoveError(f"the deal is not over ({pos.plays} of 48 plays made)")
+        raise IllegalMoveError(f"the deal is not over ({pos.plays} of 48 plays made): no score yet")
     return {
         "points": list(pos.card_points()),
         "bonus": list(pos.majority_bonus()),

@@ -1,4 +1,4 @@
-"""Moves: the readable face of a move code, and FORMAT.md move dicts.
+"""Moves: the readable face of a move code, FORMAT.md move dicts and move notation.
 
 A :class:`Move` *is* its code (an ``int`` subclass), so it costs nothing to convert, compares
 and hashes like the code, and two moves are equal exactly when FORMAT.md calls them the same.
@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .cards import CARD_NAMES, card_list, parse_card, parse_cards
-from .engine import (
+from .cards import CARD_NAMES, card_list, card_value, format_cards, parse_card, parse_cards
+from .codes import (
     ACTION_NAMES,
     BID,
     BREAK,
@@ -36,7 +36,7 @@ from .engine import (
 )
 from .errors import MalformedMoveError, NotationError
 
-__all__ = ["ACTIONS", "Move"]
+__all__ = ["ACTIONS", "Move", "format_move", "parse_move"]
 
 ACTIONS: dict[str, int] = {name: i for i, name in enumerate(ACTION_NAMES)}
 # The fields each action carries in FORMAT.md, in the order they are written.
@@ -81,7 +81,7 @@ class Move(int):
         hb = 0
         for v in houses:
             hb |= 1 << (v - 9)
-        return cls(make_code(CAPTURE, card, value=(card >> 2) + 1, loose=loose, houses=hb))
+        return cls(make_code(CAPTURE, card, value=card_value(card), loose=loose, houses=hb))
 
     @classmethod
     def build(cls, card: int, value: int, loose: int) -> Move:
@@ -208,12 +208,112 @@ class Move(int):
         return cls(make_code(a, card, value=value, house=house, loose=loose))
 
     def __str__(self) -> str:
-        from .notation import format_move
-
         return format_move(self)
 
     def __repr__(self) -> str:
         return f"Move({self!s})"
+
+
+# --- notation ----------------------------------------------------------------------------------
+
+
+def format_move(move: int) -> str:
+    """The notation of a move (canonical: cards in index order, houses first).
+
+    >>> format_move(Move.break_house(parse_card("2H"), 9, 11))
+    '2H ^9=11'
+    """
+    a = code_action(move)
+    if a == BID:
+        return f"bid {code_value(move)}"
+    if a == REDEAL:
+        return "redeal"
+    card = CARD_NAMES[code_card(move)]
+    loose = code_loose(move)
+    tail = (" " + format_cards(loose)) if loose else ""
+    if a == THROW:
+        return card
+    if a == CAPTURE:
+        hb = code_houses(move)
+        houses = "".join(f" H{9 + i}" for i in range(5) if hb >> i & 1)
+        return f"{card} x{houses}{tail}"
+    if a == BUILD:
+        return f"{card} ={code_value(move)}{tail}"
+    if a == CEMENT:
+        return f"{card} +{code_value(move)}{tail}"
+    return f"{card} ^{code_house(move)}={code_value(move)}{tail}"
+
+
+def _house_value(text: str, token: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise NotationError(f"bad house value in {token!r}: expected 9..13") from None
+    if not 9 <= v <= 13:
+        raise NotationError(f"bad house value in {token!r}: a house is worth 9..13")
+    return v
+
+
+def parse_move(text: str) -> Move:
+    """Parse a move in notation (see the module docstring); raises :class:`NotationError`.
+
+    >>> parse_move("TS +10").to_dict()
+    {'action': 'cement', 'card': 'TS', 'value': 10, 'loose': []}
+    >>> parse_move("3C ^9=12 QD").to_dict()
+    {'action': 'break', 'card': '3C', 'house': 9, 'value': 12, 'loose': ['QD']}
+    """
+    if not isinstance(text, str):
+        raise NotationError(f"a move must be text, got {type(text).__name__}")
+    tokens = text.replace(",", " ").split()
+    if not tokens:
+        raise NotationError("empty move")
+    head = tokens[0].lower()
+    if head == "redeal":
+        if len(tokens) != 1:
+            raise NotationError("'redeal' takes nothing after it")
+        return Move.redeal()
+    if head == "bid":
+        if len(tokens) != 2 or not tokens[1].isdigit() or not 9 <= int(tokens[1]) <= 13:
+            raise NotationError(f"a bid is 'bid V' with V in 9..13, got {text!r}")
+        return Move.bid(int(tokens[1]))
+    card = parse_card(tokens[0])
+    if len(tokens) == 1:
+        return Move.throw(card)
+    op = tokens[1]
+    rest = tokens[2:]
+    if op.lower() == "x":
+        houses: list[int] = []
+        cards: list[str] = []
+        for tok in rest:
+            if tok[:1] in "hH" and tok[1:].isdigit():
+                houses.append(_house_value(tok[1:], tok))
+            else:
+                cards.append(tok)
+        if len(set(houses)) != len(houses):
+            raise NotationError(f"a house is named twice in {text!r}")
+        return Move.capture(card, parse_cards(cards), tuple(sorted(houses)))
+    loose = parse_cards(rest)
+    if op.startswith("="):
+        return Move(make_code(BUILD, card, value=_house_value(op[1:], op), loose=loose))
+    if op.startswith("+"):
+        return Move(make_code(CEMENT, card, value=_house_value(op[1:], op), loose=loose))
+    if op.startswith("^"):
+        old, sep, new = op[1:].partition("=")
+        if not sep:
+            raise NotationError(f"a break is written 'CARD ^OLD=NEW', got {op!r}")
+        return Move(
+            make_code(
+                BREAK,
+                card,
+                value=_house_value(new, op),
+                house=_house_value(old, op),
+                loose=loose,
+            )
+        )
+    raise NotationError(
+        f"unknown move operator {op!r} in {text!r}: expected x (capture), =V (build), "
+        "+V (cement) or ^H=V (break)"
+    )
 
 
 def _card_list(value: Any, field: str) -> list[str]:

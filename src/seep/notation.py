@@ -30,27 +30,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .cards import CARD_NAMES, cards_of_mask, format_cards, parse_card, parse_cards
-from .engine import (
-    BID,
-    BREAK,
-    BUILD,
-    CAPTURE,
-    CEMENT,
-    REDEAL,
-    THROW,
-    Position,
-    code_action,
-    code_card,
-    code_house,
-    code_houses,
-    code_loose,
-    code_value,
-    make_code,
-)
+from .cards import format_cards
+from .engine import Position
 from .errors import NotationError
+from .floor import split_cards
 from .format import position_from_dict
-from .moves import Move
+from .moves import format_move, parse_move
 from .options import PRESETS, Rules
 
 __all__ = [
@@ -63,147 +48,26 @@ __all__ = [
 ]
 
 
-# --- moves ----------------------------------------------------------------------------------
-
-
-def format_move(move: int) -> str:
-    """The notation of a move (canonical: cards in index order, houses first).
-
-    >>> format_move(Move.break_house(parse_card("2H"), 9, 11))
-    '2H ^9=11'
-    """
-    a = code_action(move)
-    if a == BID:
-        return f"bid {code_value(move)}"
-    if a == REDEAL:
-        return "redeal"
-    card = CARD_NAMES[code_card(move)]
-    loose = code_loose(move)
-    tail = (" " + format_cards(loose)) if loose else ""
-    if a == THROW:
-        return card
-    if a == CAPTURE:
-        hb = code_houses(move)
-        houses = "".join(f" H{9 + i}" for i in range(5) if hb >> i & 1)
-        return f"{card} x{houses}{tail}"
-    if a == BUILD:
-        return f"{card} ={code_value(move)}{tail}"
-    if a == CEMENT:
-        return f"{card} +{code_value(move)}{tail}"
-    return f"{card} ^{code_house(move)}={code_value(move)}{tail}"
-
-
-def _house_value(text: str, token: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise NotationError(f"bad house value in {token!r}: expected 9..13") from None
-    if not 9 <= v <= 13:
-        raise NotationError(f"bad house value in {token!r}: a house is worth 9..13")
-    return v
-
-
-def parse_move(text: str) -> Move:
-    """Parse a move in notation (see the module docstring); raises :class:`NotationError`.
-
-    >>> parse_move("TS +10").to_dict()
-    {'action': 'cement', 'card': 'TS', 'value': 10, 'loose': []}
-    >>> parse_move("3C ^9=12 QD").to_dict()
-    {'action': 'break', 'card': '3C', 'house': 9, 'value': 12, 'loose': ['QD']}
-    """
-    if not isinstance(text, str):
-        raise NotationError(f"a move must be text, got {type(text).__name__}")
-    tokens = text.replace(",", " ").split()
-    if not tokens:
-        raise NotationError("empty move")
-    head = tokens[0].lower()
-    if head == "redeal":
-        if len(tokens) != 1:
-            raise NotationError("'redeal' takes nothing after it")
-        return Move.redeal()
-    if head == "bid":
-        if len(tokens) != 2 or not tokens[1].isdigit() or not 9 <= int(tokens[1]) <= 13:
-            raise NotationError(f"a bid is 'bid V' with V in 9..13, got {text!r}")
-        return Move.bid(int(tokens[1]))
-    card = parse_card(tokens[0])
-    if len(tokens) == 1:
-        return Move.throw(card)
-    op = tokens[1]
-    rest = tokens[2:]
-    if op.lower() == "x":
-        houses: list[int] = []
-        cards: list[str] = []
-        for tok in rest:
-            if tok[:1] in "hH" and tok[1:].isdigit():
-                houses.append(_house_value(tok[1:], tok))
-            else:
-                cards.append(tok)
-        if len(set(houses)) != len(houses):
-            raise NotationError(f"a house is named twice in {text!r}")
-        return Move.capture(card, parse_cards(cards), tuple(sorted(houses)))
-    loose = parse_cards(rest)
-    if op.startswith("="):
-        return Move(make_code(BUILD, card, value=_house_value(op[1:], op), loose=loose))
-    if op.startswith("+"):
-        return Move(make_code(CEMENT, card, value=_house_value(op[1:], op), loose=loose))
-    if op.startswith("^"):
-        old, sep, new = op[1:].partition("=")
-        if not sep:
-            raise NotationError(f"a break is written 'CARD ^OLD=NEW', got {op!r}")
-        return Move(
-            make_code(
-                BREAK,
-                card,
-                value=_house_value(new, op),
-                house=_house_value(old, op),
-                loose=loose,
-            )
-        )
-    raise NotationError(
-        f"unknown move operator {op!r} in {text!r}: expected x (capture), =V (build), "
-        "+V (cement) or ^H=V (break)"
-    )
-
-
 # --- houses ---------------------------------------------------------------------------------
 
 
 def house_sets(cards: int, value: int) -> list[int]:
     """Split a house's cards into sets each worth ``value`` (R21b), largest cards first.
 
+    >>> from seep.cards import parse_cards
     >>> [format_cards(s) for s in house_sets(parse_cards("TC 7D 3C"), 10)]
     ['TC', '3C 7D']
     """
-    items = sorted(cards_of_mask(cards), reverse=True)
-    k = sum((c >> 2) + 1 for c in items) // value
-    bins: list[list[int]] = [[] for _ in range(k)]
-    sums = [0] * k
-
-    def place(i: int) -> bool:
-        if i == len(items):
-            return True
-        v = (items[i] >> 2) + 1
-        tried: set[int] = set()
-        for b in range(k):
-            if sums[b] in tried or sums[b] + v > value:
-                continue
-            tried.add(sums[b])
-            sums[b] += v
-            bins[b].append(items[i])
-            if place(i + 1):
-                return True
-            sums[b] -= v
-            bins[b].pop()
-        return False
-
-    if not place(0):
+    sets = split_cards(cards, value)
+    if sets is None:
         raise NotationError(f"cards {format_cards(cards)} do not form a house of {value}")
-    return [sum(1 << c for c in b) for b in bins]
+    return sets
 
 
 def format_house(value: int, cards: int, owners: int, names: str = "0123") -> str:
     """A house as in RULES.md's examples: ``H10[TC | 3C 7D]{2}`` (owners as seat names).
 
+    >>> from seep.cards import parse_cards
     >>> format_house(10, parse_cards("TC 7D 3C"), 0b0100, names="NWSE")
     'H10[TC | 3C 7D]{S}'
     """

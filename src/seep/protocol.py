@@ -16,19 +16,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from .engine import PHASE_OVER, Position
-from .errors import IllegalMoveError, InvalidPositionError, InvalidRulesError
+from .engine import Position
+from .errors import BadRequestError, InvalidRulesError
 from .format import position_from_dict
+from .match import deal_result
 from .moves import Move
 from .options import Rules
 from .verify import verify_move
+from .view import View
 
 __all__ = ["apply", "legal", "new_deal", "next_deal", "score", "view"]
 
 
 def _seed(seed: Any) -> int:
     if not isinstance(seed, int) or isinstance(seed, bool):
-        raise InvalidPositionError(f"'seed' must be an integer, got {seed!r}")
+        raise BadRequestError(f"'seed' must be an integer, got {seed!r}")
     return seed
 
 
@@ -37,11 +39,11 @@ def new_deal(
 ) -> dict[str, Any]:
     """A ``bid``-phase position dealt from a shuffle seeded by ``seed`` (R11-R12)."""
     if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer <= 3:
-        raise InvalidPositionError(f"'dealer' must be a seat 0..3, got {dealer!r}")
+        raise BadRequestError(f"'dealer' must be a seat 0..3, got {dealer!r}")
     try:
         parsed = Rules.parse(rules)
     except InvalidRulesError as exc:
-        raise InvalidPositionError(f"rules: {exc}") from None
+        raise BadRequestError(f"rules: {exc}") from None
     return Position.new_deal(_seed(seed), dealer, parsed).to_dict()
 
 
@@ -64,17 +66,7 @@ def apply(position: dict[str, Any], move: dict[str, Any]) -> dict[str, Any]:
 def score(position: dict[str, Any]) -> dict[str, Any]:
     """Scores of a finished deal (R42): per team ``points`` (card points), ``bonus`` (the
     majority bonus, 0 under the standard rules), ``sweeps`` and ``score`` (their sum)."""
-    pos = position_from_dict(position)
-    if pos.phase_id != PHASE_OVER:
-        raise IllegalMoveError(f"the deal is not over ({pos.plays} of 48 plays made): no score yet")
-    points = pos.card_points()
-    bonus = pos.majority_bonus()
-    return {
-        "points": list(points),
-        "bonus": list(bonus),
-        "sweeps": list(pos.sweeps),
-        "score": list(pos.deal_scores()),
-    }
+    return deal_result(position_from_dict(position))
 
 
 def next_deal(position: dict[str, Any], seed: int) -> dict[str, Any]:
@@ -88,8 +80,6 @@ def view(position: dict[str, Any], seat: int) -> dict[str, Any]:
     """The FORMAT.md view of ``seat``: what that seat knows of the position (its own hand, the
     floor, hand sizes, piles, scores; no other hand, no stock). A bare position has no
     history, so ``history`` is ``[]``."""
-    from .view import View
-
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat <= 3:
-        raise InvalidPositionError(f"'seat' must be 0..3, got {seat!r}")
+        raise BadRequestError(f"'seat' must be 0..3, got {seat!r}")
     return View.from_position(position_from_dict(position), seat).to_dict()

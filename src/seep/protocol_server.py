@@ -25,6 +25,7 @@ from typing import IO, Any
 
 from . import protocol
 from .errors import (
+    BadRequestError,
     IllegalMoveError,
     InvalidPositionError,
     InvalidRulesError,
@@ -58,9 +59,9 @@ def ask_bot(bot: Any, view: Any, seed: Any) -> dict[str, Any]:
     from .view import View
 
     if not isinstance(bot, str):
-        raise InvalidPositionError(f"'bot' must be a bot name, got {bot!r}")
+        raise BadRequestError(f"'bot' must be a bot name, got {bot!r}")
     if not isinstance(seed, int) or isinstance(seed, bool):
-        raise InvalidPositionError(f"'seed' must be an integer, got {seed!r}")
+        raise BadRequestError(f"'seed' must be an integer, got {seed!r}")
     v = View.from_dict(view)
     if not v.is_my_turn():
         raise IllegalMoveError(
@@ -98,6 +99,8 @@ def handle_request(request: Any) -> dict[str, Any]:
     kwargs = {k: request[k] for k in (*required, *optional) if k in request}
     try:
         return {"id": req_id, "result": func(**kwargs)}
+    except BadRequestError as exc:
+        return _error(req_id, "bad_request", str(exc))
     except MalformedMoveError as exc:
         return _error(req_id, "malformed_move", str(exc))
     except IllegalMoveError as exc:

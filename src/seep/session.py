@@ -66,10 +66,12 @@ from typing import Any, NamedTuple
 from .baazi import settle_deal
 from .engine import Position
 from .errors import IllegalMoveError, InvalidPositionError, MalformedMoveError
+from .format import position_from_dict
 from .match import deal_result, deal_seed, first_dealer, replay_record
 from .moves import Move
 from .notation import parse_move
 from .options import Rules
+from .verify import verify_move
 
 __all__ = ["DealOutcome", "Session", "Standing"]
 
@@ -330,7 +332,7 @@ class Session:
                     if self.is_over
                     else f"deal {len(self._moves)} is over: the next deal has not been dealt"
                 )
-            pos.verify_move(code)  # raises with the reason
+            verify_move(pos, code)  # raises with the reason
             raise IllegalMoveError(f"{code:#x} is not a legal move here")  # pragma: no cover
 
     def play(self, move: int | Mapping[str, Any] | str, seat: int | None = None) -> tuple[int, int]:
@@ -557,7 +559,7 @@ class Session:
             raise InvalidPositionError(f"record: 'seed' must be an integer, got {seed!r}")
         session: Session | None = None
         for i, deal in enumerate(record["deals"]):
-            start = Position.from_dict(deal["start"])
+            start = position_from_dict(deal["start"])
             if session is None:
                 session = cls(seed=seed, deals=deals, baazis=baazis, start=start)
             else:

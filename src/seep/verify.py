@@ -1,316 +1,542 @@
-"""Checking a move against a position, with the reason when it is illegal.
+"""The one checker of a move: legal, or the rule it breaks.
 
-``verify_move`` raises :class:`IllegalMoveError` whose message says *why* the move is illegal
-(citing the rule); ``can_move`` answers yes or no. Legality itself is decided by
-:meth:`Position.is_legal` (which the tests hold equal to the move generator); this module only
-finds words for a refusal.
+:func:`check` decides, for one move code in a position, whether it is legal, directly from the
+rules and without listing every legal move (a huge floor can have astronomically many). An
+illegal move gets a :class:`Refusal`: the rule it breaks (``"R16"``, ``"R21d"``, ``"A22"`` …),
+the facts that show it (``args``), and the sentence for a player (``text``).
+:meth:`Position.is_legal <seep.engine.Position.is_legal>` is ``check(...) is None``, and
+:func:`verify_move` (used by :meth:`Position.play <seep.engine.Position.play>`, the protocol and
+the match) raises :class:`IllegalMoveError` with that sentence. The move generator
+(``Position.legal_codes``) is held equal to this checker by the tests (tests/test_is_legal.py),
+both ways.
 
 >>> from seep.engine import Position
 >>> from seep.moves import Move
 >>> p = Position.new_deal(7)
->>> can_move(p, Move.redeal())
-False
+>>> r = check(p, Move.redeal())
+>>> r.rule, r.args
+('R14', {'seat': 1, 'possible': '10'})
+>>> str(r)
+'seat 1 holds a card above 8 and can bid 10; a redeal is only for a hand without one (R14)'
 """
 
 from __future__ import annotations
 
-from .cards import VALUE_MASK, card_name, format_cards
-from .engine import (
+from typing import TYPE_CHECKING, Final
+
+from .cards import VALUE, VALUE_MASK, card_name, cards_of_mask, format_cards, seat_to_move
+from .codes import (
+    ACTION_NAMES,
     BID,
     BREAK,
     BUILD,
     CAPTURE,
     CEMENT,
+    CODE_BITS,
     PHASE_BID,
     PHASE_OVER,
     REDEAL,
     THROW,
-    Position,
     code_action,
     code_card,
     code_house,
     code_houses,
     code_loose,
     code_value,
-    loose_subsets,
+    make_code,
 )
 from .errors import IllegalMoveError
+from .floor import splits_exactly, subset_sums
 from .moves import Move
+from .options import Rules
 
-__all__ = ["can_move", "explain_illegal", "verify_move"]
+if TYPE_CHECKING:  # the engine imports this module; the type is only for annotations
+    from .engine import Position
 
-_SEAT = ("seat 0", "seat 1", "seat 2", "seat 3")
+__all__ = ["Refusal", "capture_else_throw_is_legal", "check", "verify_move"]
+
+_HOUSE_VALUES: Final = (9, 10, 11, 12, 13)
+_HIGH_VALUES: Final = 0b11111 << 9
+# The rule that defines each kind of card play (for refusals about its own fields).
+_ACTION_RULE: Final = {THROW: "R22", CAPTURE: "R23", BUILD: "R27", CEMENT: "R28", BREAK: "R29"}
 
 
-def can_move(pos: Position, move: int) -> bool:
-    """True when ``move`` is legal in ``pos``."""
-    return pos.is_legal(move)
+class Refusal:
+    """Why a move is illegal: the rule it breaks, the facts that show it, and the sentence.
+
+    ``rule`` is the number of the rule (RULES.md: ``"R16"``, ``"R21d"``, ``"A22"`` …);
+    ``args`` the facts of the position the refusal rests on (``{"bid": 13}``, ``{"seat": 2,
+    "value": 10}`` …, ints and card texts); ``text`` the explanation with them filled into
+    ``template``; ``str()`` gives the text and the rule.
+    """
+
+    __slots__ = ("args", "rule", "template")
+
+    rule: str
+    template: str
+    args: dict[str, object]
+
+    def __init__(self, rule: str, template: str, **args: object) -> None:
+        self.rule = rule
+        self.template = template
+        self.args = args
+
+    @property
+    def text(self) -> str:
+        """The explanation, for a player."""
+        return self.template.format(**self.args)
+
+    def __str__(self) -> str:
+        return f"{self.text} ({self.rule})"
+
+    def __repr__(self) -> str:
+        return f"Refusal({self.rule!r}, {self.text!r})"
 
 
 def verify_move(pos: Position, move: int) -> None:
-    """Raise :class:`IllegalMoveError` with the reason unless ``move`` is legal in ``pos``."""
-    if not pos.is_legal(move):
-        raise IllegalMoveError(explain_illegal(pos, move))
+    """Raise :class:`IllegalMoveError` saying why, unless ``move`` is legal in ``pos``."""
+    refusal = check(pos, move)
+    if refusal is not None:
+        raise IllegalMoveError(f"illegal move {_move_text(move)!r}: {refusal}")
+
+
+def _move_text(move: int) -> str:
+    try:
+        return str(Move(move))
+    except (ValueError, IndexError, KeyError):
+        return f"code {move:#x}"
 
 
 def _cards_text(mask: int) -> str:
     return "{" + format_cards(mask, ",") + "}" if mask else "{}"
 
 
-def explain_illegal(pos: Position, move: int) -> str:
-    """Words for why ``move`` is not legal in ``pos`` (assumes it is not)."""
-    text = str(Move(move))
-    prefix = f"illegal move {text!r}: "
-    if pos.phase_id == PHASE_OVER:
-        return prefix + "the deal is over (48 plays made); no more moves"
-    seat = pos.to_move
-    assert seat is not None
-    who = _SEAT[seat]
-    a = code_action(move)
+def _values_text(values: int) -> str:
+    return ", ".join(str(v) for v in range(14) if values >> v & 1)
+
+
+def check(pos: Position, code: int) -> Refusal | None:
+    """``None`` when the move of ``code`` is legal in ``pos``; otherwise the :class:`Refusal`
+    naming the rule it breaks (RULES.md §5-§7)."""
+    phase = pos.phase_id
+    if phase == PHASE_OVER:
+        return Refusal("R40", "the deal is over (48 plays made); no more moves")
+    action = code_action(code)
+    if code < 0 or code >> CODE_BITS:
+        return Refusal("R20", "code {code:#x} is not a move", code=code)
+    seat = seat_to_move(pos.dealer, pos.plays)
     hand = pos.hands[seat]
-    if pos.phase_id == PHASE_BID:
-        high = [v for v in range(9, 14) if hand & VALUE_MASK[v]]
-        if a == REDEAL:
-            return prefix + (
-                f"{who} holds a card above 8 and can bid {', '.join(map(str, high))}; "
-                "a redeal is only for a hand without one (R14)"
-            )
-        if a != BID:
-            return prefix + f"the deal is in the bid phase: {who} (the bidder) must bid (R13)"
-        v = code_value(move)
-        if not high:
-            return prefix + f"{who} holds no card above 8, so he cannot bid: redeal (R14)"
-        return prefix + (
-            f"{who} holds no card of value {v}; the bid must be the value of a card in hand "
-            f"(possible: {', '.join(map(str, high))}) (R13)"
+    if phase == PHASE_BID:
+        return _check_bid(code, action, hand, seat)
+    if action in (BID, REDEAL):
+        return Refusal("R20", "the bid has been made; now every turn is a card play")
+    if action > BREAK:
+        return Refusal("R20", "action {action} is not a card play", action=action)
+    card = code_card(code)
+    if card > 51 or not hand >> card & 1:
+        name = card_name(card) if card <= 51 else f"#{card}"
+        return Refusal(
+            "R20",
+            "card {card} is not in the hand of seat {seat}, the player to move",
+            card=name,
+            seat=seat,
         )
-    if a in (BID, REDEAL):
-        return prefix + "the bid has been made; now every turn is a card play (R20)"
-    card = code_card(move)
-    if not hand >> card & 1:
-        return prefix + f"card {card_name(card)} is not in the hand of {who}, the player to move"
-    v = (card >> 2) + 1
-    name = card_name(card)
-    loose = code_loose(move)
-    stray = loose & ~pos.loose
+    rule = _ACTION_RULE[action]
+    v = VALUE[card]
+    moved = code_loose(code)
+    stray = moved & ~pos.loose
     if stray:
-        return prefix + f"{format_cards(stray)} not loose on the floor"
-    rules = pos.rules
-    opening = pos.plays == 0
-    if opening:
-        b = pos.bid
-        if a in (CEMENT, BREAK):
-            return prefix + f"play 1 must capture, build or throw tied to the bid {b} (R16)"
-        if a in (CAPTURE, THROW) and v != b:
-            return prefix + (
-                f"play 1 is bound to the bid {b}: only a card of value {b} may capture or be "
-                "thrown (R16)"
+        return Refusal(rule, "{cards} not loose on the floor", cards=format_cards(stray))
+    rest = hand & ~(1 << card)
+    # R21d: his last card of an owned house's value may only capture that house.
+    if pos.owned_values(seat) >> v & 1 and not rest & VALUE_MASK[v]:
+        if action != CAPTURE or not code_houses(code) >> (v - 9) & 1:
+            return Refusal(
+                "R21d",
+                "seat {seat} owns house {value} and {card} is his last card of value {value}: he "
+                "may only capture house {value} with it (retention)",
+                seat=seat,
+                value=v,
+                card=card_name(card),
             )
-        if a == BUILD and code_value(move) != b:
-            return prefix + f"play 1 may only build a house of the bid value {b} (R16)"
-    if a == THROW:
-        if pos.hpresent >> v & 1:
-            return prefix + (
-                f"a house of value {v} is on the floor: {name} may capture it or be added to "
-                "it, never thrown loose (R21f(b))"
+    if action == THROW:
+        return _check_throw(pos, code, v, card)
+    if action == CAPTURE:
+        return _check_capture(pos, code, v, card)
+    return _check_house_move(pos, code, action, v, card, rest, seat)
+
+
+def _check_bid(code: int, action: int, hand: int, seat: int) -> Refusal | None:
+    """R13 / R14: a bid of a value 9..13 held in hand; a redeal only without a card above 8."""
+    high = 0
+    for w in _HOUSE_VALUES:
+        if hand & VALUE_MASK[w]:
+            high |= 1 << w
+    if action == BID:
+        v = code_value(code)
+        if code != make_code(BID, value=v):
+            return Refusal("R13", "a bid carries only its value")
+        if not 9 <= v <= 13:
+            return Refusal("R13", "a bid is a house value 9..13, not {value}", value=v)
+        if not high:
+            return Refusal(
+                "R14", "seat {seat} holds no card above 8, so he cannot bid: redeal", seat=seat
             )
-        groups = loose_subsets(pos.loose)[v]
-        if groups and rules.throw_rule == "no_capture_possible":
-            return prefix + (
-                f"{name} can capture {_cards_text(groups[0])}; a card that can "
-                "capture may not be thrown (R22)"
+        if not high >> v & 1:
+            return Refusal(
+                "R13",
+                "seat {seat} holds no card of value {value}; the bid must be the value of a card "
+                "in hand (possible: {possible})",
+                seat=seat,
+                value=v,
+                possible=_values_text(high),
             )
-        if rules.throw_rule == "no_other_move":
-            return prefix + (
+        return None
+    if action == REDEAL:
+        if code != make_code(REDEAL):
+            return Refusal("R14", "a redeal carries no card or value")
+        if high:
+            return Refusal(
+                "R14",
+                "seat {seat} holds a card above 8 and can bid {possible}; a redeal is only for a "
+                "hand without one",
+                seat=seat,
+                possible=_values_text(high),
+            )
+        return None
+    return Refusal(
+        "R13", "the deal is in the bid phase: seat {seat} (the bidder) must bid", seat=seat
+    )
+
+
+def _check_throw(pos: Position, code: int, v: int, card: int) -> Refusal | None:
+    """R22, R16, R21f(b) and the option ``throw_rule`` (A7)."""
+    if code_loose(code) or code_houses(code) or code_value(code) or code_house(code):
+        return Refusal("R22", "a throw puts only its own card on the floor")
+    name = card_name(card)
+    if pos.plays == 0 and v != pos.bid:
+        return Refusal(
+            "R16",
+            "play 1 is bound to the bid {bid}: only a card of value {bid} may capture or be thrown",
+            bid=pos.bid,
+        )
+    if pos.hpresent >> v & 1:
+        return Refusal(
+            "R21f(b)",
+            "a house of value {value} is on the floor: {card} may capture it or be added to it, "
+            "never thrown loose",
+            value=v,
+            card=name,
+        )
+    throw_rule = pos.rules.throw_rule
+    if throw_rule == "no_capture_possible":
+        if _can_capture(pos, v, pos.loose, pos.hpresent):
+            return Refusal(
+                "R22", "{card} can capture; a card that can capture may not be thrown", card=name
+            )
+        return None
+    if throw_rule == "no_other_move":
+        # R22 under option throw_rule "no_other_move" (A7).
+        if any(code_action(c) != THROW for c in pos.play_codes("always")):
+            return Refusal(
+                "A7",
                 "under throw_rule 'no_other_move' a card may be thrown only when no capture, "
-                "build, cement or break is possible (R22, A7)"
-            )
-        return prefix + "this throw is not legal here (R22)"
-    if a == CAPTURE:
-        return prefix + _explain_capture(pos, move, seat, v)
-    if a == BUILD:
-        return prefix + _explain_build(pos, move, seat, v)
-    if a == CEMENT:
-        return prefix + _explain_cement(pos, move, seat, v)
-    if a == BREAK:
-        return prefix + _explain_break(pos, move, seat, v)
-    return prefix + "not a legal move"  # pragma: no cover
-
-
-def _rest_holds(pos: Position, seat: int, card: int, value: int) -> bool:
-    return bool(pos.hands[seat] & ~(1 << card) & VALUE_MASK[value])
-
-
-def _retention_problem(pos: Position, seat: int, card: int, keep_new: int = 0) -> str | None:
-    """The house whose last card of its value the move would give up (R21d), if any."""
-    own = pos.owned_values(seat) | keep_new
-    for v in range(9, 14):
-        if own >> v & 1 and not _rest_holds(pos, seat, card, v):
-            return (
-                f"{_SEAT[seat]} owns house {v} and would no longer hold a card of value {v}; "
-                "an owner must keep one (retention, R21d)"
+                "build, cement or break is possible",
             )
     return None
 
 
-def _explain_capture(pos: Position, move: int, seat: int, v: int) -> str:
-    card = code_card(move)
+def _check_capture(pos: Position, code: int, v: int, card: int) -> Refusal | None:
+    """R23-R25, R21g, R16 and the options ``capture_rule`` and ``house_in_sums``."""
     name = card_name(card)
-    hb = code_houses(move)
-    loose = code_loose(move)
-    for i in range(5):
-        if hb >> i & 1:
-            hv = 9 + i
-            if not pos.hpresent >> hv & 1:
-                return f"there is no house of value {hv} on the floor"
-            if hv != v and not pos.rules.house_in_sums:
-                return (
-                    f"a house is captured only whole and only by a card of its value: {name} "
-                    f"cannot take house {hv} (R21g)"
-                )
-    if not loose and not hb:
-        return "a capture must take at least one loose card or house (R23)"
-    if not pos.rules.house_in_sums and not _splits_into_groups(loose, v):
-        return (
-            f"the loose cards {_cards_text(loose)} cannot be split into groups each worth {v} "
-            "(R23, R24)"
-        )
-    if pos.rules.capture_rule == "maximal":
-        if pos.hpresent >> v & 1 and not hb >> (v - 9) & 1:
-            return f"the capture must include house {v} (maximal capture, R25)"
-        rest = pos.loose & ~loose
-        groups = loose_subsets(rest)[v] if rest else ()
-        if groups:
-            return (
-                f"the capture is not maximal: {_cards_text(groups[0])} (worth {v}) would remain; "
-                "a capture must take a maximal family of groups (R25)"
-            )
-    problem = _retention_problem(pos, seat, card)
-    if problem:
-        return problem
-    return f"{name} cannot make this capture (R23-R25)"
-
-
-def _splits_into_groups(mask: int, v: int) -> bool:
-    """Whether ``mask`` is a disjoint union of v-groups."""
-    if not mask:
-        return True
-    low = mask & -mask
-    return any(g & low and _splits_into_groups(mask & ~g, v) for g in loose_subsets(mask)[v])
-
-
-def _explain_build(pos: Position, move: int, seat: int, v: int) -> str:
-    card = code_card(move)
-    V = code_value(move)
-    if pos.hpresent >> V & 1:
-        return (
-            f"a house of value {V} is already on the floor: putting a new set of {V} there "
-            "is a cement, not a new house (R21e, R28)"
+    moved = code_loose(code)
+    hb = code_houses(code)
+    if code_value(code) != v or code_house(code):
+        return Refusal("R23", "a capture's value is the value of its card, {value}", value=v)
+    if not (moved or hb):
+        return Refusal("R23", "a capture must take at least one loose card or house")
+    if pos.plays == 0 and v != pos.bid:
+        return Refusal(
+            "R16",
+            "play 1 is bound to the bid {bid}: only a card of value {bid} may capture or be thrown",
+            bid=pos.bid,
         )
     rules = pos.rules
-    if rules.max_houses is not None and pos.hpresent.bit_count() >= rules.max_houses:
-        return f"at most {rules.max_houses} houses may be on the floor (max_houses, A22)"
-    if v >= V and not (rules.allow_pair_build and v == V):
-        return f"a house is built from a card and loose cards worth more than it: {V} (R27)"
-    if not _rest_holds(pos, seat, card, V):
-        return (
-            f"{_SEAT[seat]} must keep a card of value {V} to build a house of {V}; he would "
-            "hold none (R27, R32)"
+    hpresent = pos.hpresent
+    items = [VALUE[c] for c in cards_of_mask(moved)]
+    for i in range(5):
+        if hb >> i & 1:
+            w = 9 + i
+            if not hpresent >> w & 1:
+                return Refusal("R23", "there is no house of value {house} on the floor", house=w)
+            if w != v and not rules.house_in_sums:
+                return Refusal(
+                    "R21g",
+                    "a house is captured only whole and only by a card of its value: {card} "
+                    "cannot take house {house}",
+                    card=name,
+                    house=w,
+                )
+            items.append(w)
+    total = sum(items)
+    if total % v or not splits_exactly(items, [v] * (total // v)):
+        return Refusal(
+            "R24",
+            "the cards taken {cards} cannot be split into groups each worth {value}",
+            cards=_cards_text(moved),
+            value=v,
         )
-    singles = pos.loose & VALUE_MASK[V]
-    loose = code_loose(move)
-    if singles & ~loose:
-        return (
-            f"the loose {format_cards(singles & ~loose)} must merge into the new house of {V} "
-            "(R21f(a))"
-        )
-    return _explain_sets(pos, move, seat, V, V - v, loose & ~singles)
-
-
-def _explain_sets(pos: Position, move: int, seat: int, V: int, first: int, loose: int) -> str:
-    """The loose cards of a build/cement/break: a first set summing to ``first`` plus V-groups."""
-    card = code_card(move)
-    if not any(
-        (not first and _splits_into_groups(loose, V))
-        or (first and (s & ~loose) == 0 and _splits_into_groups(loose & ~s, V))
-        for s in ((0,) if not first else loose_subsets(loose)[first] if loose else ())
-    ):
-        if first:
-            return (
-                f"{card_name(card)} and the loose cards {_cards_text(loose)} do not make a set "
-                f"worth {V} (plus whole groups of {V}) (R27, R28, R31)"
+    if rules.capture_rule == "maximal":
+        if hpresent >> v & 1 and not hb >> (v - 9) & 1:
+            return Refusal(
+                "R25", "the capture must include house {value} (maximal capture)", value=v
             )
-        return f"the loose cards {_cards_text(loose)} are not whole groups worth {V} (R31)"
-    absorb = pos.rules.absorb_loose_groups
-    if absorb == "never":
-        return "absorb_loose_groups is 'never': no further loose groups may join the house (R31)"
-    if absorb == "mandatory":
-        return (
-            "absorb_loose_groups is 'mandatory': every loose group worth the house value must "
-            "join the house (R31)"
-        )
-    return _retention_problem(pos, seat, card, 1 << V) or "not a legal move (R27-R31)"
-
-
-def _explain_cement(pos: Position, move: int, seat: int, v: int) -> str:
-    card = code_card(move)
-    V = code_value(move)
-    if not pos.hpresent >> V & 1:
-        return f"there is no house of value {V} to add to; a new house is a build (R27, R28)"
-    owners = pos.howners[V]
-    me, partner = 1 << seat, 1 << (seat ^ 2)
-    holds = _rest_holds(pos, seat, card, V)
-    if owners & me and not holds:
-        return (
-            f"{_SEAT[seat]} owns house {V} and would give up his last card of value {V} "
-            "(retention, R21d, R28)"
-        )
-    if not owners & me and not owners & partner and not holds:
-        partner_holds = bool(pos.hands[seat ^ 2] & VALUE_MASK[V])
-        if not (pos.rules.add_retention == "team" and partner_holds):
-            return (
-                f"house {V} belongs to the opponents: adding to it needs a card of value {V} "
-                f"kept in hand (R28)"
+        if _can_capture(pos, v, pos.loose & ~moved, hpresent & ~(hb << 9)):
+            return Refusal(
+                "R25",
+                "the capture is not maximal: a group worth {value} would remain; a capture must "
+                "take a maximal family of groups",
+                value=v,
             )
-    if (
-        not owners & me
-        and owners & partner
-        and not pos.rules.partner_cement_free
-        and not pos.hcem[V]
-        and not holds
-    ):
-        return (
-            f"with partner_cement_free false, cementing the partner's ordinary house {V} needs a "
-            f"card of value {V} (A13)"
+    return None
+
+
+def _check_house_move(
+    pos: Position, code: int, action: int, v: int, card: int, rest: int, seat: int
+) -> Refusal | None:
+    """BUILD (R27, A12, A22), CEMENT (R28, A13, A14) and BREAK (R29, R21h), with R16, R21a,
+    R21e, R21f(a) and the absorption of loose groups (R31)."""
+    rule = _ACTION_RULE[action]
+    name = card_name(card)
+    rules = pos.rules
+    hpresent = pos.hpresent
+    loose = pos.loose
+    moved = code_loose(code)
+    V = code_value(code)
+    H = code_house(code)
+    if code_houses(code) or (H and action != BREAK):
+        return Refusal(rule, "a {action} names no captured house", action=ACTION_NAMES[action])
+    if not 9 <= V <= 13:
+        return Refusal("R21a", "a house is worth 9..13, not {value}", value=V)
+    keeps = bool(rest & VALUE_MASK[V])
+    singles = loose & VALUE_MASK[V]
+    opening = pos.plays == 0
+    if action == BUILD:
+        if hpresent >> V & 1:
+            return Refusal(
+                "R21e",
+                "a house of value {value} is already on the floor: a new set of {value} for it is "
+                "a cement, not a new house",
+                value=V,
+            )
+        if opening and pos.bid != V:
+            return Refusal(
+                "R16", "play 1 may only build a house of the bid value {bid}", bid=pos.bid
+            )
+        if rules.max_houses is not None and hpresent.bit_count() >= rules.max_houses:
+            return Refusal(
+                "A22",
+                "at most {max_houses} houses may be on the floor",
+                max_houses=rules.max_houses,
+            )
+        if v > V:
+            return Refusal(
+                "R27",
+                "{card} is worth more than the house of {value} it would build",
+                card=name,
+                value=V,
+            )
+        if v == V:
+            if not rules.allow_pair_build:
+                return Refusal(
+                    "A12",
+                    "building {value} with a card of value {value} needs allow_pair_build",
+                    value=V,
+                )
+            if not singles:
+                return Refusal(
+                    "A12", "a pair build of {value} needs a loose card of value {value}", value=V
+                )
+        if not keeps:
+            return Refusal(
+                "R27",
+                "seat {seat} must keep a card of value {value} to build a house of {value}; he "
+                "would hold none",
+                seat=seat,
+                value=V,
+            )
+        if singles & ~moved:
+            return Refusal(
+                "R21f(a)",
+                "the loose {cards} must merge into the house",
+                cards=format_cards(singles & ~moved),
+            )
+        first = V - v if v < V else 0
+        return _check_sets(pos, moved & ~singles, first, V, loose & ~moved, rule)
+
+    if opening:
+        return Refusal(
+            "R16", "play 1 must capture, build or throw tied to the bid {bid}", bid=pos.bid
         )
-    if v > V:
-        return f"{card_name(card)} is worth more than house {V} (R28)"
-    return _explain_sets(pos, move, seat, V, V - v, code_loose(move))
+    if action == CEMENT:
+        if H:
+            return Refusal("R28", "a cement names no broken house")
+        if not hpresent >> V & 1:
+            return Refusal(
+                "R28",
+                "there is no house of value {value} to add to; a new house is a build",
+                value=V,
+            )
+        if v > V:
+            return Refusal("R28", "{card} is worth more than house {value}", card=name, value=V)
+        owners = pos.howners[V]
+        if owners >> seat & 1:
+            if not keeps:
+                return Refusal(
+                    "R21d",
+                    "seat {seat} owns house {value} and would give up his last card of value "
+                    "{value}",
+                    seat=seat,
+                    value=V,
+                )
+        elif owners & 1 << (seat ^ 2):
+            if not (rules.partner_cement_free or pos.hcem[V] or keeps):
+                return Refusal(
+                    "A13",
+                    "with partner_cement_free false, cementing the partner's ordinary house "
+                    "{value} needs a card of value {value}",
+                    value=V,
+                )
+        elif not keeps:
+            if rules.add_retention != "team":
+                return Refusal(
+                    "R28",
+                    "house {value} belongs to the opponents: adding to it needs a card of value "
+                    "{value} kept in hand",
+                    value=V,
+                )
+            if not pos.hands[seat ^ 2] & VALUE_MASK[V]:
+                return Refusal(
+                    "A14",
+                    "house {value} belongs to the opponents: adding to it needs a card of value "
+                    "{value} kept in hand or in the partner's hand (add_retention 'team')",
+                    value=V,
+                )
+        return _check_sets(pos, moved, V - v, V, loose & ~moved, rule)
 
-
-def _explain_break(pos: Position, move: int, seat: int, v: int) -> str:
-    card = code_card(move)
-    H = code_house(move)
-    V = code_value(move)
-    if not pos.hpresent >> H & 1:
-        return f"there is no house of value {H} to break"
+    # BREAK (R29)
+    if not hpresent >> H & 1:
+        return Refusal("R29", "there is no house of value {house} to break", house=H)
     if pos.hcem[H]:
-        return f"house {H} is cemented; cemented houses cannot be broken (R21h)"
+        return Refusal(
+            "R21h", "house {house} is cemented; cemented houses cannot be broken", house=H
+        )
     if pos.howners[H] >> seat & 1:
-        return f"{_SEAT[seat]} owns house {H}; you may never break your own house (R29)"
+        return Refusal(
+            "R29",
+            "seat {seat} owns house {house}; you may never break your own house",
+            seat=seat,
+            house=H,
+        )
     if H + v != V:
-        return f"{card_name(card)} raises house {H} to {H + v}, not {V} (R29)"
-    if V > 13:
-        return f"no house is worth more than 13: {H} + {v} = {V} (R21a, R29)"
-    if not _rest_holds(pos, seat, card, V):
-        return (
-            f"breaking house {H} up to {V} needs a card of value {V} kept in hand; "
-            f"{_SEAT[seat]} would hold none (R29)"
+        return Refusal(
+            "R29",
+            "{card} raises house {house} to {raised}, not {value}",
+            card=name,
+            house=H,
+            raised=H + v,
+            value=V,
         )
-    singles = pos.loose & VALUE_MASK[V]
-    loose = code_loose(move)
-    if singles & ~loose:
-        return (
-            f"the loose {format_cards(singles & ~loose)} must merge into the raised house (R21f(a))"
+    if not keeps:
+        return Refusal(
+            "R29",
+            "breaking house {house} up to {value} needs a card of value {value} kept in hand; "
+            "seat {seat} would hold none",
+            house=H,
+            value=V,
+            seat=seat,
         )
-    return _explain_sets(pos, move, seat, V, 0, loose & ~singles)
+    if singles & ~moved:
+        return Refusal(
+            "R21f(a)",
+            "the loose {cards} must merge into the house",
+            cards=format_cards(singles & ~moved),
+        )
+    return _check_sets(pos, moved & ~singles, 0, V, loose & ~moved, rule)
+
+
+def _check_sets(
+    pos: Position, cards: int, first: int, V: int, remaining: int, rule: str
+) -> Refusal | None:
+    """``cards`` split into one set worth ``first`` (none when 0) and whole V-groups, as the
+    absorption option allows (R31); "mandatory" also leaves no V-group in ``remaining``."""
+    values = [VALUE[c] for c in cards_of_mask(cards)]
+    total = sum(values)
+    if total < first or (total - first) % V:
+        if first:
+            return Refusal(
+                rule,
+                "the card and the loose cards {cards} do not make a set worth {value} (plus whole "
+                "groups of {value})",
+                cards=_cards_text(cards),
+                value=V,
+            )
+        return Refusal(
+            "R31",
+            "the loose cards {cards} are not whole groups of {value}",
+            cards=_cards_text(cards),
+            value=V,
+        )
+    k = (total - first) // V
+    absorb = pos.rules.absorb_loose_groups
+    if k and absorb == "never":
+        return Refusal(
+            "R31", "absorb_loose_groups is 'never': no further loose groups may join the house"
+        )
+    if absorb == "mandatory" and subset_sums(remaining) >> V & 1:
+        return Refusal(
+            "R31",
+            "absorb_loose_groups is 'mandatory': every loose group worth {value} must join the "
+            "house",
+            value=V,
+        )
+    if not splits_exactly(values, ([first] if first else []) + [V] * k):
+        if first:
+            return Refusal(
+                rule,
+                "the card and the loose cards {cards} do not split into a set worth {value} and "
+                "whole groups of {value}",
+                cards=_cards_text(cards),
+                value=V,
+            )
+        return Refusal(
+            "R31",
+            "the loose cards {cards} are not whole groups of {value}",
+            cards=_cards_text(cards),
+            value=V,
+        )
+    return None
+
+
+def capture_else_throw_is_legal(rules: Rules) -> bool:
+    """Whether, after play 1, every card either makes a legal capture (the house of its value
+    and a maximal family of its loose groups, R21g, R23-R25; also its owner's last card of the
+    value, R21d) or may be thrown (R22, R21f(b)): RULES.md §11.8 under these options. Not under
+    ``throw_rule="no_other_move"`` (a throw waits for every other use, A7) nor
+    ``house_in_sums`` (a house joins sums, A10). Playouts that never list moves rely on it."""
+    return rules.throw_rule != "no_other_move" and not rules.house_in_sums
+
+
+def _can_capture(pos: Position, v: int, loose: int, houses: int) -> bool:
+    """Whether a card of value v finds H_v or a v-group (with ``house_in_sums``, also a house
+    plus loose cards) among ``loose`` and the houses of bitmask ``houses`` (R23, R21g)."""
+    if houses >> v & 1:
+        return True
+    sums = subset_sums(loose)
+    if sums >> v & 1:
+        return True
+    if pos.rules.house_in_sums:
+        for w in _HOUSE_VALUES:
+            if w < v and houses >> w & 1 and sums >> (v - w) & 1:
+                return True
+    return False

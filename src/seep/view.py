@@ -29,8 +29,19 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import CARD_NAMES, FULL_DECK, VALUE_MASK, card_list, cards_of_mask, parse_card
-from .engine import PHASE_BID, PHASE_NAMES, PHASE_OVER, Position
+from .cards import (
+    CARD_NAMES,
+    FULL_DECK,
+    VALUE,
+    VALUE_MASK,
+    card_list,
+    cards_of_mask,
+    mask_of,
+    parse_card,
+    seat_to_move,
+)
+from .codes import PHASE_BID, PHASE_NAMES, PHASE_OVER
+from .engine import Position
 from .errors import InvalidPositionError, NotationError
 from .format import position_from_dict
 from .moves import Move
@@ -109,7 +120,7 @@ class View:
         """The seat to move (``None`` once the deal is over)."""
         if self.phase_id == PHASE_OVER:
             return None
-        return (self.dealer + 1 + self.plays) & 3
+        return seat_to_move(self.dealer, self.plays)
 
     def is_my_turn(self) -> bool:
         """True when this seat is to move."""
@@ -123,9 +134,8 @@ class View:
         return FULL_DECK & ~seen
 
     def owner_needs(self) -> list[tuple[int, int]]:
-        """(seat, value) pairs: another seat that must hold a card of ``value`` (R21d)."""
-        if self.rules.add_retention == "team":
-            return []  # an owner may rely on his partner's card (A14): nothing is certain
+        """(seat, value) pairs: another seat that must hold a card of ``value`` (R21d; under
+        both ``add_retention`` settings every owner holds his value, RULES.md §3)."""
         needs = []
         for value, _, _, owners in self.houses:
             for s in range(4):
@@ -137,23 +147,9 @@ class View:
         """A position with this seat's hand and the public floor, other hands empty: enough
         for the seat's own legal moves (they depend only on his hand and the floor; under
         ``add_retention="team"`` a permission resting on the partner's card is not seen)."""
-        pos = Position(self.rules, self.dealer)
-        pos.phase_id = self.phase_id
-        pos.bid = self.bid
-        pos.plays = self.plays
         hands = [0, 0, 0, 0]
         hands[self.seat] = self.hand
-        pos.hands = hands
-        pos.loose = self.loose
-        for value, cards, cemented, owners in self.houses:
-            pos.hcards[value] = cards
-            pos.hcem[value] = cemented
-            pos.howners[value] = owners
-            pos.hpresent |= 1 << value
-        pos.captured = [self.captured[0], self.captured[1]]
-        pos.sweeps = [self.sweeps[0], self.sweeps[1]]
-        pos.last_capture = self.last_capture
-        return pos
+        return self._position(hands, (), self.loose)
 
     def legal_codes(self) -> list[int]:
         """This seat's legal moves as codes (empty when it is not his turn)."""
@@ -186,16 +182,16 @@ class View:
             rng.shuffle(unseen)
             deal = self._lay(unseen, sizes)
             if all(deal[s] & VALUE_MASK[v] for s, v in needs):
-                return self._position(deal, unseen)
+                return self._complete(deal, unseen)
         # Constructive fallback: one card of each needed value to its owner, then the rest.
         pool = unseen[:]
         rng.shuffle(pool)
         fixed: list[list[int]] = [[], [], [], []]
         for s, v in needs:
-            if any((c >> 2) + 1 == v for c in fixed[s]):
+            if any(VALUE[c] == v for c in fixed[s]):
                 continue
             for i, c in enumerate(pool):
-                if (c >> 2) + 1 == v:
+                if VALUE[c] == v:
                     fixed[s].append(pool.pop(i))
                     break
             else:
@@ -208,7 +204,7 @@ class View:
             order += fixed[s] + [next(rest) for _ in range(sizes[s] - len(fixed[s]))]
         order += list(rest)
         deal = self._lay(order, sizes)
-        return self._position(deal, order)
+        return self._complete(deal, order)
 
     def _lay(self, cards: list[int], sizes: list[int]) -> list[int]:
         """Masks of the four hands taken in seat order from the front of ``cards``."""
@@ -222,19 +218,32 @@ class View:
             i += sizes[s]
         return out
 
-    def _position(self, deal: list[int], cards: list[int]) -> Position:
-        pos = self.shell()
+    def _complete(self, deal: list[int], cards: list[int]) -> Position:
+        """The position of the hidden hands ``deal``; the stock and a face-down floor are the
+        rest of ``cards``, in order, after the hands' cards."""
         hands = deal[:]
         hands[self.seat] = self.hand
-        pos.hands = hands
         used = sum(self.hand_sizes) - self.hand_sizes[self.seat]
         rest = cards[used:]
-        pos.stock = tuple(rest[: self.stock_size])
-        facedown = rest[self.stock_size : self.stock_size + self.facedown]
-        for c in facedown:
-            pos.loose |= 1 << c
-        pos.match_diff, pos.match_baazis, pos.match_deals = self.match
-        return pos
+        facedown = mask_of(rest[self.stock_size : self.stock_size + self.facedown])
+        return self._position(hands, rest[: self.stock_size], self.loose | facedown)
+
+    def _position(self, hands: list[int], stock: Sequence[int], loose: int) -> Position:
+        return Position(
+            self.rules,
+            self.dealer,
+            phase_id=self.phase_id,
+            bid=self.bid,
+            plays=self.plays,
+            hands=hands,
+            stock=stock,
+            loose=loose,
+            houses=self.houses,
+            captured=self.captured,
+            sweeps=self.sweeps,
+            last_capture=self.last_capture,
+            match=self.match,
+        )
 
     # --- FORMAT.md --------------------------------------------------------------------------
 

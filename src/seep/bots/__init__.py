@@ -29,6 +29,7 @@ expert     ismcts with a budget of under a second per move
 
 from __future__ import annotations
 
-from .base import BOTS, Bot, Decision, make_bot, register
+from .base import Bot, Decision, UnknownBotError
+from .registry import BOTS, DIFFICULTIES, make_bot, register
 
-__all__ = ["BOTS", "Bot", "Decision", "make_bot", "register"]
+__all__ = ["BOTS", "DIFFICULTIES", "Bot", "Decision", "UnknownBotError", "make_bot", "register"]

@@ -1,26 +1,16 @@
-"""The bot protocol, the registry of bots and difficulty presets, and the random bot."""
+"""The bot protocol and the random bot (the registry is :mod:`seep.bots.registry`)."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
 from ..errors import SeepError
 from ..moves import Move
 from ..view import View
 
-__all__ = [
-    "BOTS",
-    "PRESETS",
-    "Bot",
-    "Decision",
-    "RandomBot",
-    "UnknownBotError",
-    "make_bot",
-    "register",
-]
+__all__ = ["Bot", "Decision", "RandomBot", "UnknownBotError"]
 
 
 class UnknownBotError(SeepError):
@@ -57,33 +47,3 @@ class RandomBot:
         if not moves:
             raise SeepError(f"seat {view.seat} has no move to make (not his turn?)")
         return Decision(Move(rng.choice(moves)), f"a random choice among {len(moves)} moves")
-
-
-BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot}
-# Difficulty presets: a bot name and its settings.
-PRESETS: dict[str, tuple[str, dict[str, Any]]] = {}
-
-
-def register(name: str, factory: Callable[..., Bot]) -> None:
-    """Add a bot factory under ``name``."""
-    BOTS[name] = factory
-
-
-def make_bot(name: str, **settings: Any) -> Bot:
-    """A bot by name (``random``, ``greedy``, ``heuristic``, ``ismcts``) or difficulty
-    (``easy``, ``medium``, ``hard``, ``expert``), with optional settings."""
-    _load_builtin()
-    if name in PRESETS:
-        base, preset = PRESETS[name]
-        bot = BOTS[base](**{**preset, **settings})
-        return bot
-    factory = BOTS.get(name)
-    if factory is None:
-        known = ", ".join([*BOTS, *PRESETS])
-        raise UnknownBotError(f"unknown bot {name!r} (known: {known})")
-    return factory(**settings)
-
-
-def _load_builtin() -> None:
-    """Import the built-in bots (each registers itself) on first use."""
-    from . import greedy, heuristic, ismcts  # noqa: F401

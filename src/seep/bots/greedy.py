@@ -21,11 +21,12 @@ import random
 from typing import Any
 
 from ..cards import card_value, cards_of_mask, mask_points, value_mask
-from ..engine import BID, CAPTURE, PHASE_BID, THROW, code_action, code_card, code_value
+from ..codes import BID, CAPTURE, PHASE_BID, THROW, code_action, code_card, code_value
 from ..errors import SeepError
+from ..floor import sweep_values
 from ..moves import Move
 from ..view import View
-from .base import PRESETS, Decision, register
+from .base import Decision
 from .tactics import (
     Counting,
     Outcome,
@@ -33,7 +34,6 @@ from .tactics import (
     card_text,
     describe,
     simulate,
-    sweep_values,
     team_margin,
 )
 
@@ -135,7 +135,3 @@ class GreedyBot:
         if code_action(out.code) == THROW:
             return Decision(Move(out.code), f"throws {card_text(code_card(out.code))}: {why}")
         return Decision(Move(out.code), f"{describe(out.code)}: {why}")
-
-
-register("greedy", GreedyBot)
-PRESETS["easy"] = ("greedy", {})

@@ -38,8 +38,8 @@ import random
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from ..cards import cards_of_mask, mask_points
-from ..engine import (
+from ..cards import cards_of_mask, mask_of, mask_points, mask_values
+from ..codes import (
     BID,
     BREAK,
     BUILD,
@@ -48,16 +48,17 @@ from ..engine import (
     PHASE_BID,
     PHASE_PLAY,
     THROW,
-    Position,
     code_action,
     code_card,
     code_house,
     code_value,
 )
+from ..engine import Position
 from ..errors import SeepError
+from ..floor import sweep_values
 from ..moves import Move
 from ..view import View
-from .base import PRESETS, Decision, register
+from .base import Decision
 from .greedy import bid_reason
 from .tactics import (
     Counting,
@@ -67,7 +68,6 @@ from .tactics import (
     card_text,
     describe,
     simulate,
-    sweep_values,
     team_margin,
 )
 
@@ -150,9 +150,7 @@ class HeuristicBot:
                 result.append((float(out.gain), out, 0.0))
                 continue
             card = code_card(code)
-            held = 0  # values (bits) left in our hand after the move
-            for c in cards_of_mask(view.hand & ~(1 << card)):
-                held |= 1 << ((c >> 2) + 1)
+            held = mask_values(view.hand & ~(1 << card))  # values left in our hand
             equity, steal = self._equity(out.houses, seat, held, counting, tdp)
             hp = 0
             for v, _, _, _ in out.houses:
@@ -246,16 +244,19 @@ class HeuristicBot:
         for code in bids:
             total = 0.0
             for floor in samples:
-                pos = Position(view.rules, view.dealer)
-                pos.phase_id = PHASE_PLAY
-                pos.bid = code_value(code)
                 hands = [0, 0, 0, 0]
                 hands[view.seat] = view.hand
-                pos.hands = hands
-                for c in floor:
-                    pos.loose |= 1 << c
-                # The other unseen cards stand for the stock: only its size matters here.
-                pos.stock = tuple(c for c in unseen if not pos.loose >> c & 1)
+                loose = mask_of(floor)
+                pos = Position(
+                    view.rules,
+                    view.dealer,
+                    phase_id=PHASE_PLAY,
+                    bid=code_value(code),
+                    hands=hands,
+                    loose=loose,
+                    # The other unseen cards stand for the stock: only its size matters here.
+                    stock=[c for c in unseen if not loose >> c & 1],
+                )
                 scored = self.score_moves(View.from_position(pos, view.seat), pos.legal_codes())
                 total += max(s for s, _, _ in scored)
             if total > best_total + _EPS:
@@ -340,7 +341,3 @@ def _reason(
             return f"{describe(code)}: my partner's house becomes mine, safer at {value}"
         return f"{describe(code)}: the opponents' house becomes mine"
     return describe(code)
-
-
-register("heuristic", HeuristicBot)
-PRESETS["medium"] = ("heuristic", {})

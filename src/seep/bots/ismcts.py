@@ -48,7 +48,7 @@ legal-move list.
 the rest of the deal mainly adds noise; a playout cut after ``horizon`` plies and scored by
 :func:`estimate` (points and sweeps so far, plus shares of the points still in hands, houses
 and loose cards, fitted by least squares to the final results of full playouts) is four times
-cheaper and less noisy. In duplicate-deal duels against the greedy bot (bench/duel.py), cut
+cheaper and less noisy. In duplicate-deal duels against the greedy bot (``seep.arena``), cut
 playouts did at least as well as full ones at equal iterations.
 
 The search depends only on the view and the ``rng`` passed in: with an ``iterations`` budget
@@ -78,26 +78,28 @@ import time
 from collections.abc import Callable
 from typing import NamedTuple
 
-from ..cards import VALUE_MASK
-from ..engine import (
+from ..cards import VALUE, VALUE_MASK, card_points, seat_to_move
+from ..codes import (
     BUILD,
     CAPTURE,
+    HOUSE_CODE_BIT,
     PHASE_OVER,
     PHASE_PLAY,
     THROW,
-    Position,
     code_action,
     code_card,
     code_houses,
     code_loose,
-    floor_index,
     make_code,
 )
+from ..engine import Position
 from ..errors import SeepError
+from ..floor import MAXIMAL_UNIONS, floor_index, group_unions, sweepers
 from ..moves import Move
 from ..options import Rules
+from ..verify import capture_else_throw_is_legal
 from ..view import View
-from .base import PRESETS, Decision, register
+from .base import Decision
 from .heuristic import HeuristicBot
 
 __all__ = ["IsmctsBot", "Search", "estimate", "playout", "policy_move"]
@@ -119,8 +121,7 @@ DEFAULT_EPSILON = 0.1
 
 # --- tables ---------------------------------------------------------------------------------
 
-_VAL = tuple((c >> 2) + 1 for c in range(52))
-_TEN_OF_DIAMONDS = 4 * 9 + 2  # rank index 9 (T), suit index 2 (D)
+_VAL = VALUE
 # Per card: its capture tag (the card and its value, R23), and its throw code (R22).
 _CAPTURE_TAG = tuple(make_code(CAPTURE, c, value=_VAL[c]) for c in range(52))
 _THROW_CODE = tuple(make_code(THROW, c) for c in range(52))
@@ -131,7 +132,7 @@ _HOUSE_VALUES_MASK = 0b11111 << 9  # bits 9..13
 #: Share of the points a playout build keeps off the floor that counts as won.
 _BUILD_SHARE = 0.6
 # Per value 9..13: the move-code bit that captures the house of that value.
-_HOUSE_BIT = tuple(make_code(THROW, houses=1 << (v - 9)) if v >= 9 else 0 for v in range(14))
+_HOUSE_BIT = HOUSE_CODE_BIT
 
 
 def _byte_tables(f: Callable[[int], int], combine: Callable[[int, int], int]) -> _ByteTables:
@@ -154,16 +155,6 @@ _VALUE_SUM = _byte_tables(lambda c: _VAL[c], operator.add)
 _VALUES = _byte_tables(lambda c: 1 << _VAL[c], operator.or_)
 
 
-def _card_points(c: int, ten_diamonds: int) -> int:
-    """R5: spades score their capture value, the other aces 1, the ten of diamonds
-    ``ten_diamonds`` (option ``ten_diamonds_points``), every other card 0."""
-    if c & 3 == 0:
-        return _VAL[c]
-    if _VAL[c] == 1:
-        return 1
-    return ten_diamonds if c == _TEN_OF_DIAMONDS else 0
-
-
 _POINTS_BY_TD: dict[int, _ByteTables] = {}
 
 
@@ -171,7 +162,7 @@ def _points_table(ten_diamonds: int) -> _ByteTables:
     """Card points by byte (see :func:`_byte_tables`) for a ``ten_diamonds_points`` value."""
     table = _POINTS_BY_TD.get(ten_diamonds)
     if table is None:
-        table = _byte_tables(lambda c: _card_points(c, ten_diamonds), operator.add)
+        table = _byte_tables(lambda c: card_points(c, ten_diamonds), operator.add)
         _POINTS_BY_TD[ten_diamonds] = table
     return table
 
@@ -192,32 +183,6 @@ def _fold(mask: int, t: _ByteTables) -> int:
     )
 
 
-# The cards of a set of values (bit v), looked up in two halves: values 0..6 and 7..13.
-_VALUE_CARDS_LO = tuple(
-    functools.reduce(operator.or_, (VALUE_MASK[v] for v in range(1, 7) if m >> v & 1), 0)
-    for m in range(128)
-)
-_VALUE_CARDS_HI = tuple(
-    functools.reduce(operator.or_, (VALUE_MASK[v + 7] for v in range(7) if m >> v & 1), 0)
-    for m in range(128)
-)
-
-
-def _cards_of_values(values: int) -> int:
-    """The 4 cards of every value whose bit is set in ``values``."""
-    return _VALUE_CARDS_LO[values & 127] | _VALUE_CARDS_HI[values >> 7 & 127]
-
-
-# _NO_POINTS[td_scores]: the cards that score nothing (R5), the ten of diamonds among them
-# only when it is worth 0.
-_NO_POINTS = tuple(
-    functools.reduce(
-        operator.or_, (1 << c for c in range(52) if _card_points(c, 6 if td else 0) == 0), 0
-    )
-    for td in (False, True)
-)
-
-
 def _card_by_points(
     pick: Callable[..., int], tiebreak: int
 ) -> tuple[tuple[tuple[int, ...], ...], ...]:
@@ -228,7 +193,7 @@ def _card_by_points(
             tuple(
                 pick(
                     (4 * v - 4 + s for s in range(4) if nib >> s & 1),
-                    key=lambda c: (_card_points(c, 6 if td else 0), tiebreak * c),
+                    key=lambda c: (card_points(c, 6 if td else 0), tiebreak * c),
                     default=0,
                 )
                 if v
@@ -273,15 +238,11 @@ def _best_family(loose: int, v: int, groups: tuple[int, ...], ten_diamonds: int)
             if not best & g:
                 best |= g
     else:
-        unions = {0}
-        for g in groups:
-            unions.update([u | g for u in unions if not u & g])
         best, best_key = 0, (-1, -1, -1)
-        for u in unions:
-            if all(g & u for g in groups):
-                k = (_fold(u, table), u.bit_count(), u)
-                if k > best_key:
-                    best, best_key = u, k
+        for u in group_unions(groups, MAXIMAL_UNIONS):
+            k = (_fold(u, table), u.bit_count(), u)
+            if k > best_key:
+                best, best_key = u, k
     if len(_BEST_FAMILY) > _CACHE_LIMIT:
         _BEST_FAMILY.clear()
     result = _BEST_FAMILY[key] = (best, _fold(best, table), _fold(best, _VALUE_SUM))
@@ -346,13 +307,13 @@ def _policy(rules: Rules) -> _Policy:
 
 def _make_policy(rules: Rules) -> _Policy:
     tdp = rules.ten_diamonds_points
-    points = tuple(_card_points(c, tdp) for c in range(52))
+    points = tuple(card_points(c, tdp) for c in range(52))
     table = _points_table(tdp)
     best_card = _BEST_CARD[tdp != 0]
     worst_card = _WORST_CARD[tdp != 0]
     # sweeps[n]: the bonus of a sweep on play n (R38); index 49 for "after the deal".
     sweeps = (0, *(_sweep_value(rules, n) for n in range(1, 49)), 0)
-    shortcut = rules.throw_rule != "no_other_move" and not rules.house_in_sums
+    shortcut = capture_else_throw_is_legal(rules)
     # Builds in playouts: not when absorbing further loose groups is compulsory (R31), nor
     # under a limit on houses (A22).
     builds = rules.absorb_loose_groups != "mandatory" and rules.max_houses is None
@@ -371,7 +332,7 @@ def _make_policy(rules: Rules) -> _Policy:
         plays = pos.plays
         if plays == 0 or not shortcut:
             return _fallback_move(pos, rand, epsilon, table)
-        p = (pos.dealer + 1 + plays) & 3
+        p = seat_to_move(pos.dealer, plays)
         hands = pos.hands
         hand = hands[p]
         loose = pos.loose
@@ -441,7 +402,7 @@ def _make_policy(rules: Rules) -> _Policy:
                     total = floor_sum + v
                     t = v if v > top else top
                     fits = nxt & divisors[total] >> t << t
-                    if fits and (fits >> total & 1 or _sweepers(loose | 1 << c) & fits):
+                    if fits and (fits >> total & 1 or sweepers(loose | 1 << c) & fits):
                         score -= lose
             if score > best_score:
                 best_score = score
@@ -497,58 +458,11 @@ def _swept(loose: int, houses: int, values: int, total: int) -> bool:
         return False
     if fits >> total & 1:
         return True  # one group: the whole floor
-    return bool(_sweepers(loose) & fits)
+    return bool(sweepers(loose) & fits)
 
 
 # _DIVISORS[t]: bit w for every value w (1..13) dividing t (t up to the 364 of the whole pack).
 _DIVISORS = tuple(sum(1 << w for w in range(1, 14) if t % w == 0) for t in range(365))
-
-
-# Bit w for every value w whose groups cover a loose floor exactly; cached by floor mask.
-_SWEEPERS: dict[int, int] = {}
-
-
-def _sweepers(loose: int) -> int:
-    """Bit w for every value w such that the (non-empty) ``loose`` cards split into disjoint
-    groups each worth w (R24): a card of value w would capture them all."""
-    hit = _SWEEPERS.get(loose)
-    if hit is not None:
-        return hit
-    total = _fold(loose, _VALUE_SUM)
-    values = []
-    m = loose
-    while m:
-        low = m & -m
-        m ^= low
-        values.append(_VAL[low.bit_length() - 1])
-    values.sort(reverse=True)
-    result = 0
-    for w in range(values[0], min(total, 13) + 1):
-        if total % w == 0 and (w == total or _splits(values, [w] * (total // w), 0)):
-            result |= 1 << w
-    if len(_SWEEPERS) > _CACHE_LIMIT:
-        _SWEEPERS.clear()
-    _SWEEPERS[loose] = result
-    return result
-
-
-def _splits(values: list[int], room: list[int], i: int) -> bool:
-    """Whether ``values[i:]`` (largest first) fill the bins of free space ``room`` exactly
-    (the value sums agree, so fitting every value is enough)."""
-    if i == len(values):
-        return True
-    x = values[i]
-    seen = 0
-    for b, r in enumerate(room):
-        if r < x or seen >> r & 1:
-            continue  # bins with equal room are interchangeable: try one of them
-        seen |= 1 << r
-        room[b] = r - x
-        if _splits(values, room, i + 1):
-            room[b] = r
-            return True
-        room[b] = r
-    return False
 
 
 def _fallback_move(
@@ -652,7 +566,7 @@ def estimate(pos: Position) -> float:
         elif not owners & 0b0101:  # team 1's house
             w = _w_contested(plays) if team0 & VALUE_MASK[v] else _w_secure(plays)
             diff -= w * _fold(pos.hcards[v], table)
-    mover = (pos.dealer + 1 + plays) & 3
+    mover = seat_to_move(pos.dealer, plays)
     loose = _fold(pos.loose, table)
     if loose:
         diff += _W_LOOSE_NEXT * (loose if mover & 1 == 0 else -loose)
@@ -894,7 +808,7 @@ class IsmctsBot:
                 if code in children or code not in legal:
                     untried = [c for c in legal if c not in children]
                     code = untried[int(rand() * len(untried))]
-                mover = (pos.dealer + 1 + pos.plays) & 3
+                mover = seat_to_move(pos.dealer, pos.plays)
                 child = _Node(1.0 if mover & 1 == team else -1.0)
                 child.avail = 1
                 children[code] = child
@@ -914,12 +828,3 @@ class IsmctsBot:
         for nd in path:
             nd.visits += 1
             nd.total += nd.sign * result
-
-
-register("ismcts", IsmctsBot)
-# Difficulty presets (seep.bots.make_bot). Budgets in playouts, not milliseconds, so that a
-# preset plays the same moves from the same seed on any machine and under any load (the arena's
-# figures reproduce exactly); on one core of the reference machine they take about 0.1 s and
-# 0.5 s per move (bench/bots.py). The search looks at the heuristic's three best card plays.
-PRESETS["hard"] = ("ismcts", {"iterations": 300, "candidates": 3})
-PRESETS["expert"] = ("ismcts", {"iterations": 1500, "candidates": 3})

@@ -7,9 +7,6 @@ public floor masks, never from hidden cards, so bots built on it stay honest.
 >>> from seep.cards import parse_card, parse_cards
 >>> capture_outlook(parse_cards("3S 4H 7D"), 7, 6)   # 7D and {3S, 4H}: 3 points, all taken
 (3, True)
->>> bits = sweep_values(parse_cards("2S 5H 3D"), 0)  # a 5 takes {2S, 3D} and 5H; a 10 all
->>> [v for v in range(1, 14) if bits >> v & 1]
-[5, 10]
 >>> card_text(parse_card("TD")), cards_text(parse_cards("TD 5S"))
 ('10♦', '5♠ and 10♦')
 """
@@ -19,23 +16,23 @@ from __future__ import annotations
 from dataclasses import dataclass
 from math import comb
 
-from ..cards import RANKS, VALUE_MASK, cards_of_mask, mask_points
-from ..engine import (
+from ..cards import RANKS, VALUE_MASK, cards_of_mask, mask_points, seat_to_move
+from ..codes import (
     BID,
     BUILD,
     CAPTURE,
     CEMENT,
     REDEAL,
     THROW,
-    Position,
     code_action,
     code_card,
     code_house,
     code_houses,
     code_loose,
     code_value,
-    floor_index,
 )
+from ..engine import Position
+from ..floor import ALL_UNIONS, floor_index, group_unions
 from ..view import View
 
 __all__ = [
@@ -47,7 +44,6 @@ __all__ = [
     "cards_text",
     "describe",
     "simulate",
-    "sweep_values",
     "team_margin",
 ]
 
@@ -93,60 +89,20 @@ def capture_outlook(loose: int, v: int, tdp: int) -> tuple[int, bool]:
     if not groups:
         result = (0, not loose)
     else:
-        memo: dict[int, tuple[int, bool]] = {}
-
-        def best(mask: int) -> tuple[int, bool]:
-            # Exact cover style recursion on the lowest card: it is skipped or it belongs to
-            # one group; "coverable" needs every card in some group.
-            if not mask:
-                return (0, True)
-            got = memo.get(mask)
-            if got is not None:
-                return got
-            low = mask & -mask
-            rest = mask ^ low
-            pts, _ = best(rest)
-            cover = False
-            for g in groups:
-                if g & low and not g & ~mask:
-                    sub_pts, sub_cover = best(mask ^ g)
-                    gp = sub_pts + mask_points(g, tdp)
-                    if gp > pts:
-                        pts = gp
-                    cover = cover or sub_cover
-            memo[mask] = (pts, cover)
-            return memo[mask]
-
-        result = best(loose)
+        # Every family of disjoint v-groups (R24): the most points of one, and whether one
+        # covers the whole loose floor.
+        best = 0
+        cover = False
+        for u in group_unions(groups, ALL_UNIONS):
+            pts = mask_points(u, tdp)
+            if pts > best:
+                best = pts
+            cover = cover or u == loose
+        result = (best, cover)
     if len(_OUTLOOK) > _OUTLOOK_LIMIT:
         _OUTLOOK.clear()
     _OUTLOOK[key] = result
     return result
-
-
-def sweep_values(loose: int, hpresent: int) -> int:
-    """Bitmask (bit v) of the card values that would capture the whole floor: every loose card
-    in disjoint v-groups and no house but one of value v (R21g, R37). An empty floor gives 0:
-    nothing can be swept from it (R38)."""
-    if not loose and not hpresent:
-        return 0
-    if hpresent & (hpresent - 1):
-        return 0  # two houses of different values are never taken by one card
-    total = 0
-    m = loose
-    while m:
-        low = m & -m
-        m ^= low
-        total += ((low.bit_length() - 1) >> 2) + 1
-    out = 0
-    candidates = (hpresent,) if hpresent else tuple(1 << v for v in range(1, 14))
-    for bit in candidates:
-        v = bit.bit_length() - 1
-        if total % v:
-            continue
-        if capture_outlook(loose, v, 6)[1]:
-            out |= bit
-    return out
 
 
 # --- card counting ---------------------------------------------------------------------------
@@ -169,16 +125,16 @@ class Counting:
         # others have not been dealt yet (R18: the bidder ends with 11, the others with 12).
         sizes = list(view.hand_sizes)
         if view.plays == 0 and view.stock_size:
-            bidder = (view.dealer + 1) & 3
+            bidder = seat_to_move(view.dealer, 0)
             sizes = [11 if s == bidder else 12 for s in range(4)]
         self.hand_size = sizes
-        # known[s]: bitmask of values seat s surely holds (owners' duty, R21d).
+        # known[s]: bitmask of values seat s surely holds (owners' duty, R21d, under both
+        # add_retention settings).
         known = [0, 0, 0, 0]
-        if view.rules.add_retention == "self":
-            for value, _, _, owners in view.houses:
-                for s in range(4):
-                    if owners >> s & 1:
-                        known[s] |= 1 << value
+        for value, _, _, owners in view.houses:
+            for s in range(4):
+                if owners >> s & 1:
+                    known[s] |= 1 << value
         self.known = known
         self._none: dict[tuple[int, int], float] = {}
 
@@ -302,10 +258,7 @@ def describe(code: int) -> str:
     if action == THROW:
         return f"throws {card}"
     if action == CAPTURE:
-        items = [f"the house of {9 + i}" for i in range(5) if code_houses(code) >> i & 1]
-        if loose:
-            items.append(cards_text(loose))
-        return f"{card} captures {' and '.join(items)}"
+        return f"{card} captures {_taken_text(code)}"
     value = code_value(code)
     extra = f" with {cards_text(loose)}" if loose else ""
     if action == BUILD:
@@ -315,15 +268,20 @@ def describe(code: int) -> str:
     return f"breaks the house of {code_house(code)} up to {value} with {card}{extra}"
 
 
+def _taken_text(code: int) -> str:
+    """What a capture takes, in words: ``the house of 10 and 3♠, 4♥``."""
+    items = [f"the house of {9 + i}" for i in range(5) if code_houses(code) >> i & 1]
+    if code_loose(code):
+        items.append(cards_text(code_loose(code)))
+    return " and ".join(items)
+
+
 def capture_text(out: Outcome) -> str:
     """A capture in words with what it scores: ``captures 10♦ and 5♠ with 5♥ for 11 points``,
     ``sweeps with 7♣ (3♠, 4♥): 3 points + 50 for the sweep``."""
     code = out.code
     card = code_card(code)
-    items = [f"the house of {9 + i}" for i in range(5) if code_houses(code) >> i & 1]
-    if code_loose(code):
-        items.append(cards_text(code_loose(code)))
-    what = " and ".join(items)
+    what = _taken_text(code)
     pts = f"{out.points} point" + ("" if out.points == 1 else "s")
     if out.sweep:
         return f"sweeps with {card_text(card)} ({what}): {pts} + {out.sweep} for the sweep"

@@ -28,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from ..cards import VALUE_MASK, mask_points, mask_value_sum
+from ..cards import VALUE_MASK, card_value, mask_points, mask_value_sum
 from ..engine import BID, BREAK, BUILD, CAPTURE, CEMENT, REDEAL, Position
 from ..view import View
 from .actions import NUM_USES, USE0, MoveBuilder
@@ -233,7 +233,7 @@ def move_features(view: View, pos: Position, code: int, row: Array) -> None:
     if action == REDEAL:
         return
     card = code >> 57 & 63
-    value = (card >> 2) + 1
+    value = card_value(card)
     row[f["card_value_1"] + value - 1] = 1.0
     row[f["card_points"]] = mask_points(1 << card, tdp) / 10.0
     hand_after = hand & ~(1 << card)

@@ -41,7 +41,7 @@ from typing import Any
 import numpy as np
 import pyspiel  # type: ignore[import-not-found]
 
-from ..cards import CARD_NAMES, format_cards
+from ..cards import CARD_NAMES, format_cards, seat_to_move
 from ..engine import PHASE_BID, Position
 from ..moves import Move
 from ..notation import format_position
@@ -266,7 +266,7 @@ class SeepState(pyspiel.State):  # type: ignore[misc]
         pos = c.pos
         if pos is None:
             return int(pyspiel.PlayerId.CHANCE)
-        return (pos.dealer + 1 + pos.plays) & 3
+        return seat_to_move(pos.dealer, pos.plays)
 
     def _legal_actions(self, player: int) -> list[int]:
         return self._c.builder.legal_actions()

@@ -28,8 +28,8 @@ from pydantic import (
     model_validator,
 )
 
-from ..bots.base import BOTS, _load_builtin
-from ..bots.base import PRESETS as BOT_PRESETS
+from ..bots.registry import BOTS, _load_builtin
+from ..bots.registry import DIFFICULTIES as BOT_PRESETS
 from ..options import PRESETS
 
 __all__ = [

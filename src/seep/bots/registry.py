@@ -1,0 +1,60 @@
+"""The registry of bots by name, the difficulty presets, and :func:`make_bot`.
+
+The built-in bots are imported on the first :func:`make_bot` call (they are the costly part of
+importing :mod:`seep.bots`); they import :mod:`seep.bots.base`, never this module, so the
+registry and the bots form no import cycle.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .base import Bot, RandomBot, UnknownBotError
+
+__all__ = ["BOTS", "DIFFICULTIES", "make_bot", "register"]
+
+#: Bot factories by name; :func:`register` adds more (an arena plugin, an example).
+BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot}
+#: Difficulty presets: a bot name and its settings. Budgets in playouts, not milliseconds, so
+#: that a preset plays the same moves from the same seed on any machine and under any load
+#: (the arena's figures reproduce exactly); on one core of the reference machine ``hard`` and
+#: ``expert`` take about 0.1 s and 0.5 s per move (bench/bots.py). The search looks at the
+#: heuristic's three best card plays.
+DIFFICULTIES: dict[str, tuple[str, dict[str, Any]]] = {
+    "easy": ("greedy", {}),
+    "medium": ("heuristic", {}),
+    "hard": ("ismcts", {"iterations": 300, "candidates": 3}),
+    "expert": ("ismcts", {"iterations": 1500, "candidates": 3}),
+}
+
+
+def register(name: str, factory: Callable[..., Bot]) -> None:
+    """Add a bot factory under ``name``."""
+    BOTS[name] = factory
+
+
+def make_bot(name: str, **settings: Any) -> Bot:
+    """A bot by name (``random``, ``greedy``, ``heuristic``, ``ismcts``) or difficulty
+    (``easy``, ``medium``, ``hard``, ``expert``), with optional settings."""
+    _load_builtin()
+    if name in DIFFICULTIES:
+        base, preset = DIFFICULTIES[name]
+        return BOTS[base](**{**preset, **settings})
+    factory = BOTS.get(name)
+    if factory is None:
+        known = ", ".join([*BOTS, *DIFFICULTIES])
+        raise UnknownBotError(f"unknown bot {name!r} (known: {known})")
+    return factory(**settings)
+
+
+def _load_builtin() -> None:
+    """Import and register the built-in bots (a look-up in ``sys.modules`` after the first
+    call); a bot registered under one of their names keeps its place."""
+    from .greedy import GreedyBot
+    from .heuristic import HeuristicBot
+    from .ismcts import IsmctsBot
+
+    BOTS.setdefault("greedy", GreedyBot)
+    BOTS.setdefault("heuristic", HeuristicBot)
+    BOTS.setdefault("ismcts", IsmctsBot)

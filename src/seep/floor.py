@@ -1,0 +1,240 @@
+"""Floor combinatorics: subset sums, groups, families of groups, splits into sets.
+
+The one implementation of the arithmetic the rules of capture and house building rest on (R21b,
+R23-R25, R31, R37), used by the engine, the format reader, the notation and the bots. Pure
+functions of card masks (``seep.cards``); the two costly ones are cached, bounded by clearing.
+
+>>> from seep.cards import parse_cards, format_cards
+>>> [format_cards(g) for g in loose_subsets(parse_cards("3S 4H 7D"))[7]]
+['3S 4H', '7D']
+>>> [format_cards(s) for s in split_cards(parse_cards("TC 7D 3C"), 10) or []]
+['TC', '3C 7D']
+>>> bits = sweep_values(parse_cards("2S 5H 3D"), 0)  # a 5 takes {2S, 3D} and 5H; a 10 all
+>>> [v for v in range(1, 14) if bits >> v & 1]
+[5, 10]
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from .cards import VALUE, cards_of_mask
+
+__all__ = [
+    "ALL_UNIONS",
+    "MAXIMAL_UNIONS",
+    "clear_caches",
+    "floor_index",
+    "group_unions",
+    "is_union_of_groups",
+    "loose_subsets",
+    "split_cards",
+    "splits_exactly",
+    "subset_sums",
+    "sweep_values",
+    "sweepers",
+]
+
+_SUM_BITS: Final = ((1 << 14) - 1) & ~1  # sums 1..13
+
+# Caches shared by all positions: the subsets of a loose floor summing to each value 1..13, the
+# unions of disjoint group families and the values whose groups cover a floor. Each depends only
+# on masks, so they are pure functions; they are bounded by clearing when they grow large.
+_FLOOR: dict[int, tuple[tuple[tuple[int, ...], ...], int]] = {}
+_FAMILIES: dict[tuple[tuple[int, ...], int], tuple[int, ...]] = {}
+_SWEEPERS: dict[int, int] = {}
+_CACHE_LIMIT: Final = 50_000
+_NO_FLOOR: tuple[tuple[tuple[int, ...], ...], int] = (((),) * 14, 0)
+_ZERO_ONLY: tuple[int, ...] = (0,)
+
+#: :func:`group_unions` modes: every family (absorption, R31; capture rule ``any``), or only
+#: the maximal ones (R25; absorption ``mandatory``).
+ALL_UNIONS: Final = 0
+MAXIMAL_UNIONS: Final = 1
+
+
+def clear_caches() -> None:
+    """Empty the caches (benchmarks measure cold; tests show nothing depends on them)."""
+    _FLOOR.clear()
+    _FAMILIES.clear()
+    _SWEEPERS.clear()
+
+
+def floor_index(loose: int) -> tuple[tuple[tuple[int, ...], ...], int]:
+    """Every non-empty subset of ``loose`` with a value sum ``t`` <= 13, grouped by ``t``,
+    and a bitmask with bit ``t`` set when some subset sums to ``t``.
+
+    Index ``t`` (1..13) of the first item holds the masks summing to ``t``: the t-groups of R23.
+    A floor whose highest card was added to an indexed floor is extended from it; any other
+    floor is built card by card, in the same order.
+    """
+    hit = _FLOOR.get(loose)
+    if hit is not None:
+        return hit
+    if not loose:
+        return _NO_FLOOR
+    # Only the floor without its highest card is a parent: extending it gives the buckets in
+    # exactly the order of the full build, so the order of legal moves never depends on what
+    # happens to be cached.
+    low = 1 << (loose.bit_length() - 1)
+    parent = _FLOOR.get(loose ^ low)
+    if parent is not None:
+        by_sum = list(parent[0])
+        avail = parent[1]
+        v = VALUE[low.bit_length() - 1]
+        for t in range(13 - v, 0, -1):
+            if avail >> t & 1:
+                by_sum[t + v] += tuple([s | low for s in parent[0][t]])
+        by_sum[v] += (low,)
+        avail |= (avail << v | 1 << v) & _SUM_BITS
+        result = (tuple(by_sum), avail)
+    else:
+        lists: list[list[int]] = [[] for _ in range(14)]
+        m = loose
+        while m:
+            low = m & -m
+            m ^= low
+            v = VALUE[low.bit_length() - 1]
+            # Extend every subset found so far; values are >= 1, so sums stay bounded by 13.
+            for t in range(13 - v, 0, -1):
+                bucket = lists[t]
+                if bucket:
+                    lists[t + v].extend([s | low for s in bucket])
+            lists[v].append(low)
+        avail = 0
+        for t in range(1, 14):
+            if lists[t]:
+                avail |= 1 << t
+        result = (tuple([tuple(b) for b in lists]), avail)
+    if len(_FLOOR) > _CACHE_LIMIT:
+        _FLOOR.clear()
+    _FLOOR[loose] = result
+    return result
+
+
+def loose_subsets(loose: int) -> tuple[tuple[int, ...], ...]:
+    """The subsets of ``loose`` summing to each ``t`` <= 13 (see :func:`floor_index`)."""
+    return floor_index(loose)[0]
+
+
+def group_unions(groups: tuple[int, ...], mode: int) -> tuple[int, ...]:
+    """Distinct unions of families of pairwise disjoint groups (R24).
+
+    ``ALL_UNIONS``: every family, the empty one included. ``MAXIMAL_UNIONS``: only families
+    after which no group is left disjoint from the union (R25's "no v-group can be formed from
+    the remaining loose cards"); the empty family is maximal only when there are no groups.
+    """
+    if not groups:
+        return _ZERO_ONLY
+    key = (groups, mode)
+    hit = _FAMILIES.get(key)
+    if hit is not None:
+        return hit
+    unions = {0}
+    for g in groups:
+        unions.update([u | g for u in unions if not u & g])
+    if mode == MAXIMAL_UNIONS:
+        result = tuple(u for u in unions if all(g & u for g in groups))
+    else:
+        result = tuple(unions)
+    if len(_FAMILIES) > _CACHE_LIMIT:
+        _FAMILIES.clear()
+    _FAMILIES[key] = result
+    return result
+
+
+def subset_sums(mask: int) -> int:
+    """Bit t set when some subset of the cards of ``mask`` sums to t (0..13)."""
+    reach = 1
+    while mask:
+        low = mask & -mask
+        mask ^= low
+        reach |= (reach << VALUE[low.bit_length() - 1]) & 0x3FFF
+    return reach
+
+
+def _place(values: list[int], bins: list[int]) -> list[int] | None:
+    """Put every value (largest first) into a bin so that each bin is filled exactly: for each
+    value the index of its bin, or ``None`` when no such split exists. Bins with equal room left
+    are interchangeable, so only the first of them is tried."""
+    if sum(values) != sum(bins):
+        return None
+    order = sorted(range(len(values)), key=lambda i: -values[i])
+    room = list(bins)
+    where = [0] * len(values)
+
+    def place(k: int) -> bool:
+        if k == len(order):
+            return True
+        i = order[k]
+        x = values[i]
+        tried = 0
+        for b, r in enumerate(room):
+            if r < x or tried >> r & 1:
+                continue
+            tried |= 1 << r
+            room[b] = r - x
+            where[i] = b
+            if place(k + 1):
+                return True
+            room[b] = r
+        return False
+
+    return where if place(0) else None
+
+
+def splits_exactly(values: list[int], bins: list[int]) -> bool:
+    """Whether ``values`` can be split into groups whose sums are exactly ``bins``."""
+    return _place(values, bins) is not None
+
+
+def split_cards(cards: int, value: int) -> list[int] | None:
+    """The cards of a set split into sets each worth ``value`` (a house's sets, R21b): the
+    largest cards first, each into the first set with room; ``None`` if impossible."""
+    items = sorted(cards_of_mask(cards), reverse=True)
+    values = [VALUE[c] for c in items]
+    total = sum(values)
+    if not value or total % value:
+        return None
+    where = _place(values, [value] * (total // value))
+    if where is None:
+        return None
+    sets = [0] * (total // value)
+    for c, b in zip(items, where, strict=True):
+        sets[b] |= 1 << c
+    return sets
+
+
+def is_union_of_groups(mask: int, v: int) -> bool:
+    """Whether the cards of ``mask`` split into disjoint v-groups (R24); the empty set does."""
+    return split_cards(mask, v) is not None if mask else True
+
+
+def sweepers(loose: int) -> int:
+    """Bit w for every value w such that the (non-empty) ``loose`` cards split into disjoint
+    groups each worth w (R24): a card of value w would capture them all."""
+    hit = _SWEEPERS.get(loose)
+    if hit is not None:
+        return hit
+    values = [VALUE[c] for c in cards_of_mask(loose)]
+    total = sum(values)
+    top = max(values)
+    result = 0
+    for w in range(top, min(total, 13) + 1):
+        if total % w == 0 and (w == total or _place(values, [w] * (total // w)) is not None):
+            result |= 1 << w
+    if len(_SWEEPERS) > _CACHE_LIMIT:
+        _SWEEPERS.clear()
+    _SWEEPERS[loose] = result
+    return result
+
+
+def sweep_values(loose: int, hpresent: int) -> int:
+    """Bitmask (bit v) of the card values that would capture the whole floor: every loose card
+    in disjoint v-groups and no house but one of value v (R21g, R37). ``hpresent`` has bit V
+    per house on the floor. An empty floor gives 0: nothing can be swept from it (R38)."""
+    if hpresent:
+        if hpresent & (hpresent - 1):
+            return 0  # two houses of different values are never taken by one card
+        return hpresent if not loose or sweepers(loose) & hpresent else 0
+    return sweepers(loose) if loose else 0
