@@ -23,6 +23,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect
 
+from .botpool import BotPool, default_workers
 from .store import Store
 from .tables import MAX_MESSAGE_BYTES, Connection, TableError, TableManager
 
@@ -39,6 +40,7 @@ _STATUS = {
     "not_host": 403,
     "not_allowed": 409,
     "seat_taken": 409,
+    "too_many_tables": 429,
 }
 
 _FALLBACK_PAGE = """<!doctype html><meta charset="utf-8"><title>Seep</title>
@@ -57,6 +59,35 @@ def _env_float(name: str, default: float) -> float:
         return float(raw)
     except ValueError:
         raise SystemExit(f"{name} must be a number of seconds, got {raw!r}") from None
+
+
+def _env_int(name: str, default: int) -> int:
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise SystemExit(f"{name} must be a whole number, got {raw!r}") from None
+
+
+def _table_settings() -> dict[str, Any]:
+    """The tables' lifecycle and bot settings from the environment (docs/web.md, Settings)."""
+    return {
+        "ready_seconds": _env_float("SEEP_READY_SECONDS", 60.0),
+        "waiting_seconds": _env_float("SEEP_WAITING_TABLE_MINUTES", 30.0) * 60.0,
+        "abandoned_seconds": _env_float("SEEP_ABANDONED_HOURS", 24.0) * 3600.0,
+        "max_slow_tables": _env_int("SEEP_MAX_EXPERT_TABLES", 4),
+        "bot_pool": BotPool(
+            _env_int("SEEP_BOT_WORKERS", default_workers()),
+            _env_float("SEEP_BOT_SECONDS", 3.0),
+        ),
+    }
+
+
+def _sweep_interval(manager: TableManager) -> float:
+    """How often to look for tables to close: a tenth of the shortest wait, at most a minute."""
+    return max(0.05, min(60.0, manager.waiting_seconds / 10, manager.abandoned_seconds / 10))
 
 
 async def _json_body(request: Request) -> dict[str, Any]:
@@ -111,10 +142,12 @@ def create_app(
     """The web app. ``database_url`` defaults to ``SEEP_DATABASE_URL`` or ./data/seep.db;
     ``bot_delay`` (``SEEP_BOT_DELAY``, 0.6 s) is the pause before each bot move and
     ``grace_seconds`` (``SEEP_GRACE_SECONDS``, 30 s) how long a player may be gone before a
-    bot plays for him. Unfinished tables are reloaded when the app starts."""
+    bot plays for him. Unfinished tables are reloaded when the app starts. The other settings
+    (docs/web.md) come from the environment."""
     store = Store(database_url)
     manager = TableManager(
         store,
+        **_table_settings(),
         bot_delay=bot_delay if bot_delay is not None else _env_float("SEEP_BOT_DELAY", 0.6),
         grace_seconds=(
             grace_seconds if grace_seconds is not None else _env_float("SEEP_GRACE_SECONDS", 30.0)
@@ -122,12 +155,28 @@ def create_app(
     )
 
     async def checkpointer() -> None:
+        # PASSIVE checkpoints often (they never wait for the loop's writes); a TRUNCATE now and
+        # then empties the log file. Both in a worker thread: the loop never waits for a fsync.
+        every = _env_float("SEEP_CHECKPOINT_SECONDS", 2.0)
+        truncate_every = _env_float("SEEP_TRUNCATE_SECONDS", 60.0)
+        truncated = asyncio.get_running_loop().time()
         while True:
-            await asyncio.sleep(2.0)
+            await asyncio.sleep(every)
+            mode = "PASSIVE"
+            if asyncio.get_running_loop().time() - truncated >= truncate_every:
+                mode, truncated = "TRUNCATE", asyncio.get_running_loop().time()
             try:
-                await asyncio.to_thread(store.checkpoint)
+                await asyncio.to_thread(store.checkpoint, mode)
             except Exception as exc:  # a busy database: the next round catches up
                 log.warning("checkpoint failed: %s", exc)
+
+    async def sweeper() -> None:
+        while True:
+            await asyncio.sleep(_sweep_interval(manager))
+            try:
+                manager.sweep()
+            except Exception as exc:  # a bug must not stop the sweeping
+                log.exception("sweep failed: %s", exc)
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -135,11 +184,15 @@ def create_app(
         if n:
             log.info("resumed %d unfinished table(s)", n)
         checkpoints = asyncio.create_task(checkpointer())
+        sweeps = asyncio.create_task(sweeper())
         _tune_gc()
         yield
         checkpoints.cancel()
+        sweeps.cancel()
         manager.shutdown()
-        store.checkpoint()
+        if manager.bot_pool is not None:
+            manager.bot_pool.close()
+        store.checkpoint("TRUNCATE")
         store.close()
 
     app = FastAPI(title="Seep", lifespan=lifespan, docs_url=None, redoc_url=None)
@@ -187,7 +240,8 @@ def create_app(
 
     @app.post("/api/tables", status_code=201)
     async def create_table(request: Request) -> dict[str, Any]:
-        return manager.create(await _json_body(request))
+        client = request.client.host if request.client is not None else ""
+        return manager.create(await _json_body(request), client)
 
     @app.get("/api/tables/{code}")
     async def table_summary(code: str) -> dict[str, Any]:
@@ -215,6 +269,9 @@ def create_app(
         while True:
             text = await conn.next_message()
             if text is None:
+                # The table has closed (or the server stops): so does the socket.
+                with contextlib.suppress(Exception):
+                    await ws.close()
                 return
             try:
                 await ws.send_text(text)

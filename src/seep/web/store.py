@@ -3,7 +3,11 @@
 SQLite at ``./data/seep.db`` by default (the folder is created on demand);
 ``SEEP_DATABASE_URL`` or an explicit URL chooses another database (PostgreSQL works the same).
 A running table is stored as its settings, seed, seats (token hashes only) and moves; a restart
-replays the moves through the engine. A finished table keeps its FORMAT.md game record.
+replays the moves through the engine. A finished table keeps its FORMAT.md game record; so
+does a closed one (abandoned, or never started), with its finished deals.
+
+Only *live* tables (``waiting`` or ``playing``) are read at start-up, through an index on
+``status``: a database full of finished and closed tables starts as fast as an empty one.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from sqlalchemy import (
     Column,
     Float,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     String,
@@ -36,9 +41,12 @@ from sqlalchemy.engine import Engine
 if TYPE_CHECKING:
     from .tables import Table
 
-__all__ = ["DEFAULT_URL", "Store", "database_url"]
+__all__ = ["DEFAULT_URL", "LIVE", "WAL_LIMIT_BYTES", "Store", "database_url"]
 
 DEFAULT_URL = "sqlite:///data/seep.db"
+LIVE = ("waiting", "playing")  # the statuses loaded at start-up; "finished", "closed" are kept
+# SQLite truncates its write-ahead log to this size whenever a checkpoint lets it start over.
+WAL_LIMIT_BYTES = 4 * 1024 * 1024
 
 metadata = MetaData()
 tables_t = SqlTable(
@@ -61,6 +69,7 @@ moves_t = SqlTable(
     Column("seq", Integer, primary_key=True),
     Column("move", Text, nullable=False),  # the FORMAT.md move with its seat
 )
+status_index = Index("ix_tables_status", tables_t.c.status)
 
 
 def database_url(url: str | None = None) -> str:
@@ -77,6 +86,8 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     # No checkpoint inside a move's commit (its fsyncs would stall every table on the event
     # loop): Store.checkpoint runs them, in a worker thread.
     cur.execute("PRAGMA wal_autocheckpoint=0")
+    # Without a limit the log file keeps the size of its busiest moment forever.
+    cur.execute(f"PRAGMA journal_size_limit={WAL_LIMIT_BYTES}")
     cur.close()
 
 
@@ -92,6 +103,7 @@ class Store:
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
         metadata.create_all(self.engine)
+        status_index.create(self.engine, checkfirst=True)  # databases made before the index
         # A move is written on the event loop's thread while every table waits: the statements
         # are built once (SQLAlchemy then reuses their compiled form) on one kept connection.
         self._conn = self.engine.connect()
@@ -107,12 +119,15 @@ class Store:
         self._conn.close()
         self.engine.dispose()
 
-    def checkpoint(self) -> None:
+    def checkpoint(self, mode: str = "PASSIVE") -> None:
         """Copy SQLite's write-ahead log into the database file (call it from a worker thread
-        every few seconds; other databases need nothing)."""
+        every few seconds; other databases need nothing). ``PASSIVE`` never waits for the
+        server's writes; ``TRUNCATE`` (now and then) waits for them and empties the log file."""
+        if mode not in ("PASSIVE", "TRUNCATE"):
+            raise ValueError(f"checkpoint mode is PASSIVE or TRUNCATE, not {mode!r}")
         if self.engine.dialect.name == "sqlite":
             with self.engine.connect() as c:
-                c.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+                c.exec_driver_sql(f"PRAGMA wal_checkpoint({mode})")
 
     # --- writes -----------------------------------------------------------------------------
 
@@ -178,6 +193,21 @@ class Store:
                 )
             )
 
+    def close_table(self, table: Table, record: dict[str, Any] | None) -> None:
+        """Mark a table closed (abandoned, or never started), keeping its finished deals as a
+        game record; its moves stay too."""
+        with self.engine.begin() as c:
+            c.execute(
+                update(tables_t)
+                .where(tables_t.c.code == table.code)
+                .values(
+                    status="closed",
+                    seats=self._seats(table),
+                    version=table.version,
+                    record=json.dumps(record) if record is not None else None,
+                )
+            )
+
     # --- reads ------------------------------------------------------------------------------
 
     def exists(self, code: str) -> bool:
@@ -189,33 +219,40 @@ class Store:
             )
 
     def load_unfinished(self) -> list[dict[str, Any]]:
-        """Every table not finished, with its moves in order."""
-        out = []
+        """Every live table (waiting or playing), with its moves in order: two queries, which
+        read only live rows (the status index), however many tables are finished or closed."""
+        out: dict[str, dict[str, Any]] = {}
+        live = tables_t.c.status.in_(LIVE)
         with self.engine.connect() as c:
-            rows = c.execute(select(tables_t).where(tables_t.c.status != "finished")).all()
-            for row in rows:
-                moves = c.execute(
-                    select(moves_t.c.move).where(moves_t.c.code == row.code).order_by(moves_t.c.seq)
-                ).all()
-                out.append(
-                    {
-                        "code": row.code,
-                        "settings": json.loads(row.settings),
-                        "seed": int(row.seed),
-                        "status": row.status,
-                        "host": row.host,
-                        "seats": json.loads(row.seats),
-                        "version": row.version,
-                        "moves": [json.loads(m.move) for m in moves],
-                    }
-                )
-        return out
+            for row in c.execute(select(tables_t).where(live)):
+                out[row.code] = {
+                    "code": row.code,
+                    "settings": json.loads(row.settings),
+                    "seed": int(row.seed),
+                    "status": row.status,
+                    "host": row.host,
+                    "seats": json.loads(row.seats),
+                    "version": row.version,
+                    "moves": [],
+                }
+            moves = c.execute(
+                select(moves_t.c.code, moves_t.c.move)
+                .join(tables_t, tables_t.c.code == moves_t.c.code)
+                .where(live)
+                .order_by(moves_t.c.code, moves_t.c.seq)
+            )
+            for m in moves:
+                out[m.code]["moves"].append(json.loads(m.move))
+        return list(out.values())
 
     def load_finished(self, code: str) -> dict[str, Any] | None:
-        """A finished table's public summary and game record, or ``None``."""
+        """A finished or closed table's public summary and game record (``None`` for a table
+        closed before it started), or ``None``."""
         with self.engine.connect() as c:
             row = c.execute(
-                select(tables_t).where(tables_t.c.code == code, tables_t.c.status == "finished")
+                select(tables_t).where(
+                    tables_t.c.code == code, tables_t.c.status.in_(("finished", "closed"))
+                )
             ).first()
         if row is None:
             return None
@@ -223,7 +260,7 @@ class Store:
         return {
             "public": {
                 "code": row.code,
-                "status": "finished",
+                "status": row.status,
                 "host": row.host,
                 "settings": json.loads(row.settings),
                 "seats": [
@@ -236,5 +273,5 @@ class Store:
                     for s in seats
                 ],
             },
-            "record": json.loads(row.record),
+            "record": json.loads(row.record) if row.record is not None else None,
         }

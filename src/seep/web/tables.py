@@ -6,9 +6,11 @@ No web framework here and no rules either: every rule question goes to the ``see
 A :class:`Table` is a plain synchronous state machine. The :class:`TableManager` runs the tables
 on one asyncio event loop: it persists every change through a :class:`~seep.web.store.Store`
 *before* broadcasting it, queues each connection's own state message (:class:`Connection`), and
-drives the bots, the grace-period takeover and the turn clock with timers. All table changes
-happen on the loop's thread; only a slow bot's thinking runs in a worker thread, on an immutable
-:class:`~seep.view.View`.
+drives the bots, the grace-period takeover, the turn clock and the wait for ``next`` with
+timers. All table changes happen on the loop's thread; a slow bot's thinking runs in a worker
+process of a :class:`~seep.web.botpool.BotPool`, which gets only the seat's view as FORMAT.md
+JSON. :meth:`TableManager.sweep` closes tables nobody comes back to and lets finished ones leave
+memory (their records stay in the store).
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from ..verify import verify_move
 from ..view import View
 
 if TYPE_CHECKING:
+    from .botpool import BotPool
     from .store import Store
 
 __all__ = [
@@ -58,7 +61,8 @@ MAX_MESSAGE_BYTES = 16 * 1024
 RATE_LIMIT = 20  # messages per connection per second
 NAME_LENGTH = 24
 DIFFICULTIES = ("easy", "medium", "hard", "expert")
-# Bots whose thinking takes long enough to stall every other table: they run in a thread.
+# Bots whose thinking takes long enough to stall every other table: they run in the bot pool,
+# and one client may open only so many tables of them.
 SLOW_BOTS = ("hard", "expert", "ismcts")
 
 
@@ -191,6 +195,10 @@ class Table:
         self._summary: tuple[int, dict[str, Any]] | None = None
         self.bot: Bot = make_bot(self.settings["bots"])
         self.rngs = [random.Random(f"seep-web:{seed}:{s}") for s in range(4)]
+        self.client = ""  # the address that created it (limits per client)
+        # Since when nobody who keeps it open has been connected (None: someone is); the
+        # manager's sweep closes it after a while.
+        self.alone_since: float | None = None
 
     # --- seats ------------------------------------------------------------------------------
 
@@ -548,8 +556,12 @@ class TableManager:
 
     ``bot_delay`` is the pause before a bot moves (so players see each move), ``grace_seconds``
     how long a player may be gone before a bot plays for him, ``rate_limit`` how many messages
-    a connection may send in a second. ``clock`` gives the time (tests
-    may replace it). Call the methods from the event loop's thread.
+    a connection may send in a second. ``ready_seconds`` is how long a deal summary waits for
+    ``next`` (0: for ever), ``waiting_seconds`` how long a table not started stays open with
+    nobody connected, ``abandoned_seconds`` how long a started one stays open with no seated
+    player connected. ``bot_pool`` thinks for the slow bots (none: they think in a thread) and
+    ``max_slow_tables`` caps one client's open tables of slow bots. ``clock`` gives the time
+    (tests may replace it). Call the methods from the event loop's thread.
     """
 
     def __init__(
@@ -559,12 +571,22 @@ class TableManager:
         bot_delay: float = 0.6,
         grace_seconds: float = 30.0,
         rate_limit: int = RATE_LIMIT,
+        ready_seconds: float = 60.0,
+        waiting_seconds: float = 30 * 60.0,
+        abandoned_seconds: float = 24 * 3600.0,
+        bot_pool: BotPool | None = None,
+        max_slow_tables: int = 4,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.store = store
         self.bot_delay = bot_delay
         self.grace_seconds = grace_seconds
         self.rate_limit = rate_limit
+        self.ready_seconds = ready_seconds
+        self.waiting_seconds = waiting_seconds
+        self.abandoned_seconds = abandoned_seconds
+        self.bot_pool = bot_pool
+        self.max_slow_tables = max_slow_tables
         self.clock = clock
         self.tables: dict[str, Table] = {}
         self.conns: dict[str, set[Connection]] = {}
@@ -600,12 +622,74 @@ class TableManager:
                     )
                     continue
             table.version = table.game_version = row["version"] + 1
+            table.alone_since = self.clock()  # a restart gives everyone the full time again
             self.tables[table.code] = table
             for i, s in enumerate(table.seats):
                 if s.kind == "human" and table.status == "playing":
                     self._start_grace(table, i)
             n += 1
         return n
+
+    def sweep(self) -> int:
+        """Close the tables nobody comes back to, and let finished tables nobody watches leave
+        memory; returns how many tables left memory. Call it every so often.
+
+        A table not started closes after ``waiting_seconds`` with nobody connected; a started
+        one after ``abandoned_seconds`` with no seated player connected (spectators do not keep
+        it open). A closed table keeps its finished deals as a record in the store.
+        """
+        now = self.clock()
+        gone = 0
+        for table in list(self.tables.values()):
+            conns = self.conns.get(table.code)
+            if table.status == "finished":
+                if not conns:
+                    self._forget(table)
+                    gone += 1
+                continue
+            if table.status == "waiting":
+                here = bool(conns)
+                limit = self.waiting_seconds
+            else:
+                here = any(s.kind == "human" and s.connections > 0 for s in table.seats)
+                limit = self.abandoned_seconds
+            if here:
+                table.alone_since = None
+            elif table.alone_since is None:
+                table.alone_since = now
+            elif now - table.alone_since >= limit:
+                self.close(table)
+                gone += 1
+        return gone
+
+    def close(self, table: Table) -> None:
+        """Close a table that will not finish: it keeps its finished deals as a record (the
+        moves stay stored), its last state goes to anyone still watching, and it leaves
+        memory."""
+        record = None
+        if table.match is not None:
+            with contextlib.suppress(TableError):
+                record = table.record()
+        table.status = "closed"
+        table.version += 1
+        if self.store is not None:
+            self.store.close_table(table, record)
+        self._broadcast(table)
+        self._forget(table)
+
+    def _forget(self, table: Table) -> None:
+        """Drop a table that is over from memory (the store keeps it), ending its timers and
+        its connections."""
+        self.tables.pop(table.code, None)
+        driver = self._drivers.pop(table.code, None)
+        if driver is not None:
+            driver.task.cancel()
+        for seat in range(4):
+            handle = self._grace.pop((table.code, seat), None)
+            if handle is not None:
+                handle.cancel()
+        for conn in self.conns.pop(table.code, ()):
+            conn.close()
 
     def shutdown(self) -> None:
         """Cancel every timer (the tables themselves are all in the store)."""
@@ -628,16 +712,37 @@ class TableManager:
                 return code
         raise TableError("internal_error", "no free table code")  # pragma: no cover
 
-    def create(self, body: Mapping[str, Any]) -> dict[str, Any]:
-        """Create a table with its creator as host in seat 0 (``POST /api/tables``)."""
+    def create(self, body: Mapping[str, Any], client: str = "") -> dict[str, Any]:
+        """Create a table with its creator as host in seat 0 (``POST /api/tables``); ``client``
+        is the creator's address, for the limits per client."""
         name = _name(body.get("name"), "Player")
         settings = parse_settings(body)
+        self._check_slow_tables(client, settings)
         table = Table(self._new_code(), settings, secrets.randbits(62))
+        table.client = client
+        table.alone_since = self.clock()
         seat, token = table.join(name, 0)
         if self.store is not None:
             self.store.create_table(table)
         self.tables[table.code] = table
         return {"code": table.code, "url": f"/t/{table.code}", "seat": seat, "token": token}
+
+    def _check_slow_tables(self, client: str, settings: Mapping[str, Any]) -> None:
+        """One client may keep only ``max_slow_tables`` open tables of slow (search) bots: their
+        thinking is the server's dearest resource."""
+        if settings["bots"] not in SLOW_BOTS:
+            return
+        mine = sum(
+            1
+            for t in self.tables.values()
+            if t.client == client and t.settings["bots"] in SLOW_BOTS and t.status != "finished"
+        )
+        if mine >= self.max_slow_tables:
+            raise TableError(
+                "too_many_tables",
+                f"at most {self.max_slow_tables} open tables with hard or expert bots per client:"
+                " finish one, or choose easy or medium bots",
+            )
 
     def get(self, code: str) -> Table:
         """A live table by code (any case), or :class:`TableError` ``unknown_table``."""
@@ -693,7 +798,9 @@ class TableManager:
         table = self.tables.get(code.upper())
         if table is not None:
             return table.record()
-        record: dict[str, Any] = self._finished(code)["record"]
+        record: dict[str, Any] | None = self._finished(code)["record"]
+        if record is None:
+            raise TableError("not_allowed", f"table {code.upper()} closed before it started")
         return record
 
     def _finished(self, code: str) -> dict[str, Any]:
@@ -708,7 +815,17 @@ class TableManager:
     def connect(self, code: str, token: str | None) -> Connection:
         """A new connection to a table (raises ``unknown_table``). A token that fits no seat
         gets an ``unknown_token`` error and a spectator's connection."""
-        table = self.get(code)
+        table = self.tables.get(code.upper())
+        if table is None:
+            stored = self.store.load_finished(code.upper()) if self.store is not None else None
+            if stored is not None:
+                status = stored["public"]["status"]
+                raise TableError(
+                    "table_over",
+                    f"table {code.upper()} is {status}: its finished deals are at "
+                    f"/replay/{code.upper()}",
+                )
+            raise TableError("unknown_table", f"no table {code}")
         seat = table.seat_of_token(token) if token else None
         conn = Connection(table.code, seat)
         if token and seat is None:
@@ -718,8 +835,7 @@ class TableManager:
             for observe in self.observers:
                 observe(table)
             conn.push(_dumps(table.state(None)))
-            self._drive(table)  # a paused table goes on when someone watches
-            return conn
+            return conn  # a spectator never wakes a paused table
         s = table.seats[seat]
         s.connections += 1
         handle = self._grace.pop((table.code, seat), None)
@@ -736,7 +852,12 @@ class TableManager:
             return
         conns.discard(conn)
         table = self.tables.get(conn.code)
-        if table is None or conn.seat is None:
+        if table is None:
+            return
+        if table.status == "finished" and not conns:
+            self._forget(table)  # over and unwatched: the store keeps it
+            return
+        if conn.seat is None:
             return
         s = table.seats[conn.seat]
         s.connections -= 1
@@ -909,6 +1030,8 @@ class TableManager:
             table.game_version = table.version
         self._drive(table)
         self._broadcast(table)
+        if table.status == "finished" and not self.conns.get(table.code):
+            self._forget(table)
 
     def _broadcast(self, table: Table) -> None:
         for observe in self.observers:
@@ -924,12 +1047,13 @@ class TableManager:
 
     def _drive(self, table: Table) -> None:
         """Schedule what happens next by itself: a bot's move, the clock's auto-play, or the
-        next deal. Nothing moves at a table nobody is connected to (it waits for them)."""
+        next deal. Nothing moves while no seated player is connected: bots take an absent
+        player's seat only while another one is here, and spectators never wake a table."""
         key: tuple[int, int, bool] | None = None
         delay = 0.0
-        watched = bool(self.conns.get(table.code))
+        live = any(s.kind == "human" and s.connections > 0 for s in table.seats)
         seat = table.to_move
-        if table.status == "playing" and watched:
+        if table.status == "playing" and live:
             if seat is not None:
                 if table.by_bot(seat):
                     key, delay = (table.game_version, seat, True), self.bot_delay
@@ -939,6 +1063,9 @@ class TableManager:
             elif table.all_ready():
                 # Nobody to wait for (bots and absent players only): show the summary a while.
                 key, delay = (table.game_version, -1, True), self.bot_delay * 4
+            elif table.deal_over() and self.ready_seconds > 0:
+                # A player who never says "next" holds nobody up for longer than this.
+                key, delay = (table.game_version, -2, False), self.ready_seconds
         old = self._drivers.get(table.code)
         if old is not None and key is not None and old.key == key:
             return
@@ -978,6 +1105,10 @@ class TableManager:
     async def _think(self, table: Table, seat: int) -> Decision:
         view = table.view(seat)
         rng = table.rngs[seat]
-        if table.settings["bots"] in SLOW_BOTS:
+        bots = table.settings["bots"]
+        if bots in SLOW_BOTS:
+            if self.bot_pool is not None:
+                return await self.bot_pool.choose(bots, view, rng.getrandbits(63))
             return await asyncio.to_thread(table.bot.choose, view, rng)
+        # Easy and medium bots take a fraction of a millisecond: a process hop costs more.
         return table.bot.choose(view, rng)
