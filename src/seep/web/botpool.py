@@ -107,6 +107,7 @@ class BotPool:
         self.worker = worker
         self.fallbacks = 0  # moves the fallback bot made (a figure for logs and tests)
         self.restarts = 0
+        self.stuck_after = STUCK_AFTER
         self._executor: concurrent.futures.ProcessPoolExecutor | None = None
         # Futures running in the current executor, with their deadlines.
         self._running: dict[concurrent.futures.Future[str], float] = {}
@@ -166,7 +167,8 @@ class BotPool:
         """Replace the pool when a worker is stuck far past a move's deadline."""
         now = time.time()
         if any(
-            f.running() and now > deadline + STUCK_AFTER for f, deadline in self._running.items()
+            f.running() and now > deadline + self.stuck_after
+            for f, deadline in self._running.items()
         ):
             self._replace("a bot worker is stuck past its move's deadline")
 
