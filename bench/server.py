@@ -54,8 +54,9 @@ async def play_table(base: str, wsbase: str, args: Any, stats: Stats, rng: rando
     async with httpx.AsyncClient() as http:
         body = {"name": "Bench", "bots": args.bots, "deals": 100}
         made = (await http.post(f"{base}/api/tables", json=body)).json()
-    url = f"{wsbase}/ws/{made['code']}?token={made['token']}"
+    url = f"{wsbase}/ws/{made['code']}"
     async with websockets.connect(url, max_size=1 << 22) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": made["token"]}))
         await ws.send(json.dumps({"type": "start"}))
         sent_at: float | None = None
         history = 0

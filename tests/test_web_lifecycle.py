@@ -143,7 +143,7 @@ def test_finished_table_leaves_memory(tmp_path: Path) -> None:
         _wait_for(lambda: code not in manager.tables and code not in manager.conns)
         assert client.get(f"/api/tables/{code}").json()["status"] == "finished"
         assert len(client.get(f"/api/tables/{code}/record").json()["deals"]) == 1
-        with client.websocket_connect(f"/ws/{code}?token={made['token']}") as ws:
+        with client.websocket_connect(f"/ws/{code}") as ws:
             err = ws.receive_json()
             assert err["code"] == "table_over" and f"/replay/{code}" in err["message"]
 
@@ -196,7 +196,7 @@ def test_a_spectator_never_wakes_a_paused_table(tmp_path: Path) -> None:
         spectator.close()
         # The player comes back: the seat is his, and so is the move.
         q = Player(client, checker, code, made["token"])
-        assert my_turn(q.until(lambda m: m["type"] == "state"))
+        assert my_turn(q.until(lambda m: m["type"] == "state" and m["seat"] == 0))
         q.close()
 
 

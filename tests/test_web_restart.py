@@ -91,9 +91,11 @@ def test_restart_resumes_the_table(database_url: str) -> None:
         made = httpx.post(f"{base}/api/tables", json={"name": "Asha", "bots": "easy", "deals": 1})
         made.raise_for_status()
         code, token = made.json()["code"], made.json()["token"]
-        url = f"ws://127.0.0.1:{port}/ws/{code}?token={token}"
+        url = f"ws://127.0.0.1:{port}/ws/{code}"
+        hello = json.dumps({"type": "hello", "token": token})
         with ws_client.connect(url) as ws:
-            _recv_state(ws)
+            ws.send(hello)
+            _recv_state(ws, lambda m: m["seat"] == 0)
             ws.send(json.dumps({"type": "start"}))
             for _ in range(4):
                 msg = _recv_state(ws, lambda m: bool(m["legal"]))
@@ -110,7 +112,8 @@ def test_restart_resumes_the_table(database_url: str) -> None:
         assert summary["status"] == "playing"
         assert summary["seats"][0]["connected"] is False
         with ws_client.connect(url) as ws:
-            msg = _recv_state(ws)
+            ws.send(hello)
+            msg = _recv_state(ws, lambda m: m["seat"] is not None)
             assert msg["seat"] == 0 and msg["view"]["history"] == before
             assert msg["view"]["hands"][0] == seen["view"]["hands"][0]
             assert msg["legal"] == seen["legal"] and msg["version"] > seen["version"]

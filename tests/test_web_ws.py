@@ -191,6 +191,7 @@ def test_rate_limit_and_unknown_table_and_token(tmp_path: Path) -> None:
         made = _create(client)
         p = Player(client, checker, made["code"], made["token"])
         p.recv()
+        time.sleep(1.05)  # the hello counted too: a fresh second
         for _ in range(30):
             p.send({"type": "ping"})
         got = [p.recv() for _ in range(30)]
@@ -204,8 +205,7 @@ def test_rate_limit_and_unknown_table_and_token(tmp_path: Path) -> None:
             with pytest.raises(WebSocketDisconnect):
                 ws.receive_json()
         s = Player(client, checker, made["code"], "not-a-token")
-        assert s.recv()["code"] == "unknown_token"
-        assert s.recv()["seat"] is None  # watching instead
+        assert s.recv()["code"] == "unknown_token"  # and it goes on watching
         s.send({"type": "start"})
         assert s.error()["code"] == "not_allowed"
         s.close()
@@ -303,7 +303,7 @@ def test_grace_takeover_and_give_back(tmp_path: Path) -> None:
             rng,
         )
         q = Player(client, checker, code, made["token"])
-        back = q.until(lambda m: m["type"] == "state")
+        back = q.until(lambda m: m["type"] == "state" and m["seat"] == 0)
         assert not back["table"]["seats"][0]["away"]
         assert not manager.get(code).seats[0].away
         q.close()
@@ -400,4 +400,27 @@ def test_slow_bots_think_off_the_event_loop(tmp_path: Path) -> None:
         p.send({"type": "ping"})
         got = [p.recv()["type"] for _ in range(2)]
         assert sorted(got) == ["hint", "pong"]
+        p.close()
+
+
+def test_hello_handshake_claims_the_seat(tmp_path: Path) -> None:
+    with web_client(tmp_path) as (client, manager, checker):
+        made = _create(client)
+        code = made["code"]
+        # A token in the URL is no longer read: that connection only watches.
+        with client.websocket_connect(f"/ws/{code}?token={made['token']}") as ws:
+            first = ws.receive_json()
+            assert first["type"] == "state" and first["seat"] is None
+            assert manager.get(code).seats[0].connections == 0
+        p = Player(client, checker, code)
+        assert p.recv()["seat"] is None  # a spectator's state at once, before any hello
+        p.send({"type": "start"})
+        assert p.error()["code"] == "not_allowed"
+        p.send({"type": "hello", "token": made["token"]})
+        state = p.until(lambda m: m["type"] == "state")
+        assert state["seat"] == 0 and state["table"]["seats"][0]["connected"]
+        p.send({"type": "hello", "token": made["token"]})
+        assert p.error()["code"] == "not_allowed"  # one seat per connection
+        p.send({"type": "hello"})
+        assert p.error()["code"] in {"not_allowed", "bad_message"}
         p.close()

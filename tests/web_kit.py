@@ -96,15 +96,15 @@ def web_client(
 
 
 class Player:
-    """A WebSocket client that checks every message it receives for leaks."""
+    """A WebSocket client that checks every message it receives for leaks. With a ``token``
+    it sends the ``hello`` handshake (the spectator's state that comes first is read)."""
 
     def __init__(
         self, client: TestClient, checker: LeakChecker, code: str, token: str | None = None
     ) -> None:
         self.code = code
         self.checker = checker
-        url = f"/ws/{code}" + (f"?token={token}" if token else "")
-        self._cm = client.websocket_connect(url)
+        self._cm = client.websocket_connect(f"/ws/{code}")
         self.ws = self._cm.__enter__()
         self.closed = False
         checker.players.append(self)
@@ -112,6 +112,12 @@ class Player:
         self.last_sent = ""
         self.state: dict[str, Any] | None = None
         self.received: list[dict[str, Any]] = []
+        if token is not None:
+            # Every connection starts as a spectator's (its state comes at once); the hello
+            # handshake then claims the token's seat, whose state comes next.
+            first = self.recv()
+            assert first["type"] == "state" and first["seat"] is None, first
+            self.send({"type": "hello", "token": token})
 
     def close(self) -> None:
         if not self.closed:

@@ -812,9 +812,10 @@ class TableManager:
 
     # --- connections ------------------------------------------------------------------------
 
-    def connect(self, code: str, token: str | None) -> Connection:
-        """A new connection to a table (raises ``unknown_table``). A token that fits no seat
-        gets an ``unknown_token`` error and a spectator's connection."""
+    def connect(self, code: str) -> Connection:
+        """A new connection to a table (raises ``unknown_table``, or ``table_over`` for a
+        table finished or closed): a spectator's until its ``hello`` names a seat
+        (:meth:`hello`). It gets the spectator's state at once."""
         table = self.tables.get(code.upper())
         if table is None:
             stored = self.store.load_finished(code.upper()) if self.store is not None else None
@@ -826,16 +827,25 @@ class TableManager:
                     f"/replay/{code.upper()}",
                 )
             raise TableError("unknown_table", f"no table {code}")
-        seat = table.seat_of_token(token) if token else None
-        conn = Connection(table.code, seat)
-        if token and seat is None:
-            conn.error("unknown_token", "this token holds no seat at this table: watching")
+        conn = Connection(table.code, None)
         self.conns.setdefault(table.code, set()).add(conn)
+        for observe in self.observers:
+            observe(table)
+        conn.push(_dumps(table.state(None)))
+        return conn  # a spectator never wakes a paused table
+
+    def hello(self, conn: Connection, token: Any) -> None:
+        """The ``hello`` handshake: the connection takes the seat its token holds. A token that
+        fits no seat gets ``unknown_token`` and the connection goes on watching."""
+        table = self.get(conn.code)
+        if conn.seat is not None:
+            raise TableError("not_allowed", "this connection already holds a seat")
+        if not isinstance(token, str) or not token:
+            raise TableError("bad_message", "'hello' needs the seat's 'token' (a string)")
+        seat = table.seat_of_token(token)
         if seat is None:
-            for observe in self.observers:
-                observe(table)
-            conn.push(_dumps(table.state(None)))
-            return conn  # a spectator never wakes a paused table
+            raise TableError("unknown_token", "this token holds no seat at this table: watching")
+        conn.seat = seat
         s = table.seats[seat]
         s.connections += 1
         handle = self._grace.pop((table.code, seat), None)
@@ -843,7 +853,6 @@ class TableManager:
             handle.cancel()
         s.away = False  # the bot gives the seat back
         self._changed(table, game=False)
-        return conn
 
     def disconnect(self, conn: Connection) -> None:
         """A connection has gone."""
@@ -918,9 +927,12 @@ class TableManager:
         if kind == "ping":
             conn.push(json.dumps({"type": "pong"}))
             return
+        if kind == "hello":
+            self.hello(conn, msg.get("token"))
+            return
         handler = self._handlers.get(kind)
         if handler is None:
-            known = ", ".join(["ping", *self._handlers])
+            known = ", ".join(["hello", "ping", *self._handlers])
             raise TableError("unknown_type", f"unknown message type {kind!r} (known: {known})")
         table = self.get(conn.code)
         if conn.seat is None:

@@ -69,7 +69,9 @@ export const prefs = {
   },
 };
 
-/** A WebSocket to /ws/{code} that reconnects (0.5 s, 1 s, 2 s ... up to 10 s). */
+/** A WebSocket to /ws/{code} that reconnects (0.5 s, 1 s, 2 s ... up to 10 s). With a seat
+ * token, its first message is the hello handshake (the token never goes in a URL); the
+ * spectator's state the server sends before it has read the hello is not passed on. */
 export class TableSocket {
   constructor(code, token, { onMessage, onStatus }) {
     this.code = code;
@@ -85,8 +87,7 @@ export class TableSocket {
 
   url() {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    const q = this.token ? `?token=${encodeURIComponent(this.token)}` : "";
-    return `${proto}//${location.host}/ws/${encodeURIComponent(this.code)}${q}`;
+    return `${proto}//${location.host}/ws/${encodeURIComponent(this.code)}`;
   }
 
   connect() {
@@ -100,7 +101,9 @@ export class TableSocket {
       return;
     }
     this.ws = ws;
+    let greeted = !this.token;
     ws.onopen = () => {
+      if (this.token) ws.send(JSON.stringify({ type: "hello", token: this.token }));
       this.delay = 500;
       this.onStatus("open");
       clearInterval(this.pingTimer);
@@ -112,6 +115,12 @@ export class TableSocket {
         msg = JSON.parse(ev.data);
       } catch (e) {
         return;
+      }
+      if (!greeted) {
+        // Until the hello is answered (our seat's state, or an error) the states are a
+        // spectator's: drawing them would flash the table as seen by a watcher.
+        if (msg.type === "state" && msg.seat == null) return;
+        greeted = true;
       }
       this.onMessage(msg);
     };
