@@ -729,8 +729,8 @@ class TableManager:
 
     def _check_slow_tables(self, client: str, settings: Mapping[str, Any]) -> None:
         """One client may keep only ``max_slow_tables`` open tables of slow (search) bots: their
-        thinking is the server's dearest resource."""
-        if settings["bots"] not in SLOW_BOTS:
+        thinking is the server's dearest resource (0: no limit)."""
+        if settings["bots"] not in SLOW_BOTS or self.max_slow_tables <= 0:
             return
         mine = sum(
             1
