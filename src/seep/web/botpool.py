@@ -105,7 +105,8 @@ class BotPool:
         self.budget = budget
         self.fallback = make_bot(fallback)
         self.worker = worker
-        self.fallbacks = 0  # moves the fallback bot made (a figure for logs and tests)
+        self.moves = 0
+        self.fallbacks = 0  # of which the fallback bot made (figures for logs and tests)
         self.restarts = 0
         self.stuck_after = STUCK_AFTER
         self._executor: concurrent.futures.ProcessPoolExecutor | None = None
@@ -124,6 +125,7 @@ class BotPool:
 
     async def choose(self, bot: str, view: View, seed: int) -> Decision:
         """The move of ``bot`` for the view's seat, within the budget (else the fallback's)."""
+        self.moves += 1
         self._reap()
         deadline = time.time() + self.budget
         request = json.dumps(
@@ -190,7 +192,15 @@ class BotPool:
                 p.terminate()
 
     def close(self) -> None:
-        """Stop the workers (the app's shutdown)."""
-        if self._executor is not None:
-            self._stop(self._executor)
-            self._executor = None
+        """Stop the workers (the app's shutdown): each finishes its move (a budget at most),
+        then a worker still busy is stopped."""
+        executor, self._executor = self._executor, None
+        if executor is None:
+            return
+        log.info("bot pool: %d moves, %d by the fallback bot", self.moves, self.fallbacks)
+        processes = list(getattr(executor, "_processes", {}).values())
+        executor.shutdown(wait=False, cancel_futures=True)
+        for p in processes:
+            p.join(self.budget + 1.0)
+            if p.is_alive():
+                p.terminate()
