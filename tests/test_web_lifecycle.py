@@ -207,17 +207,17 @@ def test_the_sqlite_log_stays_bounded(tmp_path: Path) -> None:
     store.create_table(table)
     move = {"action": "throw", "card": "9C", "seat": 0}
     # A burst far beyond what the checkpoints keep up with (a flood of moves or tables).
-    for seq in range(6000):
+    for seq in range(8000):
         store.add_move(table, seq, move, seq)
     burst = wal.stat().st_size
     assert burst > WAL_LIMIT_BYTES
     # A checkpoint lets the log start over, and it is cut back to the limit...
     store.checkpoint()
-    store.add_move(table, 6000, move, 6000)
+    store.add_move(table, 8000, move, 8000)
     assert wal.stat().st_size <= WAL_LIMIT_BYTES
     # ...and stays under it while the checkpoints run as the server runs them.
     sizes = []
-    for seq in range(6001, 12001):
+    for seq in range(8001, 14001):
         store.add_move(table, seq, move, seq)
         if seq % 200 == 0:
             store.checkpoint("TRUNCATE" if seq % 3000 == 0 else "PASSIVE")
