@@ -103,6 +103,7 @@ async def play_seat(
     sent_at: float | None = None
     history = 0
     deal = -1
+    next_sent = -1  # the deal whose summary this client has said "next" to (as the page does)
     async for raw in ws:
         now = time.perf_counter()
         msg = json.loads(raw)
@@ -135,7 +136,8 @@ async def play_seat(
                 sent_at = None
             history = n
         if msg["summary"] is not None and msg["table"]["status"] == "playing":
-            if msg["seat"] not in msg["summary"]["ready"]:
+            if msg["seat"] not in msg["summary"]["ready"] and next_sent != d:
+                next_sent = d
                 await ws.send(json.dumps({"type": "next"}))
         elif msg["legal"] and sent_at is None:
             if think:

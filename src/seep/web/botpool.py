@@ -45,6 +45,9 @@ log = logging.getLogger("seep.web")
 GRACE = 0.25
 #: A worker still on one move this long past its deadline is stuck: the pool is replaced.
 STUCK_AFTER = 5.0
+#: After this many replacements the pool is given up: every slow bot's move is the fallback's
+#: (a worker that cannot start, e.g. a main script without its ``__main__`` guard).
+MAX_RESTARTS = 20
 
 
 def default_workers() -> int:
@@ -127,6 +130,8 @@ class BotPool:
         """The move of ``bot`` for the view's seat, within the budget (else the fallback's)."""
         self.moves += 1
         self._reap()
+        if self.restarts >= MAX_RESTARTS:
+            return self._fall_back(view, seed)
         deadline = time.time() + self.budget
         request = json.dumps(
             {"bot": bot, "view": view.to_dict(), "seed": seed, "deadline": deadline}
@@ -178,7 +183,12 @@ class BotPool:
         old, self._executor = self._executor, None
         self._running = {}
         self.restarts += 1
-        log.warning("bot pool restarted: %s", why)
+        if self.restarts >= MAX_RESTARTS:
+            log.error(
+                "bot pool given up after %d restarts (%s): fallback bot only", MAX_RESTARTS, why
+            )
+        else:
+            log.warning("bot pool restarted: %s", why)
         if old is not None:
             self._stop(old)
 
