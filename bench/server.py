@@ -151,7 +151,7 @@ async def bot_table(
     base: str, wsbase: str, args: Any, stats: Stats, rng: random.Random, bots: str, think: float
 ) -> None:
     """One client against three bots."""
-    async with httpx.AsyncClient() as http:
+    async with httpx.AsyncClient(timeout=60) as http:
         body = {"name": "Bench", "bots": bots, "deals": 100}
         r = await http.post(f"{base}/api/tables", json=body)
         r.raise_for_status()
@@ -173,7 +173,7 @@ async def bot_table(
 
 async def human_table(base: str, wsbase: str, args: Any, stats: Stats, rng: random.Random) -> None:
     """Four clients, no bots."""
-    async with httpx.AsyncClient() as http:
+    async with httpx.AsyncClient(timeout=60) as http:
         r = await http.post(f"{base}/api/tables", json={"name": "H0", "deals": 100})
         r.raise_for_status()
         made = r.json()
