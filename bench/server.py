@@ -80,7 +80,7 @@ class Stats:
 async def open_seat(wsbase: str, code: str, token: str | None) -> Any:
     """A WebSocket to a table, holding the token's seat (the ``hello`` handshake; docs/web.md).
     Every client connects here: the one place to change when the protocol changes."""
-    ws = await websockets.connect(f"{wsbase}/ws/{code}", max_size=1 << 22)
+    ws = await websockets.connect(f"{wsbase}/ws/{code}", max_size=1 << 22, open_timeout=60)
     if token is not None:
         await ws.send(json.dumps({"type": "hello", "token": token}))
     return ws
