@@ -119,3 +119,17 @@ def test_hard_and_expert_tables_are_capped_per_client(
 
 async def _close(manager: Any, table: Any) -> None:
     manager.close(table)
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [("SEEP_BOT_WORKERS", "0"), ("SEEP_BOT_SECONDS", "-1"), ("SEEP_ABANDONED_HOURS", "x")],
+)
+def test_bad_settings_say_which(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, value: str
+) -> None:
+    from seep.web.app import create_app
+
+    monkeypatch.setenv(name, value)
+    with pytest.raises(SystemExit, match=name):
+        create_app(f"sqlite:///{tmp_path / 'seep.db'}")

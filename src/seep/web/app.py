@@ -73,16 +73,23 @@ def _env_int(name: str, default: int) -> int:
 
 def _table_settings() -> dict[str, Any]:
     """The tables' lifecycle and bot settings from the environment (docs/web.md, Settings)."""
-    return {
+    settings: dict[str, Any] = {
         "ready_seconds": _env_float("SEEP_READY_SECONDS", 60.0),
         "waiting_seconds": _env_float("SEEP_WAITING_TABLE_MINUTES", 30.0) * 60.0,
         "abandoned_seconds": _env_float("SEEP_ABANDONED_HOURS", 24.0) * 3600.0,
         "max_slow_tables": _env_int("SEEP_MAX_EXPERT_TABLES", 4),
-        "bot_pool": BotPool(
+    }
+    for name in ("waiting_seconds", "abandoned_seconds"):
+        if settings[name] <= 0:
+            raise SystemExit("SEEP_WAITING_TABLE_MINUTES and SEEP_ABANDONED_HOURS must be positive")
+    try:
+        settings["bot_pool"] = BotPool(
             _env_int("SEEP_BOT_WORKERS", default_workers()),
             _env_float("SEEP_BOT_SECONDS", 3.0),
-        ),
-    }
+        )
+    except ValueError as exc:
+        raise SystemExit(f"SEEP_BOT_WORKERS or SEEP_BOT_SECONDS: {exc}") from None
+    return settings
 
 
 def _sweep_interval(manager: TableManager) -> float:
