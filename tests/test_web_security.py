@@ -181,9 +181,13 @@ async def _attack(base: str) -> tuple[str, list[str], Seen]:
     return code, [host, guest], seen
 
 
-async def _hostile(base: str, code: str) -> None:
-    """Frames no parser should choke on, against the real server (its log is read after)."""
+async def _hostile(base: str) -> None:
+    """Frames no parser should choke on, against the real server (its log is read after), at a
+    waiting table (a finished one closes every socket: table_over)."""
     wsbase = base.replace("http", "ws", 1)
+    async with httpx.AsyncClient() as http:
+        made = await http.post(f"{base}/api/tables", json={"name": "Mallory"})
+    code = made.json()["code"]
     for _ in range(3):
         async with websockets.connect(f"{wsbase}/ws/{code}") as ws:
             await ws.recv()
@@ -229,7 +233,7 @@ def test_a_running_match_gives_away_no_hidden_card_and_no_token(tmp_path: Path) 
         code, tokens, seen = asyncio.run(_attack(base))
         # Over: the seed is shown and rebuilds every deal of the record.
         record = httpx.get(f"{base}/api/tables/{code}/record").json()
-        asyncio.run(_hostile(base, code))
+        asyncio.run(_hostile(base))
     assert len(seen.texts) > 200
     seed = record["seed"]
     assert isinstance(seed, int) and len(record["deals"]) == 2

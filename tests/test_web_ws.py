@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -261,39 +262,52 @@ def test_sit_and_start_by_host(tmp_path: Path) -> None:
         guest.close()
 
 
+def _until_playing(
+    p: Player, pred: Callable[[dict[str, Any]], bool], rng: random.Random
+) -> dict[str, Any]:
+    """The next message that fits ``pred``, playing ``p``'s own turns meanwhile."""
+    while True:
+        msg = p.recv()
+        if pred(msg):
+            return msg
+        if my_turn(msg):
+            _play_my_turn(p, msg, rng)
+
+
 def test_grace_takeover_and_give_back(tmp_path: Path) -> None:
     # Bots slow enough that the deal is still running when he comes back.
+    rng = random.Random(6)
     with web_client(tmp_path, grace_seconds=0.2, bot_delay=0.05) as (client, manager, checker):
         made = _create(client, deals=1)
         code = made["code"]
+        joined = client.post(f"/api/tables/{code}/join", json={"name": "Ravi"}).json()
         p = Player(client, checker, code, made["token"])
         p.recv()
-        watcher = Player(client, checker, code)
-        watcher.recv()
+        # His partner stays: bots take an absent player's seat only while someone is seated.
+        partner = Player(client, checker, code, joined["token"])
+        partner.recv()
         p.send({"type": "start"})
         p.until(my_turn)
         p.close()  # gone on his own turn
-        msg = watcher.until(lambda m: m["type"] == "state" and m["table"]["seats"][0]["away"])
+        msg = _until_playing(
+            partner, lambda m: m["type"] == "state" and m["table"]["seats"][0]["away"], rng
+        )
         # The bot plays for him: seat 0 moves again without him.
         mine = sum(1 for m in msg["view"]["history"] if m["seat"] == 0)
-        watcher.until(
+        _until_playing(
+            partner,
             lambda m: (
                 m["type"] == "state"
                 and sum(1 for h in m["view"]["history"] if h["seat"] == 0) > mine
-            )
+            ),
+            rng,
         )
         q = Player(client, checker, code, made["token"])
-        back = q.until(lambda m: m["type"] == "state")
+        back = q.until(lambda m: m["type"] == "state" and m["seat"] == 0)
         assert not back["table"]["seats"][0]["away"]
         assert not manager.get(code).seats[0].away
-        # The seat is his again: the game waits for him (unless a slow machine let the bots
-        # finish the deal first).
-        turn = back if my_turn(back) else q.until(lambda m: my_turn(m) or deal_over(m))
-        if not deal_over(turn):
-            time.sleep(0.3)
-            assert manager.get(code).to_move == 0
         q.close()
-        watcher.close()
+        partner.close()
 
 
 def test_turn_clock_plays_for_a_slow_player(tmp_path: Path) -> None:

@@ -27,6 +27,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect
 
+from .botpool import BotPool, default_workers
 from .limits import (
     ClientResolver,
     LogLimiter,
@@ -137,6 +138,32 @@ def _env_int(name: str, default: int) -> int:
     return value
 
 
+def _table_settings() -> dict[str, Any]:
+    """The tables' lifecycle and bot settings from the environment (docs/web.md, Settings)."""
+    settings: dict[str, Any] = {
+        "ready_seconds": _env_float("SEEP_READY_SECONDS", 60.0),
+        "waiting_seconds": _env_float("SEEP_WAITING_TABLE_MINUTES", 30.0) * 60.0,
+        "abandoned_seconds": _env_float("SEEP_ABANDONED_HOURS", 24.0) * 3600.0,
+        "max_slow_tables": _env_int("SEEP_MAX_EXPERT_TABLES", 4),
+    }
+    for name in ("waiting_seconds", "abandoned_seconds"):
+        if settings[name] <= 0:
+            raise SystemExit("SEEP_WAITING_TABLE_MINUTES and SEEP_ABANDONED_HOURS must be positive")
+    try:
+        settings["bot_pool"] = BotPool(
+            _env_int("SEEP_BOT_WORKERS", default_workers()),
+            _env_float("SEEP_BOT_SECONDS", 3.0),
+        )
+    except ValueError as exc:
+        raise SystemExit(f"SEEP_BOT_WORKERS or SEEP_BOT_SECONDS: {exc}") from None
+    return settings
+
+
+def _sweep_interval(manager: TableManager) -> float:
+    """How often to look for tables to close: a tenth of the shortest wait, at most a minute."""
+    return max(0.05, min(60.0, manager.waiting_seconds / 10, manager.abandoned_seconds / 10))
+
+
 async def _json_body(request: Request) -> Any:
     """The request's JSON object, read at most :data:`MAX_MESSAGE_BYTES` bytes."""
     size = request.headers.get("content-length")
@@ -243,7 +270,8 @@ def create_app(
     """The web app. ``database_url`` defaults to ``SEEP_DATABASE_URL`` or ./data/seep.db;
     ``bot_delay`` (``SEEP_BOT_DELAY``, 0.6 s) is the pause before each bot move and
     ``grace_seconds`` (``SEEP_GRACE_SECONDS``, 30 s) how long a player may be gone before a
-    bot plays for him. Unfinished tables are reloaded when the app starts.
+    bot plays for him. Unfinished tables are reloaded when the app starts. The other settings
+    (docs/web.md) come from the environment.
 
     ``dev`` serves /docs and /openapi.json. The limits per client (docs/web.md "Limits"; 0: no
     limit) default to their ``SEEP_*`` environment settings: ``max_tables_per_minute`` (10),
@@ -274,6 +302,7 @@ def create_app(
     store = Store(database_url, owner=instance)
     manager = TableManager(
         store,
+        **_table_settings(),
         bot_delay=bot_delay if bot_delay is not None else _env_float("SEEP_BOT_DELAY", 0.6),
         grace_seconds=(
             grace_seconds if grace_seconds is not None else _env_float("SEEP_GRACE_SECONDS", 30.0)
@@ -284,12 +313,28 @@ def create_app(
     )
 
     async def checkpointer() -> None:
+        # PASSIVE checkpoints often (they never wait for the loop's writes); a TRUNCATE now and
+        # then empties the log file. Both in a worker thread: the loop never waits for a fsync.
+        every = _env_float("SEEP_CHECKPOINT_SECONDS", 2.0)
+        truncate_every = _env_float("SEEP_TRUNCATE_SECONDS", 60.0)
+        truncated = asyncio.get_running_loop().time()
         while True:
-            await asyncio.sleep(2.0)
+            await asyncio.sleep(every)
+            mode = "PASSIVE"
+            if asyncio.get_running_loop().time() - truncated >= truncate_every:
+                mode, truncated = "TRUNCATE", asyncio.get_running_loop().time()
             try:
-                await asyncio.to_thread(store.checkpoint)
+                await asyncio.to_thread(store.checkpoint, mode)
             except Exception as exc:  # a busy database: the next round catches up
                 log.warning("checkpoint failed: %s", exc)
+
+    async def sweeper() -> None:
+        while True:
+            await asyncio.sleep(_sweep_interval(manager))
+            try:
+                manager.sweep()
+            except Exception as exc:  # a bug must not stop the sweeping
+                log.exception("sweep failed: %s", exc)
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -298,15 +343,19 @@ def create_app(
             log.info("resumed %d unfinished table(s)", n)
         checkpoints = asyncio.create_task(checkpointer())
         beats = asyncio.create_task(manager.heartbeat()) if manager.clustered else None
+        sweeps = asyncio.create_task(sweeper())
         _tune_gc()
         yield
         checkpoints.cancel()
+        sweeps.cancel()
         if beats is not None:
             beats.cancel()
         manager.shutdown()
+        if manager.bot_pool is not None:
+            manager.bot_pool.close()
         with contextlib.suppress(Exception):
             store.release_lease()  # the other instances take this one's tables at once
-        store.checkpoint()
+        store.checkpoint("TRUNCATE")
         store.close()
 
     app = FastAPI(
@@ -428,7 +477,7 @@ def create_app(
                 "too_many_tables",
                 f"the server has {open_cap} open tables, its limit: try again later",
             )
-        made = manager.create(await _json_body(request))
+        made = manager.create(await _json_body(request), key)
         creations.add(key)
         open_tables.add(key, made["code"])
         return made
@@ -463,9 +512,13 @@ def create_app(
         while True:
             text = await conn.next_message()
             if text is None:
-                if conn.close_code is not None:  # the table left this server: reconnect
-                    with contextlib.suppress(Exception):
+                # The table left this server (reconnect elsewhere), closed, or the server
+                # stops: so does the socket.
+                with contextlib.suppress(Exception):
+                    if conn.close_code is not None:
                         await ws.close(code=conn.close_code)
+                    else:
+                        await ws.close()
                 return
             try:
                 await ws.send_text(text)

@@ -6,9 +6,11 @@ No web framework here and no rules either: every rule question goes to the ``see
 A :class:`Table` is a plain synchronous state machine. The :class:`TableManager` runs the tables
 on one asyncio event loop: it persists every change through a :class:`~seep.web.store.Store`
 *before* broadcasting it, queues each connection's own state message (:class:`Connection`), and
-drives the bots, the grace-period takeover and the turn clock with timers. All table changes
-happen on the loop's thread; only a slow bot's thinking runs in a worker thread, on an immutable
-:class:`~seep.view.View`.
+drives the bots, the grace-period takeover, the turn clock and the wait for ``next`` with
+timers. All table changes happen on the loop's thread; a slow bot's thinking runs in a worker
+process of a :class:`~seep.web.botpool.BotPool`, which gets only the seat's view as FORMAT.md
+JSON. :meth:`TableManager.sweep` closes tables nobody comes back to and lets finished ones leave
+memory (their records stay in the store).
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ from .messages import (
 from .store import StoreConflict
 
 if TYPE_CHECKING:
+    from .botpool import BotPool
     from .store import Store
 
 __all__ = [
@@ -67,7 +70,8 @@ __all__ = [
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L: read aloud without doubt
 MAX_MESSAGE_BYTES = 16 * 1024
 RATE_LIMIT = 20  # messages per connection per second
-# Bots whose thinking takes long enough to stall every other table: they run in a thread.
+# Bots whose thinking takes long enough to stall every other table: they run in the bot pool,
+# and one client may open only so many tables of them.
 SLOW_BOTS = ("hard", "expert", "ismcts")
 # WebSocket close code for a table this server no longer holds (RFC 6455 "service restart"):
 # the client reconnects, and the proxy sends it to the table's new owner.
@@ -175,6 +179,10 @@ class Table:
         self._summary: tuple[int, dict[str, Any]] | None = None
         self.bot: Bot = make_bot(self.settings["bots"])
         self.rngs = [random.Random(f"seep-web:{seed}:{s}") for s in range(4)]
+        self.client = ""  # the address that created it (limits per client)
+        # Since when nobody who keeps it open has been connected (None: someone is); the
+        # manager's sweep closes it after a while.
+        self.alone_since: float | None = None
 
     # --- seats ------------------------------------------------------------------------------
 
@@ -550,8 +558,12 @@ class TableManager:
 
     ``bot_delay`` is the pause before a bot moves (so players see each move), ``grace_seconds``
     how long a player may be gone before a bot plays for him, ``rate_limit`` how many messages
-    a connection may send in a second. ``clock`` gives the time (tests
-    may replace it). Call the methods from the event loop's thread.
+    a connection may send in a second. ``ready_seconds`` is how long a deal summary waits for
+    ``next`` (0: for ever), ``waiting_seconds`` how long a table not started stays open with
+    nobody connected, ``abandoned_seconds`` how long a started one stays open with no seated
+    player connected. ``bot_pool`` thinks for the slow bots (none: they think in a thread) and
+    ``max_slow_tables`` caps one client's open tables of slow bots. ``clock`` gives the time
+    (tests may replace it). Call the methods from the event loop's thread.
 
     When the store has an owner (several instances share the database, docs/deploy.md) the
     manager holds only the tables whose lease it has: :meth:`claim` takes a table's lease and
@@ -567,6 +579,11 @@ class TableManager:
         bot_delay: float = 0.6,
         grace_seconds: float = 30.0,
         rate_limit: int = RATE_LIMIT,
+        ready_seconds: float = 60.0,
+        waiting_seconds: float = 30 * 60.0,
+        abandoned_seconds: float = 24 * 3600.0,
+        bot_pool: BotPool | None = None,
+        max_slow_tables: int = 4,
         clock: Callable[[], float] = time.time,
         lease_seconds: float = 10.0,
     ) -> None:
@@ -574,6 +591,11 @@ class TableManager:
         self.bot_delay = bot_delay
         self.grace_seconds = grace_seconds
         self.rate_limit = rate_limit
+        self.ready_seconds = ready_seconds
+        self.waiting_seconds = waiting_seconds
+        self.abandoned_seconds = abandoned_seconds
+        self.bot_pool = bot_pool
+        self.max_slow_tables = max_slow_tables
         self.clock = clock
         self.tables: dict[str, Table] = {}
         self.conns: dict[str, set[Connection]] = {}
@@ -597,29 +619,75 @@ class TableManager:
             return 0  # several instances: each table is loaded by the one that claims it
         n = 0
         for row in self.store.load_unfinished():
-            table = Table(row["code"], row["settings"], row["seed"])
-            table.host = row["host"]
-            table.seats = [
-                Seat(name=s["name"], kind=s["kind"], token_hash=s["token_hash"])
-                for s in row["seats"]
-            ]
-            if row["status"] == "playing":
-                table.status = "playing"
-                try:
-                    table.replay(row["moves"])
-                except (SeepError, KeyError, TypeError, ValueError) as exc:
-                    # One table the engine no longer accepts must not keep the others down.
-                    logging.getLogger("seep.web").error(
-                        "table %s not resumed: its moves do not replay: %s", table.code, exc
-                    )
-                    continue
-            table.version = table.game_version = row["version"] + 1
-            self.tables[table.code] = table
-            for i, s in enumerate(table.seats):
-                if s.kind == "human" and table.status == "playing":
-                    self._start_grace(table, i)
-            n += 1
+            if self._restore(row) is not None:
+                n += 1
         return n
+
+    def sweep(self) -> int:
+        """Close the tables nobody comes back to, and let finished tables nobody watches leave
+        memory; returns how many tables left memory. Call it every so often.
+
+        A table not started closes after ``waiting_seconds`` with nobody connected; a started
+        one after ``abandoned_seconds`` with no seated player connected (spectators do not keep
+        it open). A closed table keeps its finished deals as a record in the store.
+        """
+        now = self.clock()
+        gone = 0
+        for table in list(self.tables.values()):
+            conns = self.conns.get(table.code)
+            if table.status == "finished":
+                if not conns:
+                    self._forget(table)
+                    gone += 1
+                continue
+            if table.status == "waiting":
+                here = bool(conns)
+                limit = self.waiting_seconds
+            else:
+                here = any(s.kind == "human" and s.connections > 0 for s in table.seats)
+                limit = self.abandoned_seconds
+            if here:
+                table.alone_since = None
+            elif table.alone_since is None:
+                table.alone_since = now
+            elif now - table.alone_since >= limit:
+                self.close(table)
+                gone += 1
+        return gone
+
+    def close(self, table: Table) -> None:
+        """Close a table that will not finish: it keeps its finished deals as a record (the
+        moves stay stored), its last state goes to anyone still watching, and it leaves
+        memory."""
+        record = None
+        if table.match is not None:
+            with contextlib.suppress(TableError):
+                record = table.record()
+        table.status = "closed"
+        table.version += 1
+        if self.store is not None:
+            self.store.close_table(table, record)
+        self._broadcast(table)
+        self._forget(table)
+
+    def _forget(self, table: Table) -> None:
+        """Drop a table that is over from memory (the store keeps it), ending its timers and
+        its connections; with several instances its lease goes too."""
+        self._teardown(table.code)
+        for conn in self.conns.pop(table.code, ()):
+            conn.close()
+        if self.clustered and self.store is not None:
+            with contextlib.suppress(Exception):  # an unreleased lease just runs out
+                self.store.release_lease(table.code)
+
+    def _teardown(self, code: str) -> None:
+        """A table leaves memory: its bot driver and grace timers stop."""
+        self.tables.pop(code, None)
+        driver = self._drivers.pop(code, None)
+        if driver is not None:
+            driver.task.cancel()
+        for key in [k for k in self._grace if k[0] == code]:
+            self._grace.pop(key).cancel()
 
     def shutdown(self) -> None:
         """Cancel every timer (the tables themselves are all in the store)."""
@@ -678,17 +746,12 @@ class TableManager:
         row = await asyncio.to_thread(store.load_table, code)
         if row is None or code in self.tables:
             return
-        table = self._restore(row)
-        if table is None:
+        if self._restore(row) is None:
             store.release_lease(code)
-            return
-        self.tables[code] = table
-        for i, s in enumerate(table.seats):
-            if s.kind == "human" and table.status == "playing":
-                self._start_grace(table, i)
 
     def _restore(self, row: Mapping[str, Any]) -> Table | None:
-        """A stored table rebuilt by replaying its moves, or ``None`` (logged) when they no
+        """A stored table rebuilt by replaying its moves and put in memory (its players' grace
+        periods start now: nobody is connected yet), or ``None`` (logged) when its moves no
         longer replay."""
         table = Table(row["code"], row["settings"], row["seed"])
         table.host = row["host"]
@@ -705,20 +768,20 @@ class TableManager:
                 )
                 return None
         table.version = table.game_version = row["version"] + 1
+        table.alone_since = self.clock()  # a restart gives everyone the full time again
+        self.tables[table.code] = table
+        for i, s in enumerate(table.seats):
+            if s.kind == "human" and table.status == "playing":
+                self._start_grace(table, i)
         return table
 
     def drop(self, code: str, reason: str) -> None:
         """Forget a table this instance no longer holds: its timers stop and its clients are
         told to reconnect (the proxy sends them to the holder). Everything is in the store."""
-        table = self.tables.pop(code, None)
-        if table is None:
+        if code not in self.tables:
             return
         logging.getLogger("seep.web").info("table %s left this server: %s", code, reason)
-        driver = self._drivers.pop(code, None)
-        if driver is not None:
-            driver.task.cancel()
-        for key in [k for k in self._grace if k[0] == code]:
-            self._grace.pop(key).cancel()
+        self._teardown(code)
         for conn in self.conns.pop(code, ()):
             conn.error("moved", "the table moved to another server: reconnecting")
             conn.end(CLOSE_MOVED)
@@ -760,12 +823,17 @@ class TableManager:
                 return code
         raise TableError("internal_error", "no free table code")  # pragma: no cover
 
-    def create(self, body: Any) -> dict[str, Any]:
-        """Create a table with its creator as host in seat 0 (``POST /api/tables``)."""
+    def create(self, body: Any, client: str = "") -> dict[str, Any]:
+        """Create a table with its creator as host in seat 0 (``POST /api/tables``); ``client``
+        is the creator's address, for the limits per client."""
         req = _checked(lambda d: parse_body(CreateTable, d), body)
+        settings = _settings(req)
+        self._check_slow_tables(client, settings)
         # The shuffles follow from a server secret that no client sees before the match is
         # over (Table.record): knowing it would show every hidden card.
-        table = Table(self._new_code(), _settings(req), secrets.randbits(62))
+        table = Table(self._new_code(), settings, secrets.randbits(62))
+        table.client = client
+        table.alone_since = self.clock()
         seat, token = table.join(req.name or "Player", 0)
         if self.store is not None:
             for _ in range(8):
@@ -780,6 +848,23 @@ class TableManager:
             # Several instances: the one the proxy sends the table's traffic to claims it.
             self.tables[table.code] = table
         return {"code": table.code, "url": f"/t/{table.code}", "seat": seat, "token": token}
+
+    def _check_slow_tables(self, client: str, settings: Mapping[str, Any]) -> None:
+        """One client may keep only ``max_slow_tables`` open tables of slow (search) bots: their
+        thinking is the server's dearest resource (0: no limit)."""
+        if settings["bots"] not in SLOW_BOTS or self.max_slow_tables <= 0:
+            return
+        mine = sum(
+            1
+            for t in self.tables.values()
+            if t.client == client and t.settings["bots"] in SLOW_BOTS and t.status != "finished"
+        )
+        if mine >= self.max_slow_tables:
+            raise TableError(
+                "too_many_tables",
+                f"at most {self.max_slow_tables} open tables with hard or expert bots per client:"
+                " finish one, or choose easy or medium bots",
+            )
 
     def get(self, code: str) -> Table:
         """A live table by code (any case), or :class:`TableError` ``unknown_table``."""
@@ -836,7 +921,9 @@ class TableManager:
         table = self.tables.get(code.upper())
         if table is not None:
             return table.record()
-        record: dict[str, Any] = self._finished(code)["record"]
+        record: dict[str, Any] | None = self._finished(code)["record"]
+        if record is None:
+            raise TableError("not_allowed", f"table {code.upper()} closed before it started")
         return record
 
     def _finished(self, code: str) -> dict[str, Any]:
@@ -849,16 +936,26 @@ class TableManager:
     # --- connections ------------------------------------------------------------------------
 
     def connect(self, code: str) -> Connection:
-        """A new connection to a table (raises ``unknown_table``): a spectator's until its
-        ``hello`` names a seat (:meth:`hello`). It gets the spectator's state at once."""
-        table = self.get(code)
+        """A new connection to a table (raises ``unknown_table``, or ``table_over`` for a
+        table finished or closed): a spectator's until its ``hello`` names a seat
+        (:meth:`hello`). It gets the spectator's state at once."""
+        table = self.tables.get(code.upper())
+        if table is None:
+            stored = self.store.load_finished(code.upper()) if self.store is not None else None
+            if stored is not None:
+                status = stored["public"]["status"]
+                raise TableError(
+                    "table_over",
+                    f"table {code.upper()} is {status}: its finished deals are at "
+                    f"/replay/{code.upper()}",
+                )
+            raise TableError("unknown_table", f"no table {code}")
         conn = Connection(table.code, None)
         self.conns.setdefault(table.code, set()).add(conn)
         for observe in self.observers:
             observe(table)
         conn.push(_dumps(table.state(None)))
-        self._drive(table)  # a paused table goes on when someone watches
-        return conn
+        return conn  # a spectator never wakes a paused table
 
     def hello(self, conn: Connection, token: str) -> None:
         """The ``hello`` handshake: the connection takes the seat its token holds. A token that
@@ -885,7 +982,12 @@ class TableManager:
             return
         conns.discard(conn)
         table = self.tables.get(conn.code)
-        if table is None or conn.seat is None:
+        if table is None:
+            return
+        if table.status == "finished" and not conns:
+            self._forget(table)  # over and unwatched: the store keeps it
+            return
+        if conn.seat is None:
             return
         s = table.seats[conn.seat]
         s.connections -= 1
@@ -1069,6 +1171,8 @@ class TableManager:
             table.game_version = table.version
         self._drive(table)
         self._broadcast(table)
+        if table.status == "finished" and not self.conns.get(table.code):
+            self._forget(table)
 
     def _broadcast(self, table: Table) -> None:
         for observe in self.observers:
@@ -1084,12 +1188,13 @@ class TableManager:
 
     def _drive(self, table: Table) -> None:
         """Schedule what happens next by itself: a bot's move, the clock's auto-play, or the
-        next deal. Nothing moves at a table nobody is connected to (it waits for them)."""
+        next deal. Nothing moves while no seated player is connected: bots take an absent
+        player's seat only while another one is here, and spectators never wake a table."""
         key: tuple[int, int, bool] | None = None
         delay = 0.0
-        watched = bool(self.conns.get(table.code))
+        live = any(s.kind == "human" and s.connections > 0 for s in table.seats)
         seat = table.to_move
-        if table.status == "playing" and watched:
+        if table.status == "playing" and live:
             if seat is not None:
                 if table.by_bot(seat):
                     key, delay = (table.game_version, seat, True), self.bot_delay
@@ -1099,6 +1204,9 @@ class TableManager:
             elif table.all_ready():
                 # Nobody to wait for (bots and absent players only): show the summary a while.
                 key, delay = (table.game_version, -1, True), self.bot_delay * 4
+            elif table.deal_over() and self.ready_seconds > 0:
+                # A player who never says "next" holds nobody up for longer than this.
+                key, delay = (table.game_version, -2, False), self.ready_seconds
         old = self._drivers.get(table.code)
         if old is not None and key is not None and old.key == key:
             return
@@ -1140,6 +1248,10 @@ class TableManager:
     async def _think(self, table: Table, seat: int) -> Decision:
         view = table.view(seat)
         rng = table.rngs[seat]
-        if table.settings["bots"] in SLOW_BOTS:
+        bots = table.settings["bots"]
+        if bots in SLOW_BOTS:
+            if self.bot_pool is not None:
+                return await self.bot_pool.choose(bots, view, rng.getrandbits(63))
             return await asyncio.to_thread(table.bot.choose, view, rng)
+        # Easy and medium bots take a fraction of a millisecond: a process hop costs more.
         return table.bot.choose(view, rng)

@@ -141,6 +141,12 @@ export class TableView {
         toast(msg.message);
         return;
       }
+      if (msg.code === "table_over") {
+        // Finished or closed and gone from the server's memory: its deals stay to replay.
+        this.socket.close();
+        this.root.innerHTML = `<div class="panel center-msg"><h2>Table ${esc(this.code)} is over</h2><p>${esc(msg.message)}</p><p><a class="btn" href="/replay/${esc(this.code)}">Replay its deals</a> <a class="btn" href="/">Back to the lobby</a></p></div>`;
+        return;
+      }
       if (msg.code === "unknown_table") {
         this.socket.close();
         this.root.innerHTML = `<div class="panel center-msg"><h2>No table ${esc(this.code)}</h2><p>${esc(msg.message)}</p><p><a class="btn" href="/">Back to the lobby</a></p></div>`;
