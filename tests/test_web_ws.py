@@ -287,6 +287,13 @@ def test_grace_takeover_and_give_back(tmp_path: Path) -> None:
         partner = Player(client, checker, code, joined["token"])
         partner.recv()
         p.send({"type": "start"})
+        # The partner plays his own turns until seat 0 is to move (the first dealer is random:
+        # the partner may well move first, and nobody else plays for him while he is here).
+        _until_playing(
+            partner,
+            lambda m: m["type"] == "state" and bool(m["view"]) and m["view"]["to_move"] == 0,
+            rng,
+        )
         p.until(my_turn)
         p.close()  # gone on his own turn
         msg = _until_playing(
