@@ -76,6 +76,7 @@ def _players(rules: str | dict[str, Any]) -> int:
         return 2 if rules == "two_player" else 4
     return int(rules.get("players", 4))
 
+
 FLOOR_CAP = 14  # see run_random_games
 MAX_REPORTED = 5  # mismatches shown per rule set before giving up
 

@@ -171,9 +171,7 @@ def _seat_bits(mask: int) -> list[int]:
 
 def _check_dealer(dealer: object, rules: Rules) -> None:
     if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < rules.players:
-        raise InvalidPositionError(
-            f"dealer must be a seat 0..{rules.players - 1}, got {dealer!r}"
-        )
+        raise InvalidPositionError(f"dealer must be a seat 0..{rules.players - 1}, got {dealer!r}")
 
 
 class Undo(NamedTuple):
