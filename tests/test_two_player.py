@@ -450,3 +450,20 @@ def test_bad_two_player_positions_are_refused() -> None:
     no_stock = {**d, "stock": [], "captured": [d["captured"][0] + d["stock"], d["captured"][1]]}
     with pytest.raises(Exception, match="24 half-time cards"):
         position_from_dict(no_stock)
+
+
+# --- the web refuses two-player tables for now ------------------------------------------------
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
+def test_web_refuses_two_player_tables_cleanly(tmp_path: Any) -> None:
+    pytest.importorskip("fastapi")
+    from web_kit import web_client
+
+    with web_client(tmp_path) as (client, _, _):
+        r = client.post("/api/tables", json={"preset": "two_player"})
+        assert r.status_code == 400
+        err = r.json()["error"]
+        assert err["code"] == "bad_request" and "two players" in err["message"]
+        r = client.post("/api/tables", json={"preset": "standard"})
+        assert r.status_code == 201

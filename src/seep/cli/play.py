@@ -39,6 +39,14 @@ HELP = (
     "  s  save the game to a file                  t  show the table again\n"
     "  b  back (while choosing a use)              q  quit\n"
 )
+TWO_PLAYER_HELP = (
+    "Seep for two (RULES.md §12): the bidder (the dealer's opponent) gets 4 cards and bids; "
+    "after his opening play he gets 8 more and the dealer 12, and the dealer plays next. "
+    "After play 24 both hands are empty and 12 more cards each are dealt at once; the bidder "
+    "leads again. Only cards in your hand count for keeping a house, so every house is taken "
+    "by play 24. You may add to the opponent's house (you then share it) but never break your "
+    "own; a lead of 100 wins the baazi, and the player behind deals next.\n"
+)
 
 
 @dataclass(frozen=True)
@@ -268,7 +276,7 @@ class Game:
                 self.hint()
                 continue
             if low in ("h", "help"):
-                self.say(HELP)
+                self.say(HELP + (TWO_PLAYER_HELP if self.players == 2 else ""))
                 continue
             if low in ("s", "save"):
                 self.save()
