@@ -198,7 +198,7 @@ def test_two_player_returns_are_the_deal_score_difference() -> None:
     play_out(state, random.Random(6))
     s = state._c.pos.deal_scores()
     assert state.returns() == [s[0] - s[1], s[1] - s[0]]
-    with pytest.raises(Exception, match="dealer must be a seat 0..1"):
+    with pytest.raises(Exception, match=r"dealer must be a seat 0\.\.1"):
         pyspiel.load_game("python_seep", {"players": 2, "dealer": 3})
 
 
