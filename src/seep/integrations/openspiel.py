@@ -8,9 +8,9 @@ Importing this module registers the game::
 
 * **Players** 0..3 are the seats; partners 0+2 and 1+3; with ``players=2`` (RULES.md §12)
   two players, 0 and 1, each his own team: a two-player zero-sum game. Returns are zero-sum:
-  per deal (``episode="deal"``, the default) each player gets his team's deal score minus the other's
-  (R42); per baazi (``episode="baazi"``) +1 / -1 for the team that wins it (R45, R46), 0 if
-  ``max_deals`` deals pass without a winner.
+  per deal (``episode="deal"``, the default) each player gets his team's deal score minus
+  the other's (R42); per baazi (``episode="baazi"``) +1 / -1 for the team that wins it (R45,
+  R46), 0 if ``max_deals`` deals pass without a winner.
 * **Parameters**: every rule option of RULES.md section 3 under its own name (``max_houses``: 0 for
   no limit), plus ``episode``, ``dealer`` (the first dealer) and ``max_deals``.
 * **Chance**: each deal is dealt card by card, 52 chance nodes whose outcome is the card
