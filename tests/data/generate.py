@@ -72,7 +72,12 @@ def make_perft() -> None:
 
 
 def make_records() -> None:
-    for seed, rules in [(101, "standard"), (102, "family"), (103, "two_houses")]:
+    for seed, rules in [
+        (101, "standard"),
+        (102, "family"),
+        (103, "two_houses"),
+        (104, "two_player"),
+    ]:
         match = Match(seed, rules)
         rng = random.Random(seed)
         while match.deals_finished < 3:
@@ -84,7 +89,7 @@ def make_records() -> None:
 
 
 def make_playthroughs() -> None:
-    for seed, rules in [(201, "standard"), (202, "capture_rule=any")]:
+    for seed, rules in [(201, "standard"), (202, "capture_rule=any"), (203, "two_player")]:
         spec: Any = rules if "=" not in rules else dict([rules.split("=")])
         pos = Position.new_deal(seed, 0, Rules.parse(spec))
         rng = random.Random(seed)
