@@ -13,6 +13,8 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -336,9 +338,9 @@ class Stop(Exception):
     """The scripted player stops here."""
 
 
-def scripted(game: Game, save_at: int | None, path: Path) -> Any:
+def scripted(game: Game, save_at: Callable[[Session], bool] | None, path: Path) -> Any:
     """A player who makes the engine's first legal move at every prompt (typed in notation),
-    and saves (then stops) at the first prompt once ``save_at`` moves are made."""
+    and saves (then stops) at the first prompt where ``save_at`` is true."""
     s = game.session
 
     def ask(prompt: str) -> str:
@@ -348,7 +350,7 @@ def scripted(game: Game, save_at: int | None, path: Path) -> Any:
             return "n"
         if prompt.startswith("Save to which file"):
             return str(path)
-        if save_at is not None and s.moves_made >= save_at:
+        if save_at is not None and save_at(s):
             if path.exists():
                 raise Stop
             return "s"
@@ -357,11 +359,19 @@ def scripted(game: Game, save_at: int | None, path: Path) -> Any:
     return ask
 
 
-@pytest.mark.parametrize("save_at", [0, 17, 60])  # before the first bid, in deal 1, deal 2
+@pytest.mark.parametrize(
+    ("seed", "save_at", "deal", "begun"),
+    [
+        (11, lambda s: True, 1, False),  # at the first bid: the deal is saved without moves
+        (11, lambda s: s.moves_made >= 17, 1, True),
+        (28, lambda s: s.deal_number == 2, 2, False),  # South bids deal 2 of seed 28
+        (11, lambda s: s.moves_made >= 80, 2, True),
+    ],
+)
 def test_a_resumed_game_goes_on_exactly_as_the_uninterrupted_one(
-    tmp_path: Path, save_at: int
+    tmp_path: Path, seed: int, save_at: Callable[[Session], bool], deal: int, begun: bool
 ) -> None:
-    settings = Settings(seed=11, bots="medium", deals=2, practice=True, delay=0.0)
+    settings = Settings(seed=seed, bots="medium", deals=2, practice=True, delay=0.0)
     whole = Game(settings, Console(file=io.StringIO(), width=160))
     whole.ask_fn = scripted(whole, None, tmp_path / "unused.json")
     assert whole.run() == 0
@@ -372,11 +382,11 @@ def test_a_resumed_game_goes_on_exactly_as_the_uninterrupted_one(
     first.ask_fn = scripted(first, save_at, path)
     with pytest.raises(Stop):
         first.run()
+    deals = json.loads(path.read_text())["deals"]
+    assert len(deals) == deal and bool(deals[-1]["moves"]) == begun
     base = Settings(seed=0, delay=0.0)
     loaded, session = resume(str(path), base)
-    assert loaded == Settings(
-        seed=11, bots="medium", deals=2, practice=True, delay=0.0, load=str(path)
-    )
+    assert loaded == replace(settings, load=str(path))
     same = first.session
     assert session.position.to_dict() == same.position.to_dict()
     assert session.history == same.history and session.deal_number == same.deal_number

@@ -249,6 +249,10 @@ class Game:
         s = self.settings
         record = self.session.to_record()
         deals = record.pop("deals")
+        if len(deals) < self.session.deal_number:
+            # A deal dealt but not begun (the session leaves it out): saved as it stands, so
+            # that the game resumes at this bid rather than at the end of the deal before.
+            deals.append({"start": self.session.position.to_dict(), "moves": []})
         record["play"] = {
             "seat": self.you,
             "bots": s.bots,
