@@ -396,3 +396,46 @@ def test_a_resumed_game_goes_on_exactly_as_the_uninterrupted_one(
     second.ask_fn = scripted(second, None, tmp_path / "unused.json")
     assert second.run() == 0
     assert second.record() == whole.record()
+
+
+def test_a_narrowing_option_of_one_way_is_played_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A narrowing answer that leaves one move plays it: no list of one move (in-process, with
+    every card's uses narrowed by kind, as on a crowded floor)."""
+    from functools import partial
+
+    import seep.cli.play as play
+    from seep.cli.narrow import next_step
+
+    monkeypatch.setattr(play, "next_step", partial(next_step, limit=1))
+    out = io.StringIO()
+    game = Game(Settings(seed=11, bots="easy", deals=1, delay=0.0), Console(file=out, width=160))
+    s = game.session
+    seen: dict[str, Any] = {}
+
+    def ask(prompt: str) -> str:
+        pos = s.position
+        if "chosen" in seen:
+            seen["prompt"] = prompt
+            raise Stop
+        if prompt.startswith("Your bid"):
+            return ""
+        if prompt.startswith("Choose a number"):
+            step = next_step(seen["uses"], limit=1)
+            n = next(i for i, o in enumerate(step.options, 1) if len(o.moves) == 1)
+            seen["chosen"] = step.options[n - 1].moves[0]
+            seen["before"] = s.moves_made
+            return str(n)
+        for card in cards_of_mask(pos.hands[2]):
+            uses = [m for m in pos.legal_moves() if m.card == card]
+            actions = [m.action for m in uses]
+            if len(set(actions)) > 1 and any(actions.count(a) == 1 for a in actions):
+                seen["uses"] = uses
+                return card_name(card)
+        return format_move(pos.legal_codes()[0])
+
+    game.ask_fn = ask
+    with pytest.raises(Stop):
+        game.run()
+    assert s.history[seen["before"] - s.moves_made] == (2, int(seen["chosen"]))
+    assert not seen["prompt"].startswith("Choose a number")
+    assert f"S (you) plays {format_move(seen['chosen'])}" in out.getvalue()

@@ -101,12 +101,14 @@ class Game:
         self.console = console
         self.ask_fn = ask or (lambda prompt: console.input(Text(prompt, style="bold cyan")))
         self.you = settings.seat
-        self.session = session or Session(
-            settings.preset,
-            seed=settings.seed,
-            deals=settings.deals,
-            baazis=settings.baazis if settings.deals is None else None,
-        )
+        if session is None:
+            session = Session(
+                settings.preset,
+                seed=settings.seed,
+                deals=settings.deals,
+                baazis=settings.baazis if settings.deals is None else None,
+            )
+        self.session = session
         self.bots = {s: make_bot(settings.bots) for s in range(4) if s != self.you}
         # Cursor movement needs a real terminal; a pipe or a dumb terminal gets plain lines.
         self.plain = settings.plain or not console.is_terminal or console.is_dumb_terminal
