@@ -10,7 +10,10 @@ import pytest
 pytest.importorskip("rich")
 
 from builders import make_position
+from seep.bots.tactics import card_text as bot_card_text
+from seep.bots.tactics import describe as bot_describe
 from seep.cards import parse_card
+from seep.cli.names import card_name, in_card_names
 from seep.cli.narrow import LIMIT, Step, describe_move, next_step
 from seep.engine import Position
 from seep.format import position_from_dict
@@ -94,7 +97,7 @@ def test_few_uses_are_listed_at_once_with_notation_and_words() -> None:
     assert step.kind == "move"
     labels = [o.label for o in step.options]
     assert labels[0].startswith("9S x 4H 5D") and labels[0].endswith("capture 4H 5D")
-    assert labels[1].endswith("build a house of 13 with 4C")
+    assert labels[1].endswith("build a house of 13 from 9S with 4C")
     assert labels[2].endswith("throw it onto the floor")
     assert all(o.moves[0].card == c for o in step.options)
 
@@ -105,14 +108,46 @@ def test_few_uses_are_listed_at_once_with_notation_and_words() -> None:
         ("bid 11", "bid 11"),
         ("redeal", "show the hand and deal again (no card above 8)"),
         ("JS x H11 9C 2D", "capture house 11 + 2D 9C"),
-        ("TS +10", "add to the house of 10"),
-        ("3D +10 7H", "add to the house of 10 with 7H"),
-        ("2H ^9=11", "break the house of 9 up to 11"),
-        ("3C ^9=12 QD", "break the house of 9 up to 12 with QD"),
+        ("TS +10", "add TS to the house of 10"),
+        ("3D +10 7H", "add 3D with 7H to the house of 10"),
+        ("4D =13 9H", "build a house of 13 from 4D with 9H"),
+        ("2H ^9=11", "break the house of 9 up to 11 with 2H"),
+        # 3H breaks the house; QD, a loose card of the new value, merges into it (R29, E11).
+        ("3H ^9=12 QD", "break the house of 9 up to 12 with 3H (QD joins it)"),
+        ("AS ^10=11 4S 7C", "break the house of 10 up to 11 with AS (4S 7C join it)"),
     ],
 )
 def test_describe_move(text: str, words: str) -> None:
     assert describe_move(parse_move(text)) == words
+
+
+def test_card_names_are_the_screens_in_hints_too() -> None:
+    """The bots' words (suit symbols) are rewritten into the terminal's card names."""
+    for card in range(52):
+        assert in_card_names(f"takes {bot_card_text(card)}.") == f"takes {card_name(card)}."
+        assert card_name(card) == format_move(Move.throw(card))  # as typed and as listed
+    assert in_card_names("captures 10♦ and 5♠ with 5♥") == "captures TD and 5S with 5H"
+    assert in_card_names("bids 10 (no card)") == "bids 10 (no card)"
+
+
+def test_the_bots_and_the_terminal_name_the_same_breaker() -> None:
+    """Every break, in the terminal's words and the bots' (R29): the card played breaks."""
+    rng = random.Random(3)
+    seen = 0
+    for _ in range(40):
+        pos = Position.new_deal(rng.randrange(1 << 30))
+        while not pos.is_over():
+            moves = pos.legal_moves()
+            for m in moves:
+                if m.action != "break" or m.loose.bit_count() > 1:
+                    continue
+                seen += 1
+                ours = describe_move(m)
+                theirs = in_card_names(bot_describe(int(m)))
+                assert theirs == "breaks" + ours.removeprefix("break"), (ours, theirs)
+                assert f"with {card_name(m.card or 0)}" in ours
+            pos.push(rng.choice(moves))
+    assert seen > 20
 
 
 def test_no_moves_is_an_error() -> None:

@@ -28,6 +28,10 @@ TIMEOUT = 30
 # Prompts of seep play (regular expressions).
 CARD = r"card number or name \(\? hint, h help\)> "
 CHOOSE = r"Choose a number \(b: back, h: help\)> "
+BID = r"Your bid \(([^:]*): [^\r\n]*\? hint, h help\)> "
+# The echo of your move; a card with one use and a bid are played without a list.
+PLAYED = r"S \(you\)(:| plays) [^\r\n]+"
+CANNOT = r"That card cannot be played now: [^\r\n]+"
 NEXT_DEAL = r"Press Enter for the next deal "
 SAVE_TO = r"Save to which file\? \[[^\]]*\] "
 
@@ -64,16 +68,32 @@ def finish(child: Any) -> int:
     return int(child.exitstatus if child.exitstatus is not None else -1)
 
 
-def play_a_card(child: Any) -> None:
+def bid(child: Any) -> None:
+    """At the bid prompt (just matched): Enter when one move is possible, else the first bid
+    the prompt names."""
+    allowed = child.match.group(1)
+    found = re.search(r"\d+", allowed)
+    child.sendline(found.group(0) if found and "only" not in allowed else "")
+    child.expect(PLAYED)
+
+
+def pick_a_card(child: Any) -> bool:
     """At the card prompt: the first card of the hand that has a use (at play 1 only cards
-    of the bid's value do), then its first use."""
+    of the bid's value do). True if its list of uses is open (the prompt matched), False if
+    it had a single use and was played at once."""
     n = 1
     child.sendline(str(n))
-    while child.expect([CHOOSE, r"That card cannot be played now: [^\r\n]+"]) == 1:
+    while (i := child.expect([CHOOSE, CANNOT, PLAYED])) == 1:
         n += 1
         child.expect(CARD)
         child.sendline(str(n))
-    child.sendline("1")
+    return i == 0
+
+
+def play_a_card(child: Any) -> None:
+    """At the card prompt: a card that has a use, then its first use."""
+    if pick_a_card(child):
+        child.sendline("1")
 
 
 @pytest.fixture(scope="module")
@@ -86,10 +106,13 @@ def saved_game(tmp_path_factory: pytest.TempPathFactory) -> Path:
     checks = {"malformed": False, "illegal": False, "range": False, "undo": False, "save": False}
     moves = 0
     while True:
-        i = child.expect([CARD, CHOOSE, NEXT_DEAL, pexpect.EOF])
+        i = child.expect([CARD, CHOOSE, NEXT_DEAL, pexpect.EOF, BID])
         transcript.append(child.before or "")
         if i == 3:
             break
+        if i == 4:
+            bid(child)
+            continue
         if i == 2:
             child.sendline("")
             continue
@@ -278,10 +301,20 @@ def test_missing_file() -> None:
 
 def _first_prompt(child: Any) -> str:
     """Answer bids and uses until seep play asks for a card; the number of a playable card."""
-    while child.expect([CARD, CHOOSE]) == 1:
-        child.sendline("1")
+    while (i := child.expect([CARD, CHOOSE, BID])) != 0:
+        if i == 1:
+            child.sendline("1")
+        else:
+            bid(child)
     found = re.search(r"cards you can play now: (\d+):", child.before or "")
     return found.group(1) if found else "1"
+
+
+def _a_use_list(child: Any) -> None:
+    """Play on until a card with several uses is found; leaves its list of uses open."""
+    _first_prompt(child)
+    while not pick_a_card(child):
+        _first_prompt(child)
 
 
 def test_quit_asks_to_save(tmp_path: Path) -> None:
@@ -314,8 +347,7 @@ def test_undo_needs_practice_mode() -> None:
 
 def test_back_and_bad_choice_in_the_use_list() -> None:
     child = spawn(*play_args())
-    child.sendline(_first_prompt(child))
-    child.expect(CHOOSE)
+    _a_use_list(child)
     child.sendline("77")
     child.expect(r"Please choose a number from 1 to \d+\.")
     child.expect(CHOOSE)
@@ -347,11 +379,13 @@ def test_two_player_game_against_one_bot(tmp_path: Path) -> None:
     child = spawn(*play_args("--rules", "two_player", "--deals", "1", "--save", str(path)))
     transcript: list[str] = []
     while True:
-        i = child.expect([CARD, CHOOSE, NEXT_DEAL, pexpect.EOF], timeout=60)
+        i = child.expect([CARD, CHOOSE, NEXT_DEAL, pexpect.EOF, BID], timeout=60)
         transcript.append(child.before or "")
         if i == 3:
             break
-        if i == 2:
+        if i == 4:
+            bid(child)
+        elif i == 2:
             child.sendline("")
         elif i == 1:
             child.sendline("1")

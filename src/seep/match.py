@@ -176,11 +176,11 @@ def replay_record(
             raise InvalidPositionError(f"deal {i + 1}: its rules differ from the record's")
         yield None, pos.to_dict()
         for j, mv in enumerate(deal["moves"]):
-            code = Move.from_dict(mv)
             try:
+                code = Move.from_dict(mv)
                 verify_move(pos, code)
-            except IllegalMoveError as exc:
-                raise IllegalMoveError(f"deal {i + 1}, move {j + 1}: {exc}") from None
+            except IllegalMoveError as exc:  # a malformed move too: its place is named
+                raise type(exc)(f"deal {i + 1}, move {j + 1}: {exc}") from None
             seat = mv.get("seat") if isinstance(mv, Mapping) else None
             if seat is not None and seat != pos.to_move:
                 raise InvalidPositionError(

@@ -252,7 +252,8 @@ def simulate(shell: Position, code: int, team: int, base: int) -> Outcome:
 
 def describe(code: int) -> str:
     """A short neutral description of a move: ``7♣ captures 3♠ and 4♥``, ``throws 3♣``,
-    ``builds a house of 12 from 4♥ with 8♣``, ..."""
+    ``builds a house of 12 from 4♥ with 8♣``, ``breaks the house of 9 up to 12 with 3♣ (Q♦ joins
+    it)``, ..."""
     action = code_action(code)
     if action == BID:
         return f"bids {code_value(code)}"
@@ -270,7 +271,12 @@ def describe(code: int) -> str:
         return f"builds a house of {value} from {card}{extra}"
     if action == CEMENT:
         return f"adds {card}{extra} to the house of {value}"
-    return f"breaks the house of {code_house(code)} up to {value} with {card}{extra}"
+    # R29: the card played breaks the house; the loose cards of the new value merge into it
+    # (not "with 3♣ with Q♦", which reads as if Q♦ broke it).
+    joins = ""
+    if loose:
+        joins = f" ({cards_text(loose)} {'joins' if loose.bit_count() == 1 else 'join'} it)"
+    return f"breaks the house of {code_house(code)} up to {value} with {card}{joins}"
 
 
 def _taken_text(code: int) -> str:

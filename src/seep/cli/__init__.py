@@ -10,10 +10,23 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+from typing import Any
 
 __all__ = ["COMMANDS", "add_cli_parsers", "run_cli"]
 
 COMMANDS = ("play", "replay", "show")
+
+# seep play's options that --load takes from the saved game, and their defaults otherwise.
+PLAY_DEFAULTS: dict[str, Any] = {
+    "preset": "standard",
+    "seed": None,
+    "seat": 2,
+    "bots": "medium",
+    "deals": None,
+    "baazis": 1,
+    "practice": False,
+    "hint_bot": "medium",
+}
 
 
 def add_cli_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -62,6 +75,22 @@ def add_cli_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="pause after each bot move (default 0.6; 0 for none)",
     )
     p.add_argument("--hint-bot", default="medium", help="the bot that answers '?' (default medium)")
+    p.add_argument(
+        "--load",
+        metavar="FILE",
+        help="resume a game saved with s or --save: its rules, seed, deals, seat, bots, length "
+        "and practice come from the file (--seat, --bots, --deals, --baazis, --practice and "
+        "--hint-bot given here replace the file's)",
+    )
+    p.add_argument(
+        "--plain",
+        action="store_true",
+        help="print the table anew at each turn instead of redrawing it in place (the default "
+        "when the output is not a terminal: a pipe, a log, a screen reader)",
+    )
+    # None marks an option left out, so that --load can tell what was typed; the defaults
+    # are applied in run_cli.
+    p.set_defaults(**dict.fromkeys(PLAY_DEFAULTS, None))
     r = sub.add_parser("replay", help="step through a saved game record")
     r.add_argument("file", help="a FORMAT.md game record (JSON)")
     s = sub.add_parser("show", help="print the results of a saved game record")
@@ -88,35 +117,54 @@ def run_cli(args: argparse.Namespace) -> int:
 
         return show(args.file, console)
     from ..bots import make_bot
-    from .play import Game, Settings
+    from .play import Game, Settings, resume
+    from .replay import RecordError
 
     for name, value in (("--deals", args.deals), ("--baazis", args.baazis)):
         if value is not None and value < 1:
             print(f"seep play: {name} must be at least 1", file=sys.stderr)
             return 2
+    given = {k: getattr(args, k) for k in PLAY_DEFAULTS if getattr(args, k) is not None}
+    opts = {k: given.get(k, v) for k, v in PLAY_DEFAULTS.items()}
     try:
-        make_bot(args.hint_bot)
+        make_bot(opts["hint_bot"])
     except ValueError as exc:
         print(f"seep play: --hint-bot: {exc}", file=sys.stderr)
         return 2
-    two = args.preset == "two_player"
-    seat = args.seat if args.seat is not None else (1 if two else 2)
+    two = opts["preset"] == "two_player"
+    seat = opts["seat"] if "seat" in given or not two else 1  # S: seat 1 of two, 2 of four
     if two and seat > 1:
         print("seep play: --seat must be 0 (N) or 1 (S) with two players", file=sys.stderr)
         return 2
     settings = Settings(
-        seed=args.seed if args.seed is not None else random.randrange(1 << 30),
-        preset=args.preset,
-        bots=args.bots,
+        seed=opts["seed"] if opts["seed"] is not None else random.randrange(1 << 30),
+        preset=opts["preset"],
+        bots=opts["bots"],
         seat=seat,
-        deals=args.deals,
-        baazis=args.baazis if args.baazis is not None else 1,
-        practice=args.practice,
+        deals=opts["deals"],
+        baazis=opts["baazis"],
+        practice=opts["practice"],
         save=args.save,
         delay=max(0.0, args.delay),
-        hint_bot=args.hint_bot,
+        hint_bot=opts["hint_bot"],
+        plain=args.plain,
     )
-    game = Game(settings, console)
+    session = None
+    if args.load is not None:
+        for fixed in ("preset", "seed"):
+            if fixed in given:
+                print(
+                    f"seep play: --{fixed} cannot be used with --load: the saved game keeps "
+                    f"its own {'rules' if fixed == 'preset' else 'seed'}",
+                    file=sys.stderr,
+                )
+                return 2
+        try:
+            settings, session = resume(args.load, settings, given)
+        except RecordError as exc:
+            print(f"seep play: --load: {exc}", file=sys.stderr)
+            return 2
+    game = Game(settings, console, session=session)
     try:
         return game.run()
     except EOFError:

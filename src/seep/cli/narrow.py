@@ -23,9 +23,10 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
-from ..cards import CARD_NAMES, cards_of_mask
+from ..cards import cards_of_mask
 from ..moves import Move
 from ..notation import format_move
+from .names import card_name
 
 __all__ = ["LIMIT", "Option", "Step", "describe_move", "next_step"]
 
@@ -63,18 +64,26 @@ def describe_move(move: Move) -> str:
         return "show the hand and deal again (no card above 8)"
     if action == "throw":
         return "throw it onto the floor"
-    loose = " ".join(CARD_NAMES[c] for c in cards_of_mask(move.loose))
+    loose = " ".join(card_name(c) for c in cards_of_mask(move.loose))
     if action == "capture":
         items = [f"house {v}" for v in move.houses]
         if loose:
             items.append(loose)
         return "capture " + " + ".join(items)
+    assert move.card is not None  # every move but a bid and a redeal plays a card
+    # The played card is named first and the floor's cards after it, as the bots word it
+    # (seep.bots.tactics.describe): "with QD" alone reads as if QD were played.
+    card = card_name(move.card)
     extra = f" with {loose}" if loose else ""
     if action == "build":
-        return f"build a house of {move.value}{extra}"
+        return f"build a house of {move.value} from {card}{extra}"
     if action == "cement":
-        return f"add to the house of {move.value}{extra}"
-    return f"break the house of {move.house} up to {move.value}{extra}"
+        return f"add {card}{extra} to the house of {move.value}"
+    # R29: the card played breaks the house; loose cards of the new value merge into it.
+    joins = ""
+    if loose:
+        joins = f" ({loose} {'joins' if move.loose.bit_count() == 1 else 'join'} it)"
+    return f"break the house of {move.house} up to {move.value} with {card}{joins}"
 
 
 def _move_label(move: Move) -> str:
@@ -159,12 +168,12 @@ def next_step(moves: Sequence[Move], limit: int = LIMIT) -> Step:
     opts = []
     for c in cards_of_mask(union & ~common):
         ms = tuple(m for m in moves if m.loose >> c & 1)
-        opts.append(Option(f"{CARD_NAMES[c]} ({_ways(len(ms))})", ms))
+        opts.append(Option(f"{card_name(c)} ({_ways(len(ms))})", ms))
     exact = tuple(m for m in moves if m.loose == common)
     if exact:  # the move that takes just the cards already chosen has no card to pick
         label = "no other floor card" if common else "no floor card"
         opts.append(Option(f"{label} ({_ways(len(exact))})", exact))
     question = "Which floor card should the move take"
     if common:
-        question += " besides " + " ".join(CARD_NAMES[c] for c in cards_of_mask(common))
+        question += " besides " + " ".join(card_name(c) for c in cards_of_mask(common))
     return Step("card", question + "?", tuple(opts))

@@ -11,30 +11,43 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections import deque
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
 from time import sleep
+from typing import Any
 
-from rich.console import Console
+from rich.console import Console, Group, RenderableType
+from rich.live import Live
 from rich.text import Text
 
 from ..bots import make_bot
-from ..cards import CARD_NAMES, cards_of_mask, parse_card
+from ..cards import card_value, cards_of_mask, parse_card, partner_of
 from ..errors import NotationError, SeepError
 from ..moves import Move
 from ..notation import format_move, parse_move
 from ..session import Session
 from ..view import View
+from .names import card_name, in_card_names
 from .narrow import describe_move, next_step
-from .render import deal_summary, position_view, seat_label, seat_names, team_names
+from .render import (
+    deal_summary,
+    position_view,
+    rules_label,
+    seat_label,
+    seat_names,
+    team_names,
+)
+from .replay import RECORD_ERRORS, RecordError, read_record, record_error
 
-__all__ = ["Game", "Settings"]
+__all__ = ["Game", "Settings", "resume"]
 
 HELP = (
     "Type the number of a card from your hand (or its name, like 9S), then the number of one "
-    "of its uses. You can also type a whole move in notation: 9S x 4H 5D (capture), 4D =13 9H "
-    "(build), TS +10 (add to a house), 2H ^9=11 (break), bid 11.\n"
+    "of its uses (a card with one use is played at once). To bid, type the value or the card "
+    "(its number or name). You can also type a whole move in notation: 9S x 4H 5D (capture), "
+    "4D =13 9H (build), TS +10 (add to a house), 2H ^9=11 (break), bid 11.\n"
     "  ?  hint (what a bot would play, and why)    u  undo your last move (practice games)\n"
     "  s  save the game to a file                  t  show the table again\n"
     "  b  back (while choosing a use)              q  quit\n"
@@ -63,6 +76,12 @@ class Settings:
     save: str | None = None
     delay: float = 0.6  # seconds after each bot move, so a person can follow
     hint_bot: str = "medium"
+    plain: bool = False  # print the table anew each turn instead of redrawing it in place
+    load: str | None = None  # the file the game was resumed from
+
+
+# How many recent moves are listed under the table when it is redrawn in place.
+RECENT = 6
 
 
 class Quit(Exception):
@@ -70,36 +89,76 @@ class Quit(Exception):
 
 
 class Game:
-    """A running ``seep play`` session; :meth:`run` plays it to the end."""
+    """A running ``seep play`` session; :meth:`run` plays it to the end.
+
+    ``session`` is a game to resume (see :func:`resume`); by default a new match is dealt
+    from the settings. On a terminal the table is redrawn in place (a rich ``Live`` display
+    while the bots play, the screen cleared once after each of your moves) with the latest
+    moves listed under it; with ``settings.plain``, or when the console is not a terminal,
+    the table is printed anew at each of your turns and every move on a line of its own.
+    """
 
     def __init__(
         self,
         settings: Settings,
         console: Console,
         ask: Callable[[str], str] | None = None,
+        session: Session | None = None,
     ) -> None:
         self.settings = settings
         self.console = console
         self.ask_fn = ask or (lambda prompt: console.input(Text(prompt, style="bold cyan")))
         self.you = settings.seat
-        self.session = Session(
-            settings.preset,
-            seed=settings.seed,
-            deals=settings.deals,
-            baazis=settings.baazis if settings.deals is None else None,
-        )
+        if session is None:
+            session = Session(
+                settings.preset,
+                seed=settings.seed,
+                deals=settings.deals,
+                baazis=settings.baazis if settings.deals is None else None,
+            )
+        self.session = session
         self.players = self.session.rules.players  # 4, or 2 (RULES.md §12)
         self.bots = {s: make_bot(settings.bots) for s in range(self.players) if s != self.you}
+        # Cursor movement needs a real terminal; a pipe or a dumb terminal gets plain lines.
+        self.plain = settings.plain or not console.is_terminal or console.is_dumb_terminal
+        self.live: Live | None = None
+        self.recent: deque[Text] = deque(maxlen=RECENT)
 
     # --- helpers --------------------------------------------------------------------------
 
     def ask(self, prompt: str) -> str:
         """One line of input, stripped (EOFError and KeyboardInterrupt propagate)."""
+        self._settle()
         return self.ask_fn(prompt).strip()
+
+    def _settle(self) -> None:
+        """Stop redrawing in place: what comes next (a prompt, a message) goes below."""
+        if self.live is not None:
+            self.live.stop()
+            self.live = None
+
+    def print(self, *items: RenderableType) -> None:
+        """Print below the table (an empty call prints an empty line)."""
+        self._settle()
+        self.console.print(*items)
 
     def say(self, text: str, style: str = "") -> None:
         """Print a line of plain text (no markup: card names and brackets stay as typed)."""
-        self.console.print(Text(text, style=style))
+        self.print(Text(text, style=style))
+
+    def note(self, text: str, style: str = "") -> None:
+        """A line about the game (a move, an undo): printed at once in plain mode, else kept
+        in the recent lines under the table (the next redraw shows it)."""
+        if self.plain:
+            self.say(text, style)
+        else:
+            self.recent.append(Text(text, style=style))
+
+    def event(self, text: str, style: str = "") -> None:
+        """A :meth:`note` shown at once: in place, the table is redrawn with it."""
+        self.note(text, style)
+        if not self.plain:
+            self.show()
 
     def _rng(self, seat: int, purpose: str) -> random.Random:
         """A bot's own RNG for one decision: a pure function of the game seed and the point of
@@ -120,19 +179,51 @@ class Game:
         ]
 
     def show(self) -> None:
-        """Draw the table as the player sees it."""
+        """Draw the table as the player sees it: printed below in plain mode; else redrawn in
+        place, with the recent moves under it."""
         title = "Seep" + (" · practice" if self.settings.practice else "")
-        self.console.print()
-        self.console.print(
-            position_view(
-                self.session.position,
-                you=self.you,
-                last_moves=self.last_moves(),
-                deal_number=self.session.deal_number,
-                title=title,
-                playable=self._playable(),
-            )
+        table = position_view(
+            self.session.position,
+            you=self.you,
+            last_moves=self.last_moves(),
+            deal_number=self.session.deal_number,
+            title=title,
+            playable=self._playable(),
         )
+        if self.plain:
+            self.print()
+            self.print(table)
+            return
+        screen = Group(table, *self._recent_lines(table))
+        if self.live is None:
+            # A fresh screen once a round, after your move; the bots' moves then redraw the
+            # same lines (Live moves the cursor back up over what it drew).
+            self.console.clear()
+            self.live = Live(
+                screen,
+                console=self.console,
+                auto_refresh=False,
+                vertical_overflow="visible",
+            )
+            self.live.start()
+        else:
+            self.live.update(screen, refresh=True)
+
+    def _recent_lines(self, table: RenderableType) -> list[Text]:
+        """The recent moves that fit under the table with a line left for the prompt, so a
+        redraw never scrolls the top of the table away."""
+        options = self.console.options
+        used = len(self.console.render_lines(table, options, pad=False))
+        room = self.console.height - used - 2  # a blank line and the prompt
+        lines: list[Text] = []
+        for line in reversed(self.recent):
+            room -= len(self.console.render_lines(line, options, pad=False))
+            if room < 0:
+                break
+            lines.append(line)
+        if not lines:
+            return []
+        return [Text(""), *reversed(lines)]
 
     def _playable(self) -> int | None:
         """The cards of your hand that have a legal use now (from the engine's moves)."""
@@ -146,28 +237,51 @@ class Game:
         return mask
 
     def make(self, move: int) -> None:
-        """Make a move for the seat to move (checked by the session) and say it."""
+        """Make a move for the seat to move (checked by the session) and say it (yours too:
+        a card with a single use is played without a list, so the echo says what it did)."""
         seat, _ = self.session.play(int(move))
         last = self.session.last_moves()[seat]
         note = f"sweep +{last[1]}" if last is not None and last[1] else ""
-        if seat != self.you:
-            who = seat_label(seat, self.you, self.players)
-            if Move(move).is_play():
-                text = f"{who} plays {format_move(move)}   {describe_move(Move(move))}"
-            else:  # a bid or a redeal: the words say it all
-                text = f"{who}: {describe_move(Move(move))}"
-            text += f"  ** {note} **" if note else ""
-            self.say(text)
+        who = seat_label(seat, self.you, self.players)
+        if Move(move).is_play():
+            text = f"{who} plays {format_move(move)}   {describe_move(Move(move))}"
+        else:  # a bid or a redeal: the words say it all
+            text = f"{who}: {describe_move(Move(move))}"
+        text += f"  ** {note} **" if note else ""
+        self.event(text, "bold" if seat == self.you else "")
 
     # --- saving ---------------------------------------------------------------------------
 
+    def record(self) -> dict[str, Any]:
+        """The FORMAT.md record of the game so far, the deal in play included, with a
+        ``play`` entry holding what the record does not (your seat, the bots, the match
+        length, practice, the hint bot) so that ``seep play --load`` resumes the same game.
+        Other readers ignore the entry."""
+        s = self.settings
+        record = self.session.to_record()
+        deals = record.pop("deals")
+        if len(deals) < self.session.deal_number:
+            # A deal dealt but not begun (the session leaves it out): saved as it stands, so
+            # that the game resumes at this bid rather than at the end of the deal before.
+            deals.append({"start": self.session.position.to_dict(), "moves": []})
+        record["play"] = {
+            "seat": self.you,
+            "bots": s.bots,
+            "deals": self.session.deals_to_play,
+            "baazis": self.session.baazis_to_play,
+            "practice": s.practice,
+            "hint_bot": s.hint_bot,
+        }
+        record["deals"] = deals  # last: the entry stays readable at the top of the file
+        return record
+
     def save(self, path: str | None = None) -> bool:
-        """Write the FORMAT.md record of the game so far; asks for a file name if none."""
-        default = self.settings.save or f"seep-{self.settings.seed}.json"
+        """Write the game record so far (:meth:`record`); asks for a file name if none."""
+        default = self.settings.save or self.settings.load or f"seep-{self.settings.seed}.json"
         if path is None:
             path = self.ask(f"Save to which file? [{default}] ") or default
         try:
-            Path(path).write_text(json.dumps(self.session.to_record(), indent=1) + "\n")
+            Path(path).write_text(json.dumps(self.record(), indent=1) + "\n")
         except OSError as exc:
             self.say(f"Could not save to {path}: {exc.strerror or exc}", "bold red")
             return False
@@ -191,9 +305,10 @@ class Game:
         """Show what the hint bot would play here, with its reason."""
         view = View.from_position(self.session.position, self.you, self.session.history)
         decision = make_bot(self.settings.hint_bot).choose(view, self._rng(self.you, "hint"))
+        # The bots word their reasons with suit symbols; the terminal names cards as typed.
         self.say(
             f"Hint: {format_move(decision.move)}   ({describe_move(decision.move)}): "
-            f"{decision.reason}",
+            f"{in_card_names(decision.reason)}",
             "yellow",
         )
 
@@ -216,14 +331,14 @@ class Game:
         replies = session.undo_to(self.you) - 1
         extra = f" and {replies} bot repl{'y' if replies == 1 else 'ies'}" if replies else ""
         back = f" (back in deal {session.deal_number})" if session.deal_number != deal else ""
-        self.say(f"Took back your {format_move(mine)}{extra}{back}.", "green")
+        self.event(f"Took back your {format_move(mine)}{extra}{back}.", "green")
         return True
 
     def _card_uses(self, card: int) -> list[Move] | None:
         """The legal uses of a card of your hand, or None (with a message) if it has none."""
         pos = self.session.position
         if not pos.hands[self.you] >> card & 1:
-            self.say(f"You do not hold {CARD_NAMES[card]}.", "red")
+            self.say(f"You do not hold {card_name(card)}.", "red")
             return None
         uses = [m for m in pos.legal_moves() if m.card == card]
         if uses:
@@ -251,7 +366,7 @@ class Game:
         self.show()
         pos = self.session.position
         # The narrowing in progress: each entry the moves still possible after one answer.
-        stack: list[list[Move]] = [pos.legal_moves()] if pos.phase == "bid" else []
+        stack: list[list[Move]] = []
         show_step = True
         while True:
             pos = self.session.position
@@ -264,7 +379,7 @@ class Game:
             if stack:
                 prompt = "Choose a number (b: back, h: help)> "
             elif pos.phase == "bid":
-                prompt = "Your bid> "
+                prompt = self._bid_prompt()
             else:
                 prompt = "Your move: card number or name (? hint, h help)> "
             text = self.ask(prompt)
@@ -290,11 +405,18 @@ class Game:
                     return  # the main loop draws the table again, your turn once more
                 continue
             if low in ("b", "back"):
-                if len(stack) > (1 if pos.phase == "bid" else 0):
+                if stack:
                     stack.pop()
                     show_step = True
                 else:
                     self.say("Nothing to go back to.", "dim")
+                continue
+            move: Move | None = None
+            if pos.phase == "bid":  # a bid is one answer, never a list (nor a card's uses)
+                move = self._bid_move(text)
+                if move is not None:
+                    self.make(move)
+                    return
                 continue
             if not text:
                 if stack:
@@ -302,7 +424,6 @@ class Game:
                 else:
                     self.say("Type a card (its number or name), or h for help.", "dim")
                 continue
-            move: Move | None = None
             if stack and text.isdigit():
                 step = next_step(stack[-1])
                 n = int(text)
@@ -310,23 +431,59 @@ class Game:
                     self.say(f"Please choose a number from 1 to {len(step.options)}.", "red")
                     continue
                 chosen = step.options[n - 1]
-                if step.kind != "move":
+                if len(chosen.moves) > 1:
                     stack.append(list(chosen.moves))
                     show_step = True
                     continue
-                move = chosen.moves[0]
+                move = chosen.moves[0]  # a single move left: played, not listed alone
             elif not stack and (text.isdigit() or _is_card(text)):
                 card = self._pick_card(text)
                 uses = None if card is None else self._card_uses(card)
-                if uses is not None:
+                if uses is None:
+                    continue
+                if len(uses) > 1:
                     stack = [uses]
                     show_step = True
-                continue
+                    continue
+                move = uses[0]  # the card's only use: played at once (make() echoes it)
             else:
                 move = self._typed_move(text)
             if move is not None:
                 self.make(move)
                 return
+
+    def _bid_prompt(self) -> str:
+        """The bidder's prompt, naming the bids the engine allows (R13; R14 a redeal)."""
+        moves = self.session.position.legal_moves()
+        values = [m.value for m in moves if m.action == "bid"]
+        if not values:  # no card above 8: the hand is shown and dealt again (R14)
+            return "Your bid (no card above 8: press Enter to redeal; ? hint, h help)> "
+        if len(moves) == 1:
+            return f"Your bid ({values[0]} only: press Enter; ? hint, h help)> "
+        listed = ", ".join(map(str, values[:-1])) + f" or {values[-1]}"
+        return f"Your bid ({listed}: the value, or a card's number or name; ? hint, h help)> "
+
+    def _bid_move(self, text: str) -> Move | None:
+        """The bid typed: its value (9-13), a card of the hand (its number or name: the bid is
+        its value), Enter when only one move is possible, or notation (``bid 11``,
+        ``redeal``); None (with the reason) if it is not a legal bid."""
+        moves = self.session.position.legal_moves()
+        if not text:
+            if len(moves) == 1:
+                return moves[0]
+            self.say("Type the value of your bid, or a card (its number or name).", "dim")
+            return None
+        if text.isdigit() and 9 <= int(text) <= 13:  # a value: the bidder holds 4 cards (R12)
+            text = f"bid {text}"
+        elif text.isdigit() or _is_card(text):
+            card = self._pick_card(text)
+            if card is None:
+                return None
+            if not self.session.position.hands[self.you] >> card & 1:
+                self.say(f"You do not hold {card_name(card)}.", "red")
+                return None
+            text = f"bid {card_value(card)}"
+        return self._typed_move(text)
 
     def _pick_card(self, text: str) -> int | None:
         """A card of your hand by its number in the sorted hand or by its name."""
@@ -360,9 +517,9 @@ class Game:
         self.show()
         out = self.session.outcome()
         assert out is not None
-        self.console.print()
+        self.print()
         self.say(f"Deal {out.deal} is over.", "bold")
-        self.console.print(deal_summary(out.result, self.you, self.players))
+        self.print(deal_summary(out.result, self.you, self.players))
         teams = team_names(self.players)
         if out.winner is not None:
             t = out.winner
@@ -380,6 +537,7 @@ class Game:
             return True
         self.ask("Press Enter for the next deal ")
         self.session.start_next_deal()
+        self.recent.clear()
         return False
 
     def final_results(self) -> None:
@@ -390,7 +548,7 @@ class Game:
                 totals[t] += result["score"][t]
         standing = self.session.standing()
         baazis = standing.baazis
-        self.console.print()
+        self.print()
         self.say("The match is over.", "bold")
         teams = team_names(self.players)
         self.say(
@@ -419,14 +577,20 @@ class Game:
         else:
             who = (
                 f"Seep: you are {names[self.you]} (seat {self.you}), your partner is "
-                f"{names[(self.you + 2) % 4]}; {s.bots} bots play {others}."
+                f"{names[partner_of(self.you)]}; {s.bots} bots play {others}."
             )
-        self.say(
+        self.note(
             f"{who} Rules {s.preset}, "
             f"{goal}, seed {s.seed}{', practice (undo allowed)' if s.practice else ''}. "
             "Type h for help.",
             "bold",
         )
+        if s.load:
+            pos = self.session.position
+            where = "its end" if pos.is_over() else f"play {pos.plays} of 48"
+            if pos.phase == "bid":
+                where = "the bid"
+            self.note(f"Resumed {s.load}: deal {self.session.deal_number}, at {where}.", "bold")
         try:
             while True:
                 pos = self.session.position
@@ -440,6 +604,8 @@ class Game:
         except Quit:
             self.say("Goodbye.")
             return 0
+        finally:
+            self._settle()  # the cursor back, and what follows below the table
 
 
 def _is_card(text: str) -> bool:
@@ -448,3 +614,81 @@ def _is_card(text: str) -> bool:
     except NotationError:
         return False
     return True
+
+
+# What a record's ``play`` entry holds (Game.record writes it): the settings of seep play
+# that the FORMAT.md record itself does not (its rules and seed are the record's own).
+PLAY_ENTRY = ("seat", "bots", "deals", "baazis", "practice", "hint_bot")
+
+
+def resume(
+    path: str, base: Settings, given: Mapping[str, Any] | None = None
+) -> tuple[Settings, Session]:
+    """The game saved in ``path`` (a FORMAT.md record, finished or not) and its settings: the
+    record's rules and seed, its ``play`` entry (seat, bots, match length, practice, hint
+    bot; ``base`` supplies them for a record saved elsewhere), then ``given`` (options typed
+    on the command line) over them; ``base`` gives the rest (delay, save, plain). Every move
+    is replayed and checked by the core. Raises :class:`RecordError` naming the problem."""
+    record = read_record(path)
+    entry = record.get("play", {})
+    if not isinstance(entry, dict):
+        raise RecordError(f"{path}: 'play' must be an object, got {type(entry).__name__}")
+    values: dict[str, Any] = {
+        "seat": base.seat,
+        "bots": base.bots,
+        "deals": base.deals,
+        "baazis": base.baazis if base.deals is None else None,
+        "practice": base.practice,
+        "hint_bot": base.hint_bot,
+    }
+    values.update((k, entry[k]) for k in PLAY_ENTRY if k in entry)
+    given = dict(given or {})
+    if given.get("deals") is not None:  # --deals and --baazis each replace the other
+        values["baazis"] = None
+    if given.get("baazis") is not None:
+        values["deals"] = None
+    values.update(given)
+
+    def bad(key: str, want: str) -> RecordError:
+        return RecordError(f"{path}: 'play.{key}' must be {want}, got {values[key]!r}")
+
+    def is_int(v: object) -> bool:
+        return isinstance(v, int) and not isinstance(v, bool)
+
+    for key in ("bots", "hint_bot"):
+        if not isinstance(values[key], str):
+            raise bad(key, "a bot's name")
+        try:
+            make_bot(values[key])
+        except ValueError as exc:
+            raise RecordError(f"{path}: 'play.{key}': {exc}") from None
+    for key in ("deals", "baazis"):
+        if values[key] is not None and not (is_int(values[key]) and values[key] >= 1):
+            raise bad(key, "a positive integer or null")
+    if values["deals"] is None and values["baazis"] is None:
+        raise RecordError(f"{path}: 'play' must give 'deals' or 'baazis' (the match's length)")
+    if not isinstance(values["practice"], bool):
+        raise bad("practice", "true or false")
+    seed = record.get("seed", 0)
+    if not is_int(seed):
+        raise RecordError(f"{path}: 'seed' must be an integer, got {seed!r}")
+    try:
+        session = Session.from_record(record, deals=values["deals"], baazis=values["baazis"])
+    except RECORD_ERRORS as exc:
+        raise record_error(path, exc) from None
+    seats = len(session.position.hands)
+    if not (is_int(values["seat"]) and 0 <= values["seat"] < seats):
+        raise bad("seat", f"a seat from 0 to {seats - 1}")
+    settings = replace(
+        base,
+        seed=seed,
+        preset=rules_label(session.position),
+        seat=values["seat"],
+        bots=values["bots"],
+        deals=values["deals"],
+        baazis=values["baazis"] if values["baazis"] is not None else base.baazis,
+        practice=values["practice"],
+        hint_bot=values["hint_bot"],
+        load=path,
+    )
+    return settings, session

@@ -15,9 +15,10 @@ from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from ..cards import CARD_NAMES, cards_of_mask
+from ..cards import cards_of_mask, partner_of
 from ..engine import Position
 from ..notation import house_sets
+from .names import card_name
 
 __all__ = [
     "SEAT_NAMES",
@@ -50,7 +51,7 @@ def team_names(players: int = 4) -> tuple[str, str]:
 
 def card_text(card: int) -> Text:
     """A card as typed (``9S``), hearts and diamonds in red."""
-    name = CARD_NAMES[card]
+    name = card_name(card)
     return Text(name, style="bold red" if name[1] in "HD" else "bold")
 
 
@@ -77,7 +78,7 @@ def seat_label(seat: int, you: int | None = None, players: int = 4) -> str:
         return name
     if seat == you:
         return f"{name} (you)"
-    if players == 4 and seat == (you + 2) % 4:
+    if players == 4 and seat == partner_of(you):
         return f"{name} (partner)"
     return name
 
@@ -191,7 +192,7 @@ def position_view(
         hand = pos.hands[you]
         if to_move == you and playable is not None and playable != hand and pos.phase != "bid":
             # Say it before the player tries: at play 1 or when a house binds his cards.
-            numbered = [f"{i}:{CARD_NAMES[c]}" for i, c in enumerate(cards_of_mask(hand), 1)]
+            numbered = [f"{i}:{card_name(c)}" for i, c in enumerate(cards_of_mask(hand), 1)]
             can = [
                 t for t, c in zip(numbered, cards_of_mask(hand), strict=True) if playable >> c & 1
             ]

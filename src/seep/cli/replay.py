@@ -23,7 +23,7 @@ from ..session import DealOutcome, Session
 from .narrow import describe_move
 from .render import deal_summary, position_view, seat_names, team_names
 
-__all__ = ["Frame", "RecordError", "load_frames", "replay", "show"]
+__all__ = ["Frame", "RecordError", "load_frames", "read_record", "record_error", "replay", "show"]
 
 
 class RecordError(Exception):
@@ -45,8 +45,9 @@ class Frame:
     outcome: DealOutcome | None = None
 
 
-def load_frames(path: str) -> tuple[dict[str, Any], list[Frame]]:
-    """Read and replay a record file; every position, in order. Raises :class:`RecordError`."""
+def read_record(path: str) -> dict[str, Any]:
+    """Read a record file as a JSON object (not yet checked as a game). Raises
+    :class:`RecordError` naming the problem."""
     try:
         text = Path(path).read_text()
     except OSError as exc:
@@ -59,8 +60,28 @@ def load_frames(path: str) -> tuple[dict[str, Any], list[Frame]]:
         raise RecordError(
             f"{path} is not JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}"
         ) from None
+    except (ValueError, RecursionError) as exc:  # a number too long, arrays nested too deep
+        raise RecordError(f"{path} is not a game record: {exc}") from None
     if not isinstance(record, dict):
         raise RecordError(f"{path}: a game record is a JSON object, got {type(record).__name__}")
+    return record
+
+
+def record_error(path: str, exc: Exception) -> RecordError:
+    """The :class:`RecordError` for an error the core raised while replaying a record."""
+    # ValueError covers every error of the core (they name the deal and move); the others
+    # come from a record whose parts have the wrong JSON types.
+    detail = str(exc) if isinstance(exc, ValueError) else f"malformed record ({exc!r})"
+    return RecordError(f"{path}: {detail}")
+
+
+# What the core raises for a bad record: see record_error.
+RECORD_ERRORS = (ValueError, KeyError, TypeError, AttributeError)
+
+
+def load_frames(path: str) -> tuple[dict[str, Any], list[Frame]]:
+    """Read and replay a record file; every position, in order. Raises :class:`RecordError`."""
+    record = read_record(path)
     # One list per deal of (position, what was played, each seat's last move so far, outcome).
     deals: list[list[tuple[Position, str, tuple[str, ...], DealOutcome | None]]] = []
     try:
@@ -76,11 +97,8 @@ def load_frames(path: str) -> tuple[dict[str, Any], list[Frame]]:
                 played = f"{name} plays {format_move(move)}   {describe_move(move)}"
             last = tuple("" if m is None else format_move(m[0]) for m in session.last_moves())
             deals[-1].append((session.position.copy(), played, last, session.outcome()))
-    except (ValueError, KeyError, TypeError, AttributeError) as exc:
-        # ValueError covers every error of the core (they name the deal and move); the others
-        # come from a record whose parts have the wrong JSON types.
-        detail = str(exc) if isinstance(exc, ValueError) else f"malformed record ({exc!r})"
-        raise RecordError(f"{path}: {detail}") from None
+    except RECORD_ERRORS as exc:
+        raise record_error(path, exc) from None
     if not deals:
         raise RecordError(f"{path}: the record holds no deals")
     frames = [
