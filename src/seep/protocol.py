@@ -16,8 +16,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from .cards import CARD_NAMES, VALUE, parse_card
+from .codes import PHASE_PLAY, THROW, code_action, code_card
+from .counting import count_by_card
 from .engine import Position
-from .errors import BadRequestError, InvalidRulesError
+from .errors import BadRequestError, InvalidRulesError, NotationError, TooManyMovesError
 from .format import position_from_dict
 from .match import deal_result
 from .moves import Move
@@ -47,10 +50,51 @@ def new_deal(
     return Position.new_deal(_seed(seed), dealer, parsed).to_dict()
 
 
-def legal(position: dict[str, Any]) -> list[dict[str, Any]]:
-    """The legal moves of the seat to move (``[]`` once the deal is over)."""
+#: The longest list :func:`legal` answers unless asked for more.
+DEFAULT_LIMIT = 10_000
+_MAX_LIMIT = 1_000_000
+
+
+def legal(
+    position: dict[str, Any], limit: int = DEFAULT_LIMIT, card: str | None = None
+) -> list[dict[str, Any]]:
+    """The legal moves of the seat to move (``[]`` once the deal is over), only those playing
+    ``card`` (a card name such as ``"KH"``) when given.
+
+    A floor of many loose cards can have millions of legal moves; they are counted first
+    (:mod:`seep.counting`, milliseconds), and a list longer than ``limit`` (default 10,000, at
+    most 1,000,000) is refused with :class:`~seep.errors.TooManyMovesError`, which carries the
+    number of moves of each card: ask again with ``card``.
+    """
+    if not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= _MAX_LIMIT:
+        raise BadRequestError(f"'limit' must be an integer 1..{_MAX_LIMIT}, got {limit!r}")
+    wanted = -1
+    if card is not None:
+        if not isinstance(card, str):
+            raise BadRequestError(f"'card' must be a card name such as 'KH', got {card!r}")
+        try:
+            wanted = parse_card(card, strict=True)
+        except NotationError as exc:
+            raise BadRequestError(f"card: {exc}") from None
     pos = position_from_dict(position)
-    return [Move(c).to_dict() for c in pos.legal_codes()]
+    if pos.phase_id != PHASE_PLAY:  # a bid or a redeal: a handful of moves, none plays a card
+        return [] if card is not None else [Move(c).to_dict() for c in pos.legal_codes()]
+    counts = count_by_card(pos)
+    total = counts.get(wanted, 0) if card is not None else sum(counts.values())
+    if total > limit:
+        by_name = {CARD_NAMES[c]: n for c, n in sorted(counts.items())}
+        raise TooManyMovesError(total, limit, by_name)
+    if card is None:
+        return [Move(c).to_dict() for c in pos.legal_codes()]
+    if not counts.get(wanted):
+        return []
+    # Only this card's value is generated; its throw is decided by the counts (they follow
+    # the rules' throw_rule, which the generator's value filter cannot see whole).
+    codes = pos.play_codes("always", 1 << VALUE[wanted])
+    codes = [c for c in codes if code_card(c) == wanted and code_action(c) != THROW]
+    if counts[wanted] > len(codes):
+        codes.append(Move.throw(wanted))
+    return [Move(c).to_dict() for c in codes]
 
 
 def apply(position: dict[str, Any], move: dict[str, Any]) -> dict[str, Any]:
