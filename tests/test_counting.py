@@ -12,6 +12,7 @@ from seep import protocol
 from seep.codes import code_card
 from seep.counting import count_by_card, count_legal
 from seep.engine import Position
+from seep.errors import IllegalMoveError
 from seep.options import Rules
 from seep.protocol_server import handle_request
 
@@ -106,3 +107,12 @@ def test_bad_limit_or_card_is_a_bad_request(fields: dict[str, object]) -> None:
     pos = Position.new_deal(1).to_dict()
     answer = handle_request({"id": 1, "cmd": "legal", "position": pos, **fields})
     assert answer["error"]["code"] == "bad_request"
+
+
+def test_apply_on_the_huge_floor_checks_one_move_without_listing() -> None:
+    position = _big_floor(["9S", "9H", "TS", "JS", "QS", "KS", "KH", "8S"])
+    after = protocol.apply(position, {"action": "throw", "card": "8S"})
+    assert "8S" in after["loose"]
+    move = {"action": "capture", "card": "KH", "loose": ["AS", "2S", "3S", "3H", "4S"]}
+    with pytest.raises(IllegalMoveError, match="R25"):  # not maximal: more 13s are left
+        protocol.apply(position, move)

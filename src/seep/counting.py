@@ -28,10 +28,10 @@ from math import comb
 from typing import Final
 
 from .cards import VALUE, seat_to_move
-from .codes import PHASE_PLAY
+from .codes import PHASE_PLAY, THROW, code_action, code_card, make_code
 from .engine import Position
 
-__all__ = ["count_by_card", "count_legal"]
+__all__ = ["card_codes", "count_by_card", "count_legal"]
 
 _HOUSE_VALUES: Final = (9, 10, 11, 12, 13)
 # A count vector holds one nibble per value v (1..13) at nibble v and one per house w
@@ -308,3 +308,23 @@ def count_legal(pos: Position) -> int:
     if pos.phase_id != PHASE_PLAY:
         return len(pos.legal_codes())
     return sum(count_by_card(pos).values())
+
+
+def card_codes(pos: Position, card: int) -> list[int]:
+    """The legal moves that play ``card``, as codes in generator order, computing only the
+    uses of that card's value (a huge floor lists one card's moves without all the others);
+    ``[]`` for a card the mover does not hold or in the bid phase."""
+    if pos.phase_id != PHASE_PLAY or not pos.hands[seat_to_move(pos.dealer, pos.plays)] >> card & 1:
+        return []
+    # The throw is decided by the counts: under throw_rule "no_other_move" it depends on the
+    # other cards, which the generator's value filter does not look at.
+    throw_vals = _play_counts(pos)[1]
+    v = VALUE[card]
+    codes = [
+        c
+        for c in pos.play_codes("always", 1 << v)
+        if code_card(c) == card and code_action(c) != THROW
+    ]
+    if throw_vals >> v & 1:
+        codes.append(make_code(THROW, card))
+    return codes

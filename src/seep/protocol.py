@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import CARD_NAMES, VALUE, parse_card
-from .codes import PHASE_PLAY, THROW, code_action, code_card
-from .counting import count_by_card
+from .cards import CARD_NAMES, parse_card
+from .codes import PHASE_PLAY
+from .counting import card_codes, count_by_card
 from .engine import Position
 from .errors import BadRequestError, InvalidRulesError, NotationError, TooManyMovesError
 from .format import position_from_dict
@@ -86,15 +86,7 @@ def legal(
         raise TooManyMovesError(total, limit, by_name)
     if card is None:
         return [Move(c).to_dict() for c in pos.legal_codes()]
-    if not counts.get(wanted):
-        return []
-    # Only this card's value is generated; its throw is decided by the counts (they follow
-    # the rules' throw_rule, which the generator's value filter cannot see whole).
-    codes = pos.play_codes("always", 1 << VALUE[wanted])
-    codes = [c for c in codes if code_card(c) == wanted and code_action(c) != THROW]
-    if counts[wanted] > len(codes):
-        codes.append(Move.throw(wanted))
-    return [Move(c).to_dict() for c in codes]
+    return [Move(c).to_dict() for c in card_codes(pos, wanted)]
 
 
 def apply(position: dict[str, Any], move: dict[str, Any]) -> dict[str, Any]:
