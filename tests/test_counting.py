@@ -113,6 +113,11 @@ def test_apply_on_the_huge_floor_checks_one_move_without_listing() -> None:
     position = _big_floor(["9S", "9H", "TS", "JS", "QS", "KS", "KH", "8S"])
     after = protocol.apply(position, {"action": "throw", "card": "8S"})
     assert "8S" in after["loose"]
-    move = {"action": "capture", "card": "KH", "loose": ["AS", "2S", "3S", "3H", "4S"]}
+    move = {
+        "action": "capture",
+        "card": "KH",
+        "loose": ["AS", "2S", "3S", "3H", "4S"],
+        "houses": [],
+    }
     with pytest.raises(IllegalMoveError, match="R25"):  # not maximal: more 13s are left
         protocol.apply(position, move)
