@@ -66,7 +66,7 @@ def _ext_modules() -> list[Any]:
                 group_name="seep.core",
             )
         )
-    except Exception as exc:  # noqa: BLE001 - a type error mypyc finds: build pure
+    except Exception as exc:  # a type error mypyc finds: build pure
         print(f"seep: mypyc failed ({exc}); pure Python", file=sys.stderr)
         return []
 
