@@ -31,6 +31,9 @@ COMPILED_MODULES = (
     "verify",
     "engine",
     "counting",
+    # Above the core, compiled for the same reason: the search's playouts are its hot path.
+    "view",
+    "bots/ismcts",
 )
 
 

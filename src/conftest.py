@@ -14,6 +14,8 @@ _COMPILED_MODULES = (
     "verify",
     "engine",
     "counting",
+    "view",
+    "bots/ismcts",
 )  # fmt: skip  (setup.py's COMPILED_MODULES)
 
 collect_ignore = [f"seep/{name}.py" for name in _COMPILED_MODULES] if seep.COMPILED else []
