@@ -12,6 +12,9 @@ Each figure is measured in ``--rounds`` rounds; the figure reported is the media
 ``*_best`` the best one (virtual machines vary by some 10% from one second to the next).
 
     python bench/engine.py [--seconds 5] [--rounds 5] [--json]
+
+The first four figures are four-player Seep; the last three the same for two players
+(rules ``two_player``, RULES.md §12).
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 import seep
 from seep import protocol
 from seep.engine import Position
+from seep.options import STANDARD, Rules
 
 
 def hearts_deals(seconds: float, seed: int = 1) -> float:
@@ -56,14 +60,14 @@ def hearts_deals(seconds: float, seed: int = 1) -> float:
     return n / (time.perf_counter() - start)
 
 
-def random_deals(seconds: float, seed: int = 1) -> tuple[float, int]:
+def random_deals(seconds: float, seed: int = 1, rules: Rules = STANDARD) -> tuple[float, int]:
     """Complete deals per second with uniform random legal moves (also returns plies)."""
     rng = random.Random(seed)
     n = plies = 0
     start = time.perf_counter()
     deadline = start + seconds
     while time.perf_counter() < deadline:
-        pos = Position.new_deal(rng.randrange(1 << 30), rng.randrange(4))
+        pos = Position.new_deal(rng.randrange(1 << 30), rng.randrange(rules.players), rules)
         while pos.phase_id != 2:
             pos.advance(rng.choice(pos.legal_codes()))
             plies += 1
@@ -72,12 +76,12 @@ def random_deals(seconds: float, seed: int = 1) -> tuple[float, int]:
     return n / (time.perf_counter() - start), plies
 
 
-def sample_positions(count: int, seed: int = 2) -> list[Position]:
+def sample_positions(count: int, seed: int = 2, rules: Rules = STANDARD) -> list[Position]:
     """Positions met in random play (every ply of random deals, phase play)."""
     rng = random.Random(seed)
     out: list[Position] = []
     while len(out) < count:
-        pos = Position.new_deal(rng.randrange(1 << 30), rng.randrange(4))
+        pos = Position.new_deal(rng.randrange(1 << 30), rng.randrange(rules.players), rules)
         while pos.phase_id != 2:
             if pos.phase_id == 1:
                 out.append(pos.copy())
@@ -144,6 +148,9 @@ def main() -> None:
     args = ap.parse_args()
     positions = sample_positions(2000)
     _, mean_moves = legal_rate(positions, 0.0)
+    two = Rules.parse("two_player")
+    positions2 = sample_positions(2000, rules=two)
+    _, mean_moves2 = legal_rate(positions2, 0.0)
     seeds = itertools.count(1000)
     figures = {
         # A fresh stream of deals every round: no round replays another's positions.
@@ -154,6 +161,16 @@ def main() -> None:
         "push_pop_per_s": rounds(lambda s: push_pop_rate(positions, s), args.seconds, args.rounds),
         "protocol_legal_per_s": rounds(
             lambda s: protocol_rate(positions, s), args.seconds, args.rounds
+        ),
+        # Two-player Seep (RULES.md §12), the same measures.
+        "two_player_random_deals_per_s": rounds(
+            lambda s: random_deals(s, next(seeds), two)[0], args.seconds, args.rounds
+        ),
+        "two_player_legal_per_s": rounds(
+            lambda s: legal_rate(positions2, s)[0], args.seconds, args.rounds
+        ),
+        "two_player_push_pop_per_s": rounds(
+            lambda s: push_pop_rate(positions2, s), args.seconds, args.rounds
         ),
     }
     try:
@@ -173,6 +190,7 @@ def main() -> None:
         result["deals_ratio_to_hearts"] = round(ratio, 3)
     result["compiled"] = seep.COMPILED
     result["mean_legal_moves"] = round(mean_moves, 2)
+    result["two_player_mean_legal_moves"] = round(mean_moves2, 2)
     result["rounds"] = args.rounds
     result["python"] = platform.python_version()
     result["machine"] = platform.machine()
@@ -185,6 +203,9 @@ def main() -> None:
         "push_pop_per_s": "push + pop pairs/s",
         "protocol_legal_per_s": "protocol legal calls/s (FORMAT.md dict in, move dicts out)",
         "hearts_random_deals_per_s": "OpenSpiel C++ hearts random complete deals/s (same loop)",
+        "two_player_random_deals_per_s": "two players: random complete deals/s",
+        "two_player_legal_per_s": f"two players: legal-move generations/s (mean {mean_moves2:.1f})",
+        "two_player_push_pop_per_s": "two players: push + pop pairs/s",
     }
     core = "compiled core (mypyc)" if seep.COMPILED else "pure-Python core"
     print(f"{core:62} {'median':>10} {'best':>10}")

@@ -6,7 +6,8 @@ Gymnasium steps per second (one seat against ``random`` bots; the bots' moves ha
 the step), and OpenSpiel random rollouts per second (whole games from the initial state,
 chance nodes sampled from ``chance_outcomes()``, players uniformly among ``legal_actions()``)
 of ``python_seep`` beside OpenSpiel's C++ ``hearts``, driven by the same Python loop in the
-same run, and the ratio of the two; and the batched environments of
+
+
 ``seep.integrations.vector`` (``--num-envs`` games stepped together, random masked actions
 drawn with one numpy call per step): agent steps per second of ``SeepVectorEnv`` (one learning
 seat against ``random`` bots) and of ``SeepSelfPlayVectorEnv`` (all four seats). ``--json``
@@ -59,9 +60,9 @@ def vector_rate(cls: Any, num_envs: int, seconds: float, seed: int = 4) -> float
     return steps / (time.perf_counter() - start)
 
 
-def pettingzoo_rate(seconds: float, seed: int = 1) -> tuple[float, float]:
+def pettingzoo_rate(seconds: float, seed: int = 1, rules: str = "standard") -> tuple[float, float]:
     """PettingZoo agent steps per second (and the mean steps per deal)."""
-    env = SeepAECEnv()
+    env = SeepAECEnv(rules=rules)
     rng = np.random.default_rng(seed)
     steps = deals = 0
     env.reset(seed=seed)
@@ -81,9 +82,10 @@ def pettingzoo_rate(seconds: float, seed: int = 1) -> tuple[float, float]:
     return steps / (time.perf_counter() - start), steps / max(deals, 1)
 
 
-def gymnasium_rate(seconds: float, seed: int = 2) -> float:
-    """Gymnasium steps per second, one seat against three ``random`` bots."""
-    env = SeepEnv(opponents="random", partner="random")
+def gymnasium_rate(seconds: float, seed: int = 2, rules: str = "standard") -> float:
+    """Gymnasium steps per second, one seat against three ``random`` bots (one with two
+    players)."""
+    env = SeepEnv(opponents="random", partner="random", rules=rules)
     rng = np.random.default_rng(seed)
     steps = 0
     obs, _ = env.reset(seed=seed)
@@ -146,6 +148,11 @@ def main() -> None:
     seep_actions = openspiel_rate(seep_game, min(s, 1.0))[1]
     os_hearts, os_hearts_best = rounds(lambda t: openspiel_rate(hearts, t)[0], s, n)
     hearts_actions = openspiel_rate(hearts, min(s, 1.0))[1]
+    two = "two_player"
+    seep2 = pyspiel.load_game("python_seep", {"players": 2})
+    pz2, pz2_best = rounds(lambda t: pettingzoo_rate(t, rules=two)[0], s, n)
+    gym2, gym2_best = rounds(lambda t: gymnasium_rate(t, rules=two), s, n)
+    os2, os2_best = rounds(lambda t: openspiel_rate(seep2, t)[0], s, n)
     result = {
         "pettingzoo_steps_per_s": round(pz),
         "pettingzoo_steps_per_s_best": round(pz_best),
@@ -165,6 +172,12 @@ def main() -> None:
         "openspiel_hearts_actions_per_rollout": round(hearts_actions, 1),
         "python_seep_to_hearts_rollouts_ratio": round(os_seep / os_hearts, 3),
         "compiled": seep.COMPILED,
+        "two_player_pettingzoo_steps_per_s": round(pz2),
+        "two_player_pettingzoo_steps_per_s_best": round(pz2_best),
+        "two_player_gymnasium_steps_per_s": round(gym2),
+        "two_player_gymnasium_steps_per_s_best": round(gym2_best),
+        "two_player_openspiel_python_seep_rollouts_per_s": round(os2, 1),
+        "two_player_openspiel_python_seep_rollouts_per_s_best": round(os2_best, 1),
         "seconds": s,
         "rounds": n,
         "python": platform.python_version(),
@@ -185,6 +198,9 @@ def main() -> None:
         (f"SeepSelfPlayVectorEnv agent steps/s ({ne} games)", selfplay, selfplay_best),
         ("OpenSpiel python_seep random rollouts/s", os_seep, os_seep_best),
         ("OpenSpiel C++ hearts random rollouts/s", os_hearts, os_hearts_best),
+        ("two players: PettingZoo steps/s", pz2, pz2_best),
+        ("two players: Gymnasium steps/s (vs 1 random bot)", gym2, gym2_best),
+        ("two players: OpenSpiel python_seep rollouts/s", os2, os2_best),
     ]
     for label, median, best in rows:
         print(f"{label:48} {median:>10,.1f}  (best {best:,.1f})")

@@ -10,6 +10,8 @@ calls ``restart_at``, which ``ISMCTSBot`` does not implement), so this loop call
 ``bot.step(state)`` itself::
 
     .venv/bin/python examples/openspiel_ismcts.py --deals 20 --simulations 50
+
+``--players 2`` plays two-player Seep (RULES.md §12): A is one player, B the other.
 """
 
 from __future__ import annotations
@@ -52,12 +54,13 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=20, help="deals (an even number)")
     ap.add_argument("--simulations", type=int, default=50)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--players", type=int, choices=(2, 4), default=4)
     args = ap.parse_args()
     if args.deals < 2 or args.deals % 2:
         ap.error(
             f"--deals must be an even number >= 2 (each shuffle is played twice), got {args.deals}"
         )
-    game = pyspiel.load_game("python_seep")
+    game = pyspiel.load_game("python_seep", {"players": args.players})
     rs = np.random.RandomState(args.seed)
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rs)
     bot = ismcts.ISMCTSBot(
@@ -74,6 +77,7 @@ def main() -> None:
     print(
         json.dumps(
             {
+                "players": args.players,
                 "deals": 2 * len(diffs),
                 "simulations": args.simulations,
                 "mean_diff_per_deal": round(mean, 1),

@@ -263,8 +263,10 @@ def _play_moves(
 ) -> set[MoveKey]:
     """Steps 1-7 of RULES.md §7 for every card of the mover's hand."""
     floor = _Floor(list(position["loose"]), list(position["houses"]))
-    partner = (seat + 2) % 4
-    partner_hand: list[str] = list(position["hands"][partner])
+    # RULES.md §12, R2P1/R2P9: with two players nobody has a partner; A13 and A14 are void.
+    two_players = rules["players"] == 2
+    partner = None if two_players else (seat + 2) % 4
+    partner_hand: list[str] = [] if partner is None else list(position["hands"][partner])
     opening = position["plays"] == 0  # play 1: the bidder's opening, bound to the bid (R16)
     bid: int | None = position.get("bid")
     max_houses: int | None = rules["max_houses"]
@@ -275,7 +277,7 @@ def _play_moves(
         h["value"]: frozenset(h["owners"]) for h in floor.houses
     }
 
-    team_retention = rules["add_retention"] == "team"
+    team_retention = rules["add_retention"] == "team" and not two_players
 
     def partner_holds(house_value: int) -> bool:
         """A14 / add_retention=team: a card of value V in the partner's hand."""
@@ -372,7 +374,7 @@ def _play_moves(
             if seat in owners:
                 allowed = ret(target)  # owner's own duty (R21d, A17)
                 new_owners = owners
-            elif partner in owners:
+            elif partner is not None and partner in owners:
                 # R28 / R33: free, unless partner_cement_free is off and the house is
                 # ordinary (A13); the partner-cementer never becomes an owner (A16).
                 free = rules["partner_cement_free"] or h["cemented"]
@@ -402,7 +404,9 @@ def _play_moves(
             old = h["value"]
             new = old + v
             if h["cemented"] or seat in owners_before[old] or new > 13:
-                continue  # R21h: never a cemented house; never your own; at most 13
+                # R21h: never a cemented house; never your own (R2P9: with two players only
+                # the opponent's); at most 13
+                continue
             if not ret(new):
                 continue
             merged_owners = frozenset({seat}) | owners_before.get(new, frozenset())

@@ -59,6 +59,10 @@ DEFAULT_RULES: dict[str, Any] = {
     "max_houses": None,
     "dealer_rule": "losing_team",
     "deal_before_bid": False,
+    "players": 4,
+    "second_deal": True,
+    "majority_tie": "none",
+    "min_score_effect": "lose_baazi",
 }
 
 #: RULES.md §3 "Presets".
@@ -66,6 +70,7 @@ PRESETS: dict[str, dict[str, Any]] = {
     "standard": {},
     "family": {"ten_diamonds_points": 2, "majority_bonus": 4},
     "two_houses": {"max_houses": 2},
+    "two_player": {"players": 2},
 }
 
 
@@ -94,25 +99,37 @@ def card_points(cards: Sequence[str], rules: str | Mapping[str, Any] = "standard
     return total
 
 
-def bidder(dealer: int) -> int:
-    """The bidder is the player on the dealer's right (R12, FORMAT.md)."""
-    return (dealer + 1) % 4
+def bidder(dealer: int, players: int = 4) -> int:
+    """The bidder is the player on the dealer's right (R12, FORMAT.md; R2P3)."""
+    return (dealer + 1) % players
 
 
-def mover(dealer: int, plays: int) -> int:
-    """The seat to move after ``plays`` plays: ``(dealer + 1 + plays) % 4`` (§2)."""
-    return (dealer + 1 + plays) % 4
+def mover(dealer: int, plays: int, players: int = 4) -> int:
+    """The seat to move after ``plays`` plays: ``(dealer + 1 + plays) % players`` (§2; R2P6)."""
+    return (dealer + 1 + plays) % players
 
 
-def hand_sizes(dealer: int, plays: int, deal_before_bid: bool = False) -> list[int]:
-    """Hand sizes in phase play/over after ``plays`` plays (R12, R18, R19).
+def hand_sizes(
+    dealer: int,
+    plays: int,
+    deal_before_bid: bool = False,
+    players: int = 4,
+    second_deal: bool = True,
+) -> list[int]:
+    """Hand sizes in phase play/over after ``plays`` plays (R12, R18, R19; two players R2P4).
 
     At plays 0 only the bidder holds 4 cards (every seat 4 with ``deal_before_bid``); from play 1
     on every seat has 12 cards minus the plays it made (play i is made by seat (dealer+i) % 4).
+    With two players each holds 12 per half (RULES.md §12.7 invariant 2): 24 minus his plays
+    from play 24 on, or from play 1 on under ``second_deal: false``.
     """
     if plays == 0:
-        return [4 if deal_before_bid or s == bidder(dealer) else 0 for s in range(4)]
-    return [12 - sum(1 for i in range(1, plays + 1) if (dealer + i) % 4 == s) for s in range(4)]
+        return [4 if deal_before_bid or s == bidder(dealer, players) else 0 for s in range(players)]
+    per_seat = 12 if players == 4 or (second_deal and plays < 24) else 24
+    return [
+        per_seat - sum(1 for i in range(1, plays + 1) if (dealer + i) % players == s)
+        for s in range(players)
+    ]
 
 
 def plays_for(dealer: int, seat: int, hand_len: int) -> int:

@@ -24,6 +24,7 @@ from seep.arena import (
     BotSpec,
     MatchConfig,
     RunError,
+    cli,
     elo_expected,
     elo_ratings,
     mean_ci,
@@ -220,6 +221,42 @@ def test_duplicate_pair_swaps_seats_with_the_same_cards(test_bots: ModuleType) -
                 assert shown.seat == seat and shown.is_my_turn()
         # Same shuffle, same dealer, same cards on every seat: only the bots moved.
         assert starts[0] == starts[1]
+
+
+def test_two_player_duplicate_pair_swaps_the_two_seats(test_bots: ModuleType) -> None:
+    """RULES.md §12: with two players seating 0 puts A on seat 0, seating 1 on seat 1, with
+    the same cards dealt."""
+    config = MatchConfig(
+        bots=(BotSpec("arena-spy-a"), BotSpec("arena-spy-b")),
+        seed=12,
+        pairs=2,
+        records=True,
+        rules=Rules.parse("two_player"),
+    )
+    for pair in range(2):
+        starts = []
+        for seating in (0, 1):
+            test_bots.CALLS.clear()
+            game = play_game(config, pair, seating)
+            assert game.record is not None
+            start = game.record["deals"][0]["start"]
+            assert len(start["hands"]) == 2 and start["dealer"] in (0, 1)
+            starts.append(start)
+            assert {seat for tag, seat, _, _ in test_bots.CALLS if tag == "a"} == {seating}
+            assert {seat for tag, seat, _, _ in test_bots.CALLS if tag == "b"} == {1 - seating}
+            assert game.record["arena"]["seats"] == (
+                ["arena-spy-a", "arena-spy-b"] if seating == 0 else ["arena-spy-b", "arena-spy-a"]
+            )
+            replay_record(game.record)
+        assert starts[0] == starts[1]
+
+
+@pytest.mark.parametrize("bot", fast_bots())
+def test_every_registered_bot_plays_two_players(bot: str) -> None:
+    result = run_match(bot, "random", deals=2, seed=4, rules="two_player")
+    assert result.deals == 2
+    assert sum(result.to_dict()["moves"]) >= 2 * 49
+    assert "A on seat 0 " in cli.format_match(result)
 
 
 def test_each_seat_has_its_own_seeded_rng(test_bots: ModuleType) -> None:

@@ -335,3 +335,57 @@ def test_end_of_input_exits_cleanly() -> None:
     child.sendeof()
     child.expect("Goodbye")
     assert finish(child) == 0
+
+
+# --- two players (RULES.md §12) ------------------------------------------------------------
+
+
+def test_two_player_game_against_one_bot(tmp_path: Path) -> None:
+    """``seep play --rules two_player``: one deal against one bot, typed input only; the saved
+    record has two hands a deal and replays; ``seep show`` names the players N and S."""
+    path = tmp_path / "two.json"
+    child = spawn(*play_args("--rules", "two_player", "--deals", "1", "--save", str(path)))
+    transcript: list[str] = []
+    while True:
+        i = child.expect([CARD, CHOOSE, NEXT_DEAL, pexpect.EOF], timeout=60)
+        transcript.append(child.before or "")
+        if i == 3:
+            break
+        if i == 2:
+            child.sendline("")
+        elif i == 1:
+            child.sendline("1")
+        else:
+            play_a_card(child)
+    child.close()
+    out = "".join(transcript)
+    assert "Traceback" not in out and child.exitstatus == 0
+    assert "Seep for two: you are S (seat 1)" in out
+    assert "Deal 1 is over." in out
+    record = json.loads(path.read_text())
+    assert record["rules"]["players"] == 2
+    assert all(len(d["start"]["hands"]) == 2 for d in record["deals"])
+    replay_record(record)
+    shown = subprocess.run(
+        [sys.executable, "-m", "seep", "show", str(path)],
+        capture_output=True,
+        text=True,
+        env=_env(),
+        timeout=TIMEOUT,
+        check=False,
+    )
+    assert shown.returncode == 0, shown.stderr
+    assert "baazis won N 0, S 0; baazi difference N-S" in shown.stdout
+
+
+def test_two_player_seat_must_be_0_or_1() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "seep", *play_args("--rules", "two_player", "--seat", "2")],
+        capture_output=True,
+        text=True,
+        env=_env(),
+        timeout=TIMEOUT,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert "--seat must be 0 (N) or 1 (S) with two players" in done.stderr

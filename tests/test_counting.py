@@ -28,6 +28,7 @@ VARIANTS = [
     {"house_in_sums": True, "capture_rule": "any"},
     {"partner_cement_free": False, "add_retention": "team"},
     {"max_houses": 1, "deal_before_bid": True},
+    {"players": 2, "throw_rule": "always"},
 ]
 
 
@@ -45,7 +46,7 @@ def test_counts_match_the_generator_along_random_deals(options: dict[str, object
     rules = Rules.parse(options)
     rng = random.Random(12)
     for seed in range(12):
-        pos = Position.new_deal(seed, seed % 4, rules)
+        pos = Position.new_deal(seed, seed % rules.players, rules)
         while not pos.is_over():
             _agree(pos)
             pos.push(rng.choice(pos.legal_codes()))
@@ -88,7 +89,7 @@ def test_the_card_filter_keeps_exactly_that_cards_moves(options: dict[str, objec
     rules = Rules.parse(options)
     rng = random.Random(5)
     for seed in range(4):
-        pos = Position.new_deal(seed, seed % 4, rules)
+        pos = Position.new_deal(seed, seed % rules.players, rules)
         while not pos.is_over():
             d = pos.to_dict()
             everything = protocol.legal(d, limit=1_000_000)

@@ -57,7 +57,25 @@ RULE_SETS: list[tuple[str | dict[str, Any], int]] = [
     ("family", 200),
     ({"add_retention": "team"}, 200),
     ({"add_retention": "team", "partner_cement_free": False}, 200),
+    # Two players (RULES.md §12): >= 1000 positions per option set.
+    ("two_player", 1000),
+    ({"players": 2, "second_deal": False}, 1000),
+    ({"players": 2, "deal_before_bid": True}, 1000),
+    ({"players": 2, "second_deal": False, "deal_before_bid": True}, 1000),
+    ({"players": 2, "majority_tie": "split", "majority_bonus": 4}, 1000),
+    ({"players": 2, "min_score_effect": "zero_card_points"}, 1000),
+    ({"players": 2, "capture_rule": "any", "absorb_loose_groups": "mandatory"}, 1000),
+    # A13/A14 are void with two players (R2P9): the oracle must ignore them too.
+    ({"players": 2, "add_retention": "team", "partner_cement_free": False}, 1000),
+    ({"majority_tie": "split", "min_score_effect": "zero_card_points"}, 200),
 ]
+
+
+def _players(rules: str | dict[str, Any]) -> int:
+    if isinstance(rules, str):
+        return 2 if rules == "two_player" else 4
+    return int(rules.get("players", 4))
+
 
 FLOOR_CAP = 14  # see run_random_games
 MAX_REPORTED = 5  # mismatches shown per rule set before giving up
@@ -117,7 +135,7 @@ def run_random_games(
     problems: list[str] = []
     checked = 0
     while checked < positions and len(problems) < MAX_REPORTED:
-        position = protocol.new_deal(rng.randrange(2**31), rng.randrange(4), rules)
+        position = protocol.new_deal(rng.randrange(2**31), rng.randrange(_players(rules)), rules)
         while checked < positions and len(problems) < MAX_REPORTED:
             moves, oracle, problem = _check_position(position)
             checked += 1
@@ -153,6 +171,7 @@ def test_legal_matches_bruteforce(rules: str | dict[str, Any], positions: int) -
 #: Throw-biased games: larger floors (10-15 loose cards) for maximal captures and absorption.
 LARGE_FLOOR_SETS: list[str | dict[str, Any]] = [
     "standard",
+    "two_player",
     {"capture_rule": "any"},
     {"absorb_loose_groups": "mandatory"},
     {"throw_rule": "always"},
@@ -182,6 +201,8 @@ OPENING_SETS: list[str | dict[str, Any]] = [
     {"allow_pair_build": True},
     {"deal_before_bid": True},
     {"deal_before_bid": True, "throw_rule": "no_other_move"},
+    "two_player",
+    {"players": 2, "deal_before_bid": True, "throw_rule": "no_other_move"},
 ]
 
 
@@ -195,7 +216,7 @@ def test_bid_and_opening_play(rules: str | dict[str, Any]) -> None:
     rng = random.Random(4242)
     problems: list[str] = []
     for _ in range(250):
-        position = protocol.new_deal(rng.randrange(2**31), rng.randrange(4), rules)
+        position = protocol.new_deal(rng.randrange(2**31), rng.randrange(_players(rules)), rules)
         while position["phase"] == "bid" or position["plays"] == 0:
             moves, _, problem = _check_position(position)
             if problem:

@@ -83,3 +83,23 @@ def test_gym_make_by_module_path() -> None:
     env = gym.make("seep.integrations.gymnasium:Seep-v0", opponents="greedy")
     obs, info = env.reset(seed=2)
     assert "action_mask" in info and obs["observation"].shape == (504,)
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_two_players_against_one_bot(seat: int) -> None:
+    """RULES.md §12: the agent against one chosen bot; Gymnasium's checker passes."""
+    check_env(SeepEnv(seat=seat, opponents="heuristic", rules="two_player"))
+    env = SeepEnv(seat=seat, opponents="greedy", rules="two_player")
+    assert set(env.bots) == {1 - seat}
+    obs, info = env.reset(seed=5)
+    rng = np.random.default_rng(seat)
+    total, done = 0.0, False
+    while not done:
+        obs, reward, done, _, info = env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        total += float(reward)
+    s = info["deal_scores"]
+    assert total == s[seat] - s[1 - seat]
+    assert sum(1 for who, _ in env.history if who == seat) >= 24
+    assert ((obs["observation"] >= 0) & (obs["observation"] <= 1)).all()
+    with pytest.raises(ValueError, match="seat must be"):
+        SeepEnv(seat=2, rules="two_player")

@@ -185,3 +185,69 @@ def test_utility_bound_is_the_true_one_and_rules_preset() -> None:
     assert family.max_utility() == max_return(family.rules) == 96 + 4 + 25 + 23 * 30
     with pytest.raises(Exception, match="unknown rules preset"):
         pyspiel.load_game("python_seep", {"rules": "nope"})
+
+
+# --- two players (RULES.md §12) ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"players": 2},
+        {"players": 2, "episode": "baazi", "max_deals": 3, "dealer": 1},
+        {"players": 2, "second_deal": False, "deal_before_bid": True},
+    ],
+)
+def test_two_player_game_is_zero_sum_and_passes_random_sim_test(params: dict[str, object]) -> None:
+    game = pyspiel.load_game("python_seep", params)
+    assert game.num_players() == 2
+    assert game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
+    pyspiel.random_sim_test(game, 2, True, False)
+
+
+def test_two_player_returns_are_the_deal_score_difference() -> None:
+    game = pyspiel.load_game("python_seep", {"players": 2})
+    state = deal_to_play(game, 6, 0)
+    play_out(state, random.Random(6))
+    s = state._c.pos.deal_scores()
+    assert state.returns() == [s[0] - s[1], s[1] - s[0]]
+    with pytest.raises(Exception, match=r"dealer must be a seat 0\.\.1"):
+        pyspiel.load_game("python_seep", {"players": 2, "dealer": 3})
+
+
+@pytest.mark.parametrize("plays", [0, 1, 9, 23, 24, 30])
+def test_two_player_resample_keeps_the_information_state(plays: int) -> None:
+    """The hidden cards are the opponent's hand and, before play 24, the half-time stock."""
+    game = pyspiel.load_game("python_seep", {"players": 2})
+    state = deal_to_play(game, plays + 1, plays)
+    player = state.current_player()
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    for _ in range(3):
+        other = state.resample_from_infostate(player, sampler)
+        assert other.information_state_string(player) == state.information_state_string(player)
+        assert np.array_equal(
+            other.information_state_tensor(player), state.information_state_tensor(player)
+        )
+        assert other.legal_actions() == state.legal_actions()
+    play_out(other, random.Random(plays))
+
+
+def test_two_player_ismcts_plays_a_deal() -> None:
+    game = pyspiel.load_game("python_seep", {"players": 2})
+    rs = np.random.RandomState(2)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rs)
+    bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=4, random_state=rs)
+    rng = random.Random(2)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            acts, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(acts, probs)[0])
+        elif state.current_player() == 0:
+            action = bot.step(state)
+            assert action in state.legal_actions()
+            state.apply_action(action)
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    r = state.returns()
+    assert len(r) == 2 and r[0] + r[1] == 0

@@ -74,3 +74,15 @@ def test_render_and_view() -> None:
     assert isinstance(text, str) and text
     v = e.view(e.agent_selection)
     assert v.is_my_turn()
+
+
+def test_two_player_api_and_zero_sum() -> None:
+    """RULES.md §12: two agents, each his own team; the rewards cancel."""
+    api_test(raw_env(rules="two_player"), num_cycles=300)
+    e = raw_env(rules="two_player")
+    assert e.possible_agents == ["player_0", "player_1"]
+    for seed in range(3):
+        r = play(e, seed)
+        assert len(r) == 2 and r[0] == -r[1]
+        s = e.position.deal_scores()
+        assert r[0] == s[0] - s[1]

@@ -76,3 +76,19 @@ def test_self_play_rewards_are_per_seat_and_zero_sum() -> None:
             assert r[0] == r[2] == -r[1] == -r[3]
         assert set(info["agent"]) <= {0, 1, 2, 3}
     assert seen_end
+
+
+def test_two_players() -> None:
+    envs = SeepSelfPlayVectorEnv(num_envs=2, rules="two_player")
+    obs, info = envs.reset(seed=1)
+    rng = np.random.default_rng(3)
+    ended = 0
+    for _ in range(200):
+        obs, rewards, terminated, _t, info = envs.step(_random_actions(obs["action_mask"], rng))
+        assert rewards.shape == (2, 2) and set(info["agent"]) <= {0, 1}
+        ended += int(terminated.sum())
+    assert ended
+    single = SeepVectorEnv(num_envs=2, rules="two_player", seat=1)
+    obs, _ = single.reset(seed=2)
+    for _ in range(60):
+        obs, *_ = single.step(_random_actions(obs["action_mask"], rng))

@@ -40,6 +40,16 @@ RULESETS: list[str | dict[str, Any]] = [
     {"deal_before_bid": True, "dealer_rule": "rotate"},
     {"add_retention": "team"},
     {"sweep_value": 30, "sweep_first": 10, "sweep_last": 5},
+    {"majority_tie": "split", "majority_bonus": 4, "min_score_effect": "zero_card_points"},
+    # Two players (RULES.md §12.7), with each new option.
+    "two_player",
+    {"players": 2, "second_deal": False},
+    {"players": 2, "deal_before_bid": True},
+    {"players": 2, "second_deal": False, "deal_before_bid": True, "dealer_rule": "rotate"},
+    {"players": 2, "majority_tie": "split", "majority_bonus": 4},
+    {"players": 2, "min_score_effect": "zero_card_points"},
+    {"players": 2, "capture_rule": "any", "throw_rule": "always"},
+    {"players": 2, "add_retention": "team", "partner_cement_free": False},
 ]
 
 PROPERTY = settings(
@@ -91,7 +101,7 @@ def check_house(h: dict[str, Any]) -> None:
     assert h["cemented"] == (sets >= 2), h
     owners = h["owners"]
     assert len(set(owners)) == len(owners), h
-    assert all(o in range(4) for o in owners), h
+    assert all(o in range(4) for o in owners), h  # with two players: below, §12.7 inv. 3
     if h["cemented"]:
         assert len(owners) >= 1, h
     else:
@@ -101,6 +111,7 @@ def check_house(h: dict[str, Any]) -> None:
 def check_position(pos: Position) -> None:
     """Invariants 1-4 (and the turn order of §2) for any position of a running or ended deal."""
     rules = pos["rules"]
+    n = rules["players"]
     # 1. All 52 cards exactly once.
     cards = all_cards_of(pos)
     assert sorted(cards) == sorted(ALL_CARDS), Counter(cards).most_common(2)
@@ -116,15 +127,30 @@ def check_position(pos: Position) -> None:
     # settings: with "team" an adder becomes an owner only if he keeps the value, §3).
     for h in pos["houses"]:
         for o in h["owners"]:
+            assert o < n, (o, h)  # §12.7 invariant 3: owners are seats 0 and 1
             assert any(value(c) == h["value"] for c in pos["hands"][o]), (o, h)
+    assert len(pos["hands"]) == n
     if pos["phase"] == "play":
         dealer = pos["dealer"]
-        assert pos["to_move"] == (dealer + 1 + pos["plays"]) % 4
+        assert pos["to_move"] == (dealer + 1 + pos["plays"]) % n
         assert [len(h) for h in pos["hands"]] == hand_sizes(
-            dealer, pos["plays"], rules["deal_before_bid"]
+            dealer, pos["plays"], rules["deal_before_bid"], n, rules["second_deal"]
         )
+    if n == 2:
+        # §12.7 invariant 1: the stock holds 44 (40) in the bid phase, 24 until play 24, then
+        # 0 (0 from play 1 under second_deal false); invariant 4: no house after play 24.
+        k = pos["plays"]
+        if pos["phase"] == "bid" or k == 0:
+            want = 40 if rules["deal_before_bid"] else 44
+        elif rules["second_deal"] and k < 24:
+            want = 24
+        else:
+            want = 0
+        assert len(pos["stock"]) == want, (k, len(pos["stock"]))
+        if rules["second_deal"] and k == 24:
+            assert pos["houses"] == [], pos["houses"]
     if pos["phase"] == "bid":
-        assert pos["to_move"] == (pos["dealer"] + 1) % 4
+        assert pos["to_move"] == (pos["dealer"] + 1) % n
         assert pos["plays"] == 0
     if pos["phase"] == "over":
         assert pos["to_move"] is None
@@ -210,10 +236,11 @@ def play_deal(
 ) -> None:
     """Play one random deal (uniform among legal moves) checking §11 after every move."""
     rng = random.Random(rng_seed)
-    pos = new_deal(seed, dealer, rules)
     full = full_rules(rules)
+    n = full["players"]
+    pos = new_deal(seed, dealer % n, rules)
     check_position(pos)
-    played = [0, 0, 0, 0]
+    played = [0] * n
     sweeps = [0, 0]
     redeals = 0
     while pos["phase"] != "over":
@@ -234,21 +261,21 @@ def play_deal(
             played[seat] += 1
             assert after["plays"] == pos["plays"] + 1
             if move["action"] == "capture":
-                assert after["last_capture"] == seat % 2
+                assert after["last_capture"] == seat % 2  # two players: the seat itself
                 took_all = set(move["loose"]) == set(pos["loose"]) and set(move["houses"]) == {
                     h["value"] for h in pos["houses"]
                 }
                 if took_all:  # R37 sweep (judged before R40's leftovers); R38 values
-                    n = after["plays"]
-                    key = "sweep_first" if n == 1 else "sweep_last" if n == 48 else "sweep_value"
+                    k = after["plays"]
+                    key = "sweep_first" if k == 1 else "sweep_last" if k == 48 else "sweep_value"
                     sweeps[seat % 2] += full[key]
             if after["phase"] != "over":
                 assert after["sweeps"] == sweeps
         pos = after
     # 6. 12 plays per seat, 48 in all, no house at the end (under both add_retention settings).
-    assert played == [12, 12, 12, 12]
+    assert played == [48 // n] * n
     assert pos["plays"] == 48
-    assert pos["hands"] == [[], [], [], []]
+    assert pos["hands"] == [[]] * n
     assert pos["stock"] == []
     assert pos["houses"] == []
     assert legal(pos) == []
@@ -263,6 +290,8 @@ def play_deal(
     bonus = [0, 0]
     if n0 != n1:
         bonus[0 if n0 > n1 else 1] = full["majority_bonus"]
+    elif full["majority_tie"] == "split":  # R42, §12.3: half each on 26-26
+        bonus = [full["majority_bonus"] // 2] * 2
     assert result["sweeps"] == sweeps
     assert result["score"] == [cards[t] + bonus[t] + sweeps[t] for t in (0, 1)]
     assert result["points"] in (cards, [cards[0] + bonus[0], cards[1] + bonus[1]])
@@ -289,7 +318,7 @@ def test_apply_and_legal_do_not_mutate(deal: tuple[int, int, Any, int]) -> None:
     """apply returns a new position and leaves its input unchanged; legal changes nothing."""
     seed, dealer, rules, rng_seed = deal
     rng = random.Random(rng_seed)
-    pos = new_deal(seed, dealer, rules)
+    pos = new_deal(seed, dealer % full_rules(rules)["players"], rules)
     while pos["phase"] != "over":
         before = copy.deepcopy(pos)
         moves = legal(pos)

@@ -39,6 +39,8 @@ RULE_SETS = [
     {"throw_rule": "no_other_move", "partner_cement_free": False, "max_houses": 2},
     {"add_retention": "team", "deal_before_bid": True},
     {"add_retention": "team", "partner_cement_free": False, "throw_rule": "no_other_move"},
+    {"players": 2},
+    {"players": 2, "second_deal": False, "deal_before_bid": True, "add_retention": "team"},
 ]
 
 # A rule number of RULES.md: R1-R47 (with R21's letters and R21f's (a)/(b)) or A1-A27.
@@ -51,7 +53,8 @@ def positions(rules: dict[str, object], count: int, seed: int) -> list[Position]
     rng = random.Random(seed)
     out: list[Position] = []
     while len(out) < count:
-        pos = Position.new_deal(rng.randrange(1 << 30), rng.randrange(4), Rules.parse(rules))
+        parsed = Rules.parse(rules)
+        pos = Position.new_deal(rng.randrange(1 << 30), rng.randrange(parsed.players), parsed)
         while not pos.is_over():
             if rng.random() < 0.3:
                 out.append(pos.copy())

@@ -54,3 +54,22 @@ def test_linear_bot_refuses_to_play_without_weights(monkeypatch: pytest.MonkeyPa
 
     with pytest.raises(ValueError, match="SEEP_LINEAR_WEIGHTS"):
         linear_pg.LinearBot()
+
+
+def test_openspiel_examples_two_players() -> None:
+    """Two-player python_seep (RULES.md §12) through OpenSpiel's ISMCTS and its RL loop
+    (rl_environment with OpenSpiel's tabular Q-learner)."""
+    pytest.importorskip("pyspiel")
+    out = run(
+        str(EXAMPLES / "openspiel_ismcts.py"),
+        "--deals",
+        "2",
+        "--simulations",
+        "3",
+        "--players",
+        "2",
+    )
+    assert json.loads(out)["players"] == 2
+    out = run(str(EXAMPLES / "openspiel_qlearner.py"), "--episodes", "3", "--eval", "2")
+    result = json.loads(out)
+    assert result["players"] == 2 and result["eval_deals"] == 2 and result["q_states"] > 0

@@ -1,4 +1,5 @@
-"""Seep (Sip, Sweep): the four-player Indian fishing card game.
+"""Seep (Sip, Sweep): the four-player Indian fishing card game (and its two-player variant,
+rules ``two_player``).
 
 The core: cards and card sets as ints (:mod:`seep.cards`), rule options (:mod:`seep.options`),
 move codes (:mod:`seep.codes`), floor combinatorics (:mod:`seep.floor`), the one checker of a

@@ -18,10 +18,15 @@ from .session import Session
 _SEATS = "NWSE"
 
 
+def _names(pos: Position) -> str:
+    """The seats' names: N W S E, or N and S with two players (RULES.md §12)."""
+    return _SEATS if pos.rules.players == 4 else "NS"
+
+
 def _show(pos: Position) -> str:
     from .cards import format_cards
 
-    houses = "  ".join(format_house(v, c, o, _SEATS) for v, c, _, o in pos.houses())
+    houses = "  ".join(format_house(v, c, o, _names(pos)) for v, c, _, o in pos.houses())
     return f"floor: {format_cards(pos.loose) or '-'}" + (f"   {houses}" if houses else "")
 
 
@@ -32,21 +37,24 @@ def demo(seed: int, rules: str, delay: float) -> int:
     session = Session(start=Position.new_deal(seed, dealer=0, rules=Rules.parse(rules)), deals=1)
     pos = session.position
     rng = random.Random(seed)
-    print(f"Seep demo deal (seed {seed}, rules {rules}); seats N=0 (dealer), W=1, S=2, E=3")
-    print(f"{_SEATS[pos.bidder]} holds {format_cards(pos.hands[pos.bidder])}")
+    names = _names(pos)
+    seats = "N=0 (dealer), W=1, S=2, E=3" if len(names) == 4 else "N=0 (dealer), S=1"
+    print(f"Seep demo deal (seed {seed}, rules {rules}); seats {seats}")
+    print(f"{names[pos.bidder]} holds {format_cards(pos.hands[pos.bidder])}")
     while not session.deal_over:
         seat, code = session.play(rng.choice(session.position.legal_codes()))
         pos, move = session.position, Move(code)
         label = f"play {pos.plays:2d}" if move.is_play() else "bid    "
-        print(f"{label}  {_SEATS[seat]}: {move!s:28} {_show(pos)}")
+        print(f"{label}  {names[seat]}: {move!s:28} {_show(pos)}")
         if delay:
             time.sleep(delay)
     outcome = session.outcome()
     assert outcome is not None
     res = outcome.result
     pts, sw, sc = res["points"], res["sweeps"], res["score"]
-    print(f"deal over: NS {pts[0]} points + {sw[0]} sweeps = {sc[0]};", end=" ")
-    print(f"WE {pts[1]} points + {sw[1]} sweeps = {sc[1]}")
+    teams = ("NS", "WE") if len(names) == 4 else ("N", "S")
+    print(f"deal over: {teams[0]} {pts[0]} points + {sw[0]} sweeps = {sc[0]};", end=" ")
+    print(f"{teams[1]} {pts[1]} points + {sw[1]} sweeps = {sc[1]}")
     return 0
 
 

@@ -42,7 +42,7 @@ def settle_deal(
     points: tuple[int, int],
     sweeps: tuple[int, int],
 ) -> Settlement:
-    """Score a finished deal into the match (R44-R47, R9, R10; A27).
+    """Score a finished deal into the match (R44-R47, R9, R10; A27; two players R2P12-R2P15).
 
     ``dealer`` dealt the deal, ``diff`` and ``baazis`` are the match before it, ``points`` each
     team's card points with the majority bonus (R5, option ``majority_bonus``) and ``sweeps``
@@ -52,7 +52,18 @@ def settle_deal(
     test = scores if rules.min_score_includes_sweeps else points  # R46, A19
     low = (test[0] < rules.min_score, test[1] < rules.min_score)
     winner: int | None = None
-    if low[0] != low[1]:
+    if rules.min_score_effect == "zero_card_points" and (low[0] or low[1]):
+        # R46 with min_score_effect "zero_card_points" (§12.3, R2P13): a side under min_score
+        # loses its card points (with the majority bonus); its sweeps count and the baazi
+        # goes on (R45).
+        scores = (
+            sweeps[0] if low[0] else scores[0],
+            sweeps[1] if low[1] else scores[1],
+        )
+        diff += scores[0] - scores[1]
+        if abs(diff) >= rules.baazi_lead:
+            winner = 0 if diff > 0 else 1
+    elif low[0] != low[1]:
         winner = 1 if low[0] else 0  # R46: the team under min_score loses the baazi at once
     elif low[0] and test[0] != test[1]:
         # A27 (both under, only possible with options): the lower test score loses.
@@ -63,18 +74,21 @@ def settle_deal(
         if abs(diff) >= rules.baazi_lead:
             winner = 0 if diff > 0 else 1
     won = baazis
-    dteam = dealer & 1
+    n = rules.players
+    dteam = dealer & 1  # the dealer's team (R2; two players: the dealer himself, R2P1)
     if winner is not None:
         won = (baazis[0] + 1, baazis[1]) if winner == 0 else (baazis[0], baazis[1] + 1)
         diff = 0
     if rules.dealer_rule == "rotate":
-        new_dealer = (dealer + 1) & 3
+        new_dealer = (dealer + 1) % n
     elif winner is not None:
-        # R10: the would-be dealer by R9 (the winner counts as ahead), then his partner.
-        would_be = (dealer + 1) & 3 if winner == dteam else dealer
-        new_dealer = (would_be + 2) & 3
+        # R10: the would-be dealer by R9 (the winner counts as ahead), then his partner; with
+        # two players there is no partner and the would-be dealer, the loser, deals (R2P15).
+        would_be = (dealer + 1) % n if winner == dteam else dealer
+        new_dealer = (would_be + 2) & 3 if n == 4 else would_be
     else:
         # R9: the dealer's team ahead -> the deal passes right; behind or level -> same.
+        # Two players (R2P14): the player behind deals; level -> the same dealer.
         lead = diff if dteam == 0 else -diff
-        new_dealer = (dealer + 1) & 3 if lead > 0 else dealer
+        new_dealer = (dealer + 1) % n if lead > 0 else dealer
     return Settlement(diff, won, winner, new_dealer, low)

@@ -36,10 +36,14 @@ __all__ = [
     "mask_points",
     "mask_value_sum",
     "mask_values",
+    "next_seat",
+    "opponents_of",
     "parse_card",
     "parse_cards",
+    "partner_of",
     "plays_made",
     "seat_to_move",
+    "team_of",
     "value_mask",
     "values_cards",
 ]
@@ -105,11 +109,34 @@ def mask_values(mask: int) -> int:
     return out
 
 
-def seat_to_move(dealer: int, plays: int) -> int:
+def seat_to_move(dealer: int, plays: int, players: int = 4) -> int:
     """The seat that makes play ``plays + 1`` (R19: the bidder, on the dealer's right, makes
-    play 1; then the turn passes to the right): ``(dealer + 1 + plays) % 4``. Before play 1
-    it is also the bidder (R12, R13)."""
-    return (dealer + 1 + plays) & 3
+    play 1; then the turn passes to the right): ``(dealer + 1 + plays) % players``. Before
+    play 1 it is also the bidder (R12, R13; two players: R2P3, R2P6)."""
+    return (dealer + 1 + plays) % players
+
+
+def next_seat(seat: int, players: int = 4) -> int:
+    """The seat that plays after ``seat`` (R19; R2P1: turns alternate)."""
+    return (seat + 1) % players
+
+
+def partner_of(seat: int, players: int = 4) -> int:
+    """The partner of ``seat`` (R2: seats s and s+2), or -1 with two players (R2P1)."""
+    return (seat + 2) & 3 if players == 4 else -1
+
+
+def opponents_of(seat: int, players: int = 4) -> tuple[int, ...]:
+    """The seats of the other team, in playing order from ``seat`` (R2; R2P1: one)."""
+    if players == 4:
+        return ((seat + 1) & 3, (seat + 3) & 3)
+    return (seat ^ 1,)
+
+
+def team_of(seat: int) -> int:
+    """The team of a seat: ``seat % 2`` (R2; with two players each player is his own team,
+    R2P1)."""
+    return seat & 1
 
 
 def card_name(card: int) -> str:
@@ -217,9 +244,9 @@ def mask_points(mask: int, ten_diamonds_points: int = 6) -> int:
     return s
 
 
-def plays_made(dealer: int, plays: int, seat: int) -> int:
+def plays_made(dealer: int, plays: int, seat: int, players: int = 4) -> int:
     """How many of plays 1..``plays`` seat ``seat`` made (the turn order of
-    :func:`seat_to_move`: his first play is play ``(seat - dealer - 1) % 4 + 1``, then every
-    fourth)."""
-    first = (seat - dealer - 1) & 3
-    return 0 if first >= plays else (plays - 1 - first) // 4 + 1
+    :func:`seat_to_move`: his first play is play ``(seat - dealer - 1) % players + 1``, then
+    every ``players``-th)."""
+    first = (seat - dealer - 1) % players
+    return 0 if first >= plays else (plays - 1 - first) // players + 1

@@ -152,7 +152,7 @@ def _play_counts(pos: Position) -> tuple[list[int], int]:
     step (the same rule numbers apply)."""
     rules = pos.rules
     plays = pos.plays
-    p = seat_to_move(pos.dealer, plays)
+    p = seat_to_move(pos.dealer, plays, rules.players)
     hand = pos.hands[p]
     hpresent = pos.hpresent
     howners = pos.howners
@@ -240,7 +240,7 @@ def _play_counts(pos: Position) -> tuple[list[int], int]:
         me = 1 << p
         partner = _PARTNER_SEATS[p]
         partner_held = 0
-        if rules.add_retention == "team":
+        if rules.add_retention == "team" and rules.players == 4:  # no partner at two (R2P9)
             partner_held = _value_bits(pos.hands[p ^ 2])[0]
         for V in _bits(hpresent):
             lowV = 1 << V
@@ -291,7 +291,7 @@ def count_by_card(pos: Position) -> dict[int, int]:
     if pos.phase_id != PHASE_PLAY:
         return {}
     uses, throw_vals = _play_counts(pos)
-    hand = pos.hands[seat_to_move(pos.dealer, pos.plays)]
+    hand = pos.hands[seat_to_move(pos.dealer, pos.plays, pos.rules.players)]
     out: dict[int, int] = {}
     m = hand
     while m:
@@ -314,7 +314,8 @@ def card_codes(pos: Position, card: int) -> list[int]:
     """The legal moves that play ``card``, as codes in generator order, computing only the
     uses of that card's value (a huge floor lists one card's moves without all the others);
     ``[]`` for a card the mover does not hold or in the bid phase."""
-    if pos.phase_id != PHASE_PLAY or not pos.hands[seat_to_move(pos.dealer, pos.plays)] >> card & 1:
+    mover = seat_to_move(pos.dealer, pos.plays, pos.rules.players)
+    if pos.phase_id != PHASE_PLAY or not pos.hands[mover] >> card & 1:
         return []
     # The throw is decided by the counts: under throw_rule "no_other_move" it depends on the
     # other cards, which the generator's value filter does not look at.

@@ -169,6 +169,11 @@ def _seat_bits(mask: int) -> list[int]:
     return [s for s in range(4) if mask >> s & 1]
 
 
+def _check_dealer(dealer: object, rules: Rules) -> None:
+    if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < rules.players:
+        raise InvalidPositionError(f"dealer must be a seat 0..{rules.players - 1}, got {dealer!r}")
+
+
 class Undo(NamedTuple):
     """The undo record of :meth:`Position.push`: every field a move can change, in this order
     (the lists are never changed in place once shared, so references suffice).
@@ -227,7 +232,7 @@ class Position:
         phase_id: int = PHASE_BID,
         bid: int = 0,
         plays: int = 0,
-        hands: Iterable[int] = (0, 0, 0, 0),
+        hands: Iterable[int] | None = None,
         stock: Iterable[int] = (),
         loose: int = 0,
         houses: Iterable[House] = (),
@@ -250,7 +255,8 @@ class Position:
         self.phase_id = phase_id
         self.bid = bid
         self.plays = plays
-        self.hands: list[int] = list(hands)
+        # One hand per seat: four, or two under players=2 (R2P1).
+        self.hands: list[int] = [0] * rules.players if hands is None else list(hands)
         self.stock: tuple[int, ...] = tuple(stock)
         self.loose = loose
         hcards = [0] * 14
@@ -285,8 +291,7 @@ class Position:
     ) -> Position:
         """A bid-phase position dealt from ``random.Random(seed).shuffle`` of the sorted pack
         (see :meth:`from_deck`)."""
-        if dealer not in (0, 1, 2, 3):
-            raise InvalidPositionError(f"dealer must be a seat 0..3, got {dealer!r}")
+        _check_dealer(dealer, rules)
         deck = list(range(52))
         random.Random(seed).shuffle(deck)
         return cls.from_deck(deck, dealer, rules, match=match)
@@ -302,10 +307,9 @@ class Position:
     ) -> Position:
         """The bid-phase position of a shuffled pack (all 52 cards, top first) laid out in
         deal order (R12, R18, FORMAT.md ``stock``): cards 0-3 to the bidder, 4-7 face down to
-        the floor, then (with ``deal_before_bid``) 4 each to the other three seats in playing
-        order, and the rest is the stock."""
-        if dealer not in (0, 1, 2, 3):
-            raise InvalidPositionError(f"dealer must be a seat 0..3, got {dealer!r}")
+        the floor, then (with ``deal_before_bid``) 4 each to the other seats in playing
+        order, and the rest is the stock (two players: R2P4, §12.4)."""
+        _check_dealer(dealer, rules)
         if sorted(deck) != list(range(52)):
             raise InvalidPositionError("a deck is the 52 cards 0..51, each once")
         pos = cls(rules, dealer, match=match)
@@ -313,16 +317,18 @@ class Position:
         return pos
 
     def _lay_out(self, deck: list[int]) -> None:
-        """Deal a shuffled pack for the bid phase (R12, option ``deal_before_bid``)."""
-        bidder = seat_to_move(self.dealer, 0)
-        hands = [0, 0, 0, 0]
+        """Deal a shuffled pack for the bid phase (R12, option ``deal_before_bid``; two
+        players: R2P4, the dealer's 4 follow the floor's, §12.4)."""
+        n = self.rules.players
+        bidder = seat_to_move(self.dealer, 0, n)
+        hands = [0] * n
         hands[bidder] = mask_of(deck[0:4])
         self.loose = mask_of(deck[4:8])
         rest = deck[8:]
         if self.rules.deal_before_bid:
-            for i in range(1, 4):
-                hands[(bidder + i) & 3] = mask_of(rest[4 * (i - 1) : 4 * i])
-            rest = rest[12:]
+            for i in range(1, n):
+                hands[(bidder + i) % n] = mask_of(rest[4 * (i - 1) : 4 * i])
+            rest = rest[4 * (n - 1) :]
         self.hands = hands
         self.stock = tuple(rest)
         self.phase_id = PHASE_BID
@@ -364,15 +370,16 @@ class Position:
 
     @property
     def bidder(self) -> int:
-        """The seat on the dealer's right, who bids and makes play 1 (R12, R13)."""
-        return seat_to_move(self.dealer, 0)
+        """The seat on the dealer's right, who bids and makes play 1 (R12, R13; R2P3)."""
+        return seat_to_move(self.dealer, 0, self.rules.players)
 
     @property
     def to_move(self) -> int | None:
-        """The seat to move, ``None`` when the deal is over (R19: ``(dealer + 1 + plays) % 4``)."""
+        """The seat to move, ``None`` when the deal is over (R19, R2P6:
+        ``(dealer + 1 + plays) % players``)."""
         if self.phase_id == PHASE_OVER:
             return None
-        return seat_to_move(self.dealer, self.plays)
+        return seat_to_move(self.dealer, self.plays, self.rules.players)
 
     def is_over(self) -> bool:
         """True after play 48."""
@@ -429,7 +436,7 @@ class Position:
         """
         rules = self.rules
         plays = self.plays
-        p = seat_to_move(self.dealer, plays)
+        p = seat_to_move(self.dealer, plays, rules.players)
         hand = self.hands[p]
         loose = self.loose
         hpresent = self.hpresent
@@ -582,7 +589,9 @@ class Position:
             hcem = self.hcem
             partner = _PARTNER_SEATS[p]
             partner_held = 0
-            if rules.add_retention == "team":
+            # With two players there is no partner (R2P9): no seat-2 bit is ever an owner, so
+            # the partner branch never applies, and add_retention is void.
+            if rules.add_retention == "team" and rules.players == 4:
                 ph = self.hands[p ^ 2]
                 for V in _HOUSE_VALUES:
                     if ph & VALUE_MASK[V]:
@@ -760,7 +769,7 @@ class Position:
                 self._redeal()
             return
         plays = self.plays
-        p = seat_to_move(self.dealer, plays)
+        p = seat_to_move(self.dealer, plays, self.rules.players)
         cbit = 1 << (code >> SH_CARD & 63)
         hands = self.hands[:]
         hands[p] &= ~cbit
@@ -825,7 +834,8 @@ class Position:
                 ):
                     # R28: an opponent who adds becomes an owner; under add_retention "team"
                     # only if he himself still holds the value (A14, RULES.md §3), so every
-                    # owner holds his value (R21d, invariant 4).
+                    # owner holds his value (R21d, invariant 4). Two players: the co-owner of
+                    # the opponent's house (R2P9); no seat-2 bit is ever an owner there.
                     howners[V] = owners | 1 << p
             else:  # BREAK (R29)
                 H = code >> SH_HOUSE & 15
@@ -853,6 +863,8 @@ class Position:
             self._deal_stock()
         elif plays == 48:
             self._finish_deal()
+        elif plays == 24 and self.stock:
+            self._deal_stock()  # R2P7: the half-time deal follows play 24 at once
 
     def pop(self) -> None:
         """Take back the last move made with :meth:`push`."""
@@ -878,16 +890,31 @@ class Position:
 
     def _deal_stock(self) -> None:
         """R18 / FORMAT.md: packets of four, round one to the bidder, bidder+1, bidder+2, dealer;
-        round two the same; round three (if any) to bidder+1, bidder+2, dealer."""
+        round two the same; round three (if any) to bidder+1, bidder+2, dealer.
+
+        Two players (R2P4, R2P7, §12.4; b the bidder, d the dealer): after play 1 the packets
+        b, d, b, d, d (``deal_before_bid``: b, d, b, d), leaving 24 cards for the half-time
+        deal after play 24: b, d, b, d, b, d. With ``second_deal`` false all of it after play
+        1: (b, d) x 5, then d (``deal_before_bid``: (b, d) x 5)."""
         stock = self.stock
         b = self.bidder
-        order = [b, b + 1, b + 2, b + 3, b, b + 1, b + 2, b + 3, b + 1, b + 2, b + 3]
+        if self.rules.players == 2:
+            d = b ^ 1
+            if self.plays != 1:
+                order = [b, d, b, d, b, d]  # R2P7: the half-time deal
+            elif self.rules.second_deal:
+                order = [b, d, b, d] if self.rules.deal_before_bid else [b, d, b, d, d]
+            else:
+                order = [b, d] * 5 if self.rules.deal_before_bid else [b, d] * 5 + [d]
+        else:
+            order = [b, b + 1, b + 2, b + 3, b, b + 1, b + 2, b + 3, b + 1, b + 2, b + 3]
         hands = self.hands[:]
-        for i in range(len(stock) // 4):
+        dealt = min(len(order), len(stock) // 4)
+        for i in range(dealt):
             seat = order[i] & 3
             hands[seat] |= mask_of(stock[4 * i : 4 * i + 4])
         self.hands = hands
-        self.stock = ()
+        self.stock = stock[4 * dealt :]
 
     def _finish_deal(self) -> None:
         """R40/R41: leftovers go to the team of the last capture (to nobody if none)."""
@@ -918,8 +945,9 @@ class Position:
         """
         names = [CARD_NAMES[c] for c in cards_of_mask(self.hands[self.bidder])]
         names += [CARD_NAMES[c] for c in cards_of_mask(self.loose)]
-        for i in range(1, 4):
-            names += [CARD_NAMES[c] for c in cards_of_mask(self.hands[(self.bidder + i) & 3])]
+        n = self.rules.players
+        for i in range(1, n):
+            names += [CARD_NAMES[c] for c in cards_of_mask(self.hands[(self.bidder + i) % n])]
         names += [CARD_NAMES[c] for c in self.stock]
         digest = hashlib.sha256(("redeal:" + ",".join(names)).encode()).digest()
         deck = list(range(52))

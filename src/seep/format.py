@@ -109,7 +109,8 @@ def position_from_dict(data: Any, *, check_retention: bool = True) -> Position:
     except InvalidRulesError as exc:
         raise InvalidPositionError(f"invalid position: rules: {exc}") from None
 
-    dealer = _int(data["dealer"], "dealer", 0, 3)
+    n_players = rules.players
+    dealer = _int(data["dealer"], "dealer", 0, n_players - 1)
     phase_name = data["phase"]
     if phase_name not in PHASE_NAMES:
         raise _fail(f"'phase' must be one of 'bid', 'play', 'over', got {phase_name!r}")
@@ -132,17 +133,20 @@ def position_from_dict(data: Any, *, check_retention: bool = True) -> Position:
             raise _fail("'bid' is missing: after the bid phase it must be 9..13")
         bid_value = _int(bid, "bid", 9, 13)
 
-    expected_to_move = None if phase == PHASE_OVER else seat_to_move(dealer, plays)
+    expected_to_move = None if phase == PHASE_OVER else seat_to_move(dealer, plays, n_players)
     if "to_move" in data and data["to_move"] != expected_to_move:
         raise _fail(
             f"wrong 'to_move' {data['to_move']!r}: with dealer {dealer} after {plays} plays "
-            f"it is {expected_to_move!r} (R19)"
+            f"it is {expected_to_move!r} ({'R19' if n_players == 4 else 'R2P6'})"
         )
 
     seen: dict[int, str] = {}
     hands_data = data["hands"]
-    if not isinstance(hands_data, list) or len(hands_data) != 4:
-        raise _fail("'hands' must be a list of four card lists (seats 0..3)")
+    if not isinstance(hands_data, list) or len(hands_data) != n_players:
+        raise _fail(
+            f"'hands' must be a list of {n_players} card lists (seats 0..{n_players - 1}; "
+            f"rules.players is {n_players})"
+        )
     hands = [_cards(h, f"hands[{s}]", seen) for s, h in enumerate(hands_data)]
     stock_data = data.get("stock", [])
     if not isinstance(stock_data, list):
@@ -160,7 +164,7 @@ def position_from_dict(data: Any, *, check_retention: bool = True) -> Position:
         raise _fail("'houses' must be a list")
     houses: list[House] = []
     for i, h in enumerate(houses_data):
-        house = _read_house(h, i, seen)
+        house = _read_house(h, i, seen, n_players)
         if any(house[0] == other[0] for other in houses):
             raise _fail(f"two houses of value {house[0]}: equal houses must be one (R21e)")
         houses.append(house)
@@ -178,7 +182,7 @@ def position_from_dict(data: Any, *, check_retention: bool = True) -> Position:
         raise _fail(f"'sweeps' must be a list of two integers, got {sweeps!r}")
     last = data.get("last_capture")
     if last is not None:
-        last = _int(last, "last_capture", 0, 1)
+        last = _int(last, "last_capture", 0, 1)  # a team (two players: a seat, R2P1)
     match = data.get("match", {"diff": 0, "baazis": [0, 0], "deals": 0})
     if not isinstance(match, Mapping):
         raise _fail("'match' must be an object with 'diff', 'baazis' and 'deals'")
@@ -214,8 +218,9 @@ def position_from_dict(data: Any, *, check_retention: bool = True) -> Position:
     return pos
 
 
-def _read_house(h: Any, i: int, seen: dict[int, str]) -> House:
-    """One house: R21a (value 9..13), R21b (sets), R21c (owners), R21e (one per value)."""
+def _read_house(h: Any, i: int, seen: dict[int, str], players: int = 4) -> House:
+    """One house: R21a (value 9..13), R21b (sets), R21c (owners: seats below ``players``,
+    R2P9), R21e (one per value)."""
     where = f"houses[{i}]"
     if not isinstance(h, Mapping):
         raise _fail(f"{where} must be an object with value, cards, cemented, owners")
@@ -249,7 +254,9 @@ def _read_house(h: Any, i: int, seen: dict[int, str]) -> House:
     if (
         not isinstance(owners, list)
         or not owners
-        or not all(isinstance(o, int) and not isinstance(o, bool) and 0 <= o <= 3 for o in owners)
+        or not all(
+            isinstance(o, int) and not isinstance(o, bool) and 0 <= o < players for o in owners
+        )
         or len(set(owners)) != len(owners)
     ):
         raise _fail(f"{where}: 'owners' must be a non-empty list of distinct seats, got {owners!r}")
@@ -267,27 +274,43 @@ def _check_deal_state(pos: Position, check_retention: bool = True) -> None:
     bidder = pos.bidder
     phase = pos.phase_id
     before_deal = phase == PHASE_BID or (phase == PHASE_PLAY and pos.plays == 0)
-    stock_size = 32 if rules.deal_before_bid else 44
-    for s in range(4):
+    players = rules.players
+    stock_size = 44 - 4 * (players - 1) if rules.deal_before_bid else 44
+    # Two players (R2P4, R2P7, §12.7 invariants 1, 2): 12 cards a half, the second half dealt
+    # right after play 24 (with second_deal false, all 24 after play 1).
+    half_time = players == 2 and rules.second_deal
+    per_seat = 12 if players == 4 or (half_time and pos.plays < 24) else 24
+    rule = "R18" if players == 4 else "R2P4"
+    for s in range(players):
         n = pos.hands[s].bit_count()
         if before_deal:
             want = 4 if (s == bidder or rules.deal_before_bid) else 0
         else:
-            want = 12 - plays_made(pos.dealer, pos.plays, s)
+            want = per_seat - plays_made(pos.dealer, pos.plays, s, players)
         if n != want:
             raise _fail(
-                f"seat {s} holds {n} card(s); after {pos.plays} plays it must hold {want} (R18)"
+                f"seat {s} holds {n} card(s); after {pos.plays} plays it must hold {want} ({rule})"
             )
     if before_deal:
         if len(pos.stock) != stock_size:
             raise _fail(f"before play 1 the stock holds {stock_size} cards, got {len(pos.stock)}")
+    elif half_time and pos.plays < 24:
+        if len(pos.stock) != 24:
+            raise _fail(
+                f"between play 1 and play 24 the stock holds the 24 half-time cards (R2P7), got "
+                f"{len(pos.stock)}"
+            )
     elif pos.stock:
+        if players == 2:
+            raise _fail("the half-time cards are dealt after play 24: 'stock' must be empty")
         raise _fail("the stock is dealt after play 1: 'stock' must be empty")
     if phase == PHASE_BID:
         if pos.loose.bit_count() != 4 or pos.hpresent:
             raise _fail("in the bid phase the floor is exactly 4 loose cards (R12)")
         if pos.captured[0] or pos.captured[1] or pos.sweeps != [0, 0]:
             raise _fail("in the bid phase nothing is captured yet")
+    if half_time and pos.plays == 24 and pos.hpresent:
+        raise _fail("no house outlives play 24: retention counts the hand only (R2P8)")
     if phase == PHASE_OVER and pos.hpresent:
         raise _fail("a finished deal has no houses left (R41)")
     for v in range(9, 14):
@@ -301,7 +324,7 @@ def _check_deal_state(pos: Position, check_retention: bool = True) -> None:
             )
         if not check_retention:
             continue
-        for s in range(4):
+        for s in range(players):
             if pos.howners[v] >> s & 1 and not pos.hands[s] & VALUE_MASK[v]:
                 raise _fail(
                     f"seat {s} owns house {v} but holds no card of value {v} (retention, R21d)"

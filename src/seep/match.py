@@ -52,9 +52,10 @@ def deal_seed(match_seed: int, deal_index: int) -> int:
     return random.Random(f"seep-deal:{match_seed}:{deal_index}").randrange(1 << 62)
 
 
-def first_dealer(match_seed: int) -> int:
-    """The first dealer of a match (A2: chosen at random): a pure function of the match seed."""
-    return random.Random(f"seep-dealer:{match_seed}").randrange(4)
+def first_dealer(match_seed: int, players: int = 4) -> int:
+    """The first dealer of a match (A2: chosen at random): a pure function of the match seed
+    (a seat below ``players``)."""
+    return random.Random(f"seep-dealer:{match_seed}").randrange(players)
 
 
 class Match:
@@ -72,7 +73,7 @@ class Match:
     ) -> None:
         self.seed = seed
         self.rules = Rules.parse(rules)
-        first = first_dealer(seed) if dealer is None else dealer
+        first = first_dealer(seed, self.rules.players) if dealer is None else dealer
         self.position = Position.new_deal(deal_seed(seed, 0), first, self.rules)
         self.deals: list[dict[str, Any]] = []  # finished deals: start, moves, result
         self._start = self.position.to_dict()

@@ -168,8 +168,10 @@ def parse_position(text: str) -> Position:
     (rules, dealer, phase, bid, plays, hands, stock, loose, houses, captured, sweeps, last,
      match) = parts  # fmt: skip
     hand_parts = hands.split("/")
-    if len(hand_parts) != 4:
-        raise NotationError(f"hands: four seats separated by '/', got {hands!r}")
+    if len(hand_parts) not in (2, 4):
+        raise NotationError(
+            f"hands: four seats (two under players=2) separated by '/', got {hands!r}"
+        )
     cap_parts = captured.split("/")
     if len(cap_parts) != 2:
         raise NotationError(f"captured: two piles separated by '/', got {captured!r}")

@@ -30,6 +30,8 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "absorb_loose_groups": ("optional", "mandatory", "never"),
     "add_retention": ("self", "team"),
     "dealer_rule": ("losing_team", "rotate"),
+    "majority_tie": ("none", "split"),
+    "min_score_effect": ("lose_baazi", "zero_card_points"),
 }
 _BOOLS = (
     "allow_pair_build",
@@ -37,6 +39,7 @@ _BOOLS = (
     "partner_cement_free",
     "min_score_includes_sweeps",
     "deal_before_bid",
+    "second_deal",
 )
 _INTS = (
     "sweep_value",
@@ -71,6 +74,10 @@ class Rules:
     max_houses: int | None = None  # A22
     dealer_rule: str = "losing_team"  # R9, R10, A3
     deal_before_bid: bool = False  # R12, R18, A5
+    players: int = 4  # R1, R2; 2: RULES.md §12 (R2P1)
+    second_deal: bool = True  # R2P4, R2P7 (two players only)
+    majority_tie: str = "none"  # R42: "split" halves majority_bonus on 26-26
+    min_score_effect: str = "lose_baazi"  # R46: or "zero_card_points" (§12.3)
 
     def __post_init__(self) -> None:
         for key, choices in _CHOICES.items():
@@ -95,6 +102,10 @@ class Rules:
         if mh is not None and (not isinstance(mh, int) or isinstance(mh, bool) or mh < 1):
             raise InvalidRulesError(
                 f"bad value {mh!r} for rule option 'max_houses': expected null or an integer >= 1"
+            )
+        if self.players not in (2, 4) or isinstance(self.players, bool):
+            raise InvalidRulesError(
+                f"bad value {self.players!r} for rule option 'players': expected 2 or 4"
             )
         if self.baazi_lead < 1:
             raise InvalidRulesError("bad value for rule option 'baazi_lead': must be >= 1")
@@ -157,4 +168,5 @@ PRESETS: dict[str, Rules] = {
     "standard": STANDARD,
     "family": Rules(ten_diamonds_points=2, majority_bonus=4),
     "two_houses": Rules(max_houses=2),
+    "two_player": Rules(players=2),  # RULES.md §12.3
 }

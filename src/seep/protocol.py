@@ -41,12 +41,13 @@ def new_deal(
     seed: int, dealer: int = 0, rules: str | dict[str, Any] = "standard"
 ) -> dict[str, Any]:
     """A ``bid``-phase position dealt from a shuffle seeded by ``seed`` (R11-R12)."""
-    if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer <= 3:
-        raise BadRequestError(f"'dealer' must be a seat 0..3, got {dealer!r}")
     try:
         parsed = Rules.parse(rules)
     except InvalidRulesError as exc:
         raise BadRequestError(f"rules: {exc}") from None
+    n = parsed.players
+    if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < n:
+        raise BadRequestError(f"'dealer' must be a seat 0..{n - 1}, got {dealer!r}")
     return Position.new_deal(_seed(seed), dealer, parsed).to_dict()
 
 
@@ -116,6 +117,8 @@ def view(position: dict[str, Any], seat: int) -> dict[str, Any]:
     """The FORMAT.md view of ``seat``: what that seat knows of the position (its own hand, the
     floor, hand sizes, piles, scores; no other hand, no stock). A bare position has no
     history, so ``history`` is ``[]``."""
-    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat <= 3:
-        raise BadRequestError(f"'seat' must be 0..3, got {seat!r}")
-    return View.from_position(position_from_dict(position), seat).to_dict()
+    pos = position_from_dict(position)
+    n = pos.rules.players
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
+        raise BadRequestError(f"'seat' must be 0..{n - 1}, got {seat!r}")
+    return View.from_position(pos, seat).to_dict()

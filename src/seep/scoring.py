@@ -26,10 +26,14 @@ def card_points(captured: list[int], rules: Rules) -> Pair:
 
 def majority_bonus(captured: list[int], rules: Rules) -> Pair:
     """Option ``majority_bonus`` (R42, A21): to the team with more captured cards (26-26:
-    nobody)."""
+    nobody, or half each under ``majority_tie: "split"``, §12.3)."""
     bonus = rules.majority_bonus
     n0, n1 = captured[0].bit_count(), captured[1].bit_count()
-    if not bonus or n0 == n1:
+    if not bonus:
+        return (0, 0)
+    if n0 == n1:
+        if rules.majority_tie == "split":
+            return (bonus // 2, bonus // 2)
         return (0, 0)
     return (bonus, 0) if n0 > n1 else (0, bonus)
 

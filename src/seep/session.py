@@ -178,7 +178,7 @@ class Session:
             pos = start.copy()
         else:
             self.rules = Rules.parse(rules)
-            first = first_dealer(seed) if dealer is None else dealer
+            first = first_dealer(seed, self.rules.players) if dealer is None else dealer
             pos = Position.new_deal(self._seed_of(0), first, self.rules)
         self._starts: list[Position | None] = [pos.copy()]  # each deal's start, never changed
         self._finals: list[Position] = []  # each finished deal's last position
@@ -244,10 +244,10 @@ class Session:
     def last_moves(self) -> list[tuple[int, int] | None]:
         """Each seat's latest move in the deal in play as (move code, sweep bonus it scored),
         ``None`` for a seat that has not moved in this deal."""
-        out: list[tuple[int, int] | None] = [None, None, None, None]
-        missing = 4
+        missing = self.rules.players
+        out: list[tuple[int, int] | None] = [None] * missing
         moves, sweeps = self._moves[-1], self._sweeps[-1]
-        for i in range(len(moves) - 1, -1, -1):  # the latest four moves are usually enough
+        for i in range(len(moves) - 1, -1, -1):  # the latest moves, one a seat, usually do
             seat, code = moves[i]
             if out[seat] is None:
                 out[seat] = (code, sweeps[i])

@@ -124,7 +124,7 @@ def check(pos: Position, code: int) -> Refusal | None:
     action = code_action(code)
     if code < 0 or code >> CODE_BITS:
         return Refusal("R20", "code {code:#x} is not a move", code=code)
-    seat = seat_to_move(pos.dealer, pos.plays)
+    seat = seat_to_move(pos.dealer, pos.plays, pos.rules.players)
     hand = pos.hands[seat]
     if phase == PHASE_BID:
         return _check_bid(code, action, hand, seat)
@@ -399,7 +399,7 @@ def _check_house_move(
                     seat=seat,
                     value=V,
                 )
-        elif owners & 1 << (seat ^ 2):
+        elif owners & 1 << (seat ^ 2):  # never with two players: owners are 0 and 1 (R2P9)
             if not (rules.partner_cement_free or pos.hcem[V] or keeps):
                 return Refusal(
                     "A13",
@@ -408,7 +408,7 @@ def _check_house_move(
                     value=V,
                 )
         elif not keeps:
-            if rules.add_retention != "team":
+            if rules.add_retention != "team" or rules.players == 2:  # R2P9: A14 is void
                 return Refusal(
                     "R28",
                     "house {value} belongs to the opponents: adding to it needs a card of value "

@@ -42,7 +42,7 @@ from .cards import (
 )
 from .codes import PHASE_BID, PHASE_NAMES, PHASE_OVER
 from .engine import Position
-from .errors import InvalidPositionError, NotationError
+from .errors import InvalidPositionError, InvalidRulesError, NotationError
 from .format import position_from_dict
 from .moves import Move
 from .options import Rules
@@ -61,7 +61,7 @@ class View:
     bid: int
     plays: int
     hand: int
-    hand_sizes: tuple[int, int, int, int]
+    hand_sizes: tuple[int, ...]  # one per seat: four, or two under players=2 (R2P1)
     stock_size: int
     loose: int  # the face-up loose cards (0 while they lie face down in the bid phase)
     facedown: int  # face-down floor cards (bid phase only)
@@ -80,8 +80,9 @@ class View:
     ) -> View:
         """The view of ``seat`` of a full position; ``history`` is the deal's public moves as
         ``(seat, move code)`` pairs, when known."""
-        if seat not in (0, 1, 2, 3):
-            raise InvalidPositionError(f"a seat is 0..3, got {seat!r}")
+        n = pos.rules.players
+        if not isinstance(seat, int) or not 0 <= seat < n:
+            raise InvalidPositionError(f"a seat is 0..{n - 1}, got {seat!r}")
         bid_phase = pos.phase_id == PHASE_BID
         return cls(
             seat=seat,
@@ -91,12 +92,7 @@ class View:
             bid=pos.bid,
             plays=pos.plays,
             hand=pos.hands[seat],
-            hand_sizes=(
-                pos.hands[0].bit_count(),
-                pos.hands[1].bit_count(),
-                pos.hands[2].bit_count(),
-                pos.hands[3].bit_count(),
-            ),
+            hand_sizes=tuple([h.bit_count() for h in pos.hands]),
             stock_size=len(pos.stock),
             loose=0 if bid_phase else pos.loose,
             facedown=pos.loose.bit_count() if bid_phase else 0,
@@ -120,14 +116,15 @@ class View:
         """The seat to move (``None`` once the deal is over)."""
         if self.phase_id == PHASE_OVER:
             return None
-        return seat_to_move(self.dealer, self.plays)
+        return seat_to_move(self.dealer, self.plays, self.rules.players)
 
     def is_my_turn(self) -> bool:
         """True when this seat is to move."""
         return self.to_move == self.seat
 
     def unseen(self) -> int:
-        """The cards this seat has not seen: other hands, the stock, a face-down floor."""
+        """The cards this seat has not seen: other hands, the stock (with two players, the
+        half-time cards too, R2P7), a face-down floor."""
         seen = self.hand | self.loose | self.captured[0] | self.captured[1]
         for _, cards, _, _ in self.houses:
             seen |= cards
@@ -135,10 +132,11 @@ class View:
 
     def owner_needs(self) -> list[tuple[int, int]]:
         """(seat, value) pairs: another seat that must hold a card of ``value`` (R21d; under
-        both ``add_retention`` settings every owner holds his value, RULES.md §3)."""
+        both ``add_retention`` settings every owner holds his value, RULES.md §3). Only the
+        hand counts, never the stock (R2P8)."""
         needs = []
         for value, _, _, owners in self.houses:
-            for s in range(4):
+            for s in range(len(self.hand_sizes)):
                 if owners >> s & 1 and s != self.seat:
                     needs.append((s, value))
         return needs
@@ -147,7 +145,7 @@ class View:
         """A position with this seat's hand and the public floor, other hands empty: enough
         for the seat's own legal moves (they depend only on his hand and the floor; under
         ``add_retention="team"`` a permission resting on the partner's card is not seen)."""
-        hands = [0, 0, 0, 0]
+        hands = [0] * len(self.hand_sizes)
         hands[self.seat] = self.hand
         return self._position(hands, (), self.loose)
 
@@ -167,7 +165,9 @@ class View:
         """A complete position consistent with this view, the hidden cards dealt at random.
 
         Uniform over the deals that meet the owners' duty, by rejection; if ``tries`` random
-        deals all fail, the needed cards are placed first and the rest dealt at random.
+        deals all fail, the needed cards are placed first and the rest dealt at random. With
+        two players the unseen cards go to the opponent's hand and the half-time stock (R2P7),
+        the owner's duty binding the hand only (R2P8).
         """
         unseen = list(cards_of_mask(self.unseen()))
         sizes = list(self.hand_sizes)
@@ -186,7 +186,8 @@ class View:
         # Constructive fallback: one card of each needed value to its owner, then the rest.
         pool = unseen[:]
         rng.shuffle(pool)
-        fixed: list[list[int]] = [[], [], [], []]
+        n = len(sizes)
+        fixed: list[list[int]] = [[] for _ in range(n)]
         for s, v in needs:
             if any(VALUE[c] == v for c in fixed[s]):
                 continue
@@ -200,17 +201,17 @@ class View:
                 )
         order: list[int] = []
         rest = iter(pool)
-        for s in range(4):
+        for s in range(n):
             order += fixed[s] + [next(rest) for _ in range(sizes[s] - len(fixed[s]))]
         order += list(rest)
         deal = self._lay(order, sizes)
         return self._complete(deal, order)
 
     def _lay(self, cards: list[int], sizes: list[int]) -> list[int]:
-        """Masks of the four hands taken in seat order from the front of ``cards``."""
-        out = [0, 0, 0, 0]
+        """Masks of the hands taken in seat order from the front of ``cards``."""
+        out = [0] * len(sizes)
         i = 0
-        for s in range(4):
+        for s in range(len(sizes)):
             m = 0
             for c in cards[i : i + sizes[s]]:
                 m |= 1 << c
@@ -270,7 +271,7 @@ class View:
                     "value": v,
                     "cards": card_list(cards),
                     "cemented": cem,
-                    "owners": [s for s in range(4) if owners >> s & 1],
+                    "owners": [s for s in range(len(self.hand_sizes)) if owners >> s & 1],
                 }
                 for v, cards, cem, owners in self.houses
             ],
@@ -293,12 +294,17 @@ class View:
         """
         if not isinstance(data, Mapping):
             raise InvalidPositionError("a view must be a JSON object")
+        try:
+            n = Rules.parse(data.get("rules", "standard")).players
+        except InvalidRulesError as exc:
+            raise InvalidPositionError(f"invalid view: rules: {exc}") from None
         seat = data.get("seat")
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat <= 3:
-            raise InvalidPositionError(f"a view needs 'seat' 0..3, got {seat!r}")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
+            raise InvalidPositionError(f"a view needs 'seat' 0..{n - 1}, got {seat!r}")
         hands = data.get("hands")
-        if not isinstance(hands, list) or len(hands) != 4:
-            raise InvalidPositionError("'hands' must list four seats")
+        if not isinstance(hands, list) or len(hands) != n:
+            raise InvalidPositionError(f"'hands' must list {n} seats (rules.players is {n})")
+        most = 12 if n == 4 else 24
         own = hands[seat]
         if not isinstance(own, list):
             raise InvalidPositionError(f"'hands[{seat}]' must be the seat's own cards")
@@ -306,10 +312,12 @@ class View:
         for s, h in enumerate(hands):
             if s == seat:
                 sizes.append(len(own))
-            elif isinstance(h, int) and not isinstance(h, bool) and 0 <= h <= 12:
+            elif isinstance(h, int) and not isinstance(h, bool) and 0 <= h <= most:
                 sizes.append(h)
             else:
-                raise InvalidPositionError(f"'hands[{s}]' must be a card count 0..12, got {h!r}")
+                raise InvalidPositionError(
+                    f"'hands[{s}]' must be a card count 0..{most}, got {h!r}"
+                )
         stock = data.get("stock", 0)
         loose = data.get("loose", [])
         phase = data.get("phase")
@@ -335,7 +343,7 @@ class View:
         full = {k: v for k, v in data.items() if k not in ("seat", "history")}
         full_hands: list[list[str]] = []
         i = 0
-        for s in range(4):
+        for s in range(n):
             if s == seat:
                 full_hands.append(list(own))
             else:
@@ -359,8 +367,10 @@ class View:
             raise InvalidPositionError("'history' must be a list of moves")
         for entry in entries:
             seat_of = entry.get("seat") if isinstance(entry, Mapping) else None
-            if not isinstance(seat_of, int) or isinstance(seat_of, bool) or not 0 <= seat_of <= 3:
-                raise InvalidPositionError("each history entry is a move with its 'seat' 0..3")
+            if not isinstance(seat_of, int) or isinstance(seat_of, bool) or not 0 <= seat_of < n:
+                raise InvalidPositionError(
+                    f"each history entry is a move with its 'seat' 0..{n - 1}"
+                )
             history.append((seat_of, int(Move.from_dict(entry))))
         view = cls.from_position(pos, seat, history)
         view.determinize(random.Random(0))  # raises when no full position fits

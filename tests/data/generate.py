@@ -28,7 +28,7 @@ from seep.options import Rules  # noqa: E402
 
 def start_after(seed: int, rules: Rules, plies: int) -> Position:
     """The position after ``plies`` random moves of deal ``seed`` (a fixed, reproducible path)."""
-    pos = Position.new_deal(seed, seed % 4, rules)
+    pos = Position.new_deal(seed, seed % rules.players, rules)
     rng = random.Random(seed)
     for _ in range(plies):
         pos.push(rng.choice(pos.legal_codes()))
@@ -50,6 +50,14 @@ PERFT_CASES: list[tuple[int, dict[str, Any], int, int]] = [
     (18, {"throw_rule": "no_other_move", "partner_cement_free": False}, 25, 4),
     (19, {"absorb_loose_groups": "never", "add_retention": "team"}, 25, 4),
     (20, {}, 44, 4),
+    # Two players (RULES.md §12): the opening, across the half-time deal after play 24 (R2P7),
+    # the last plays, and the deal options of §12.4.
+    (21, {"players": 2}, 0, 5),
+    (22, {"players": 2}, 22, 4),
+    (23, {"players": 2}, 36, 4),
+    (24, {"players": 2}, 46, 3),
+    (25, {"players": 2, "second_deal": False}, 10, 4),
+    (26, {"players": 2, "deal_before_bid": True}, 0, 4),
 ]
 
 
@@ -64,7 +72,12 @@ def make_perft() -> None:
 
 
 def make_records() -> None:
-    for seed, rules in [(101, "standard"), (102, "family"), (103, "two_houses")]:
+    for seed, rules in [
+        (101, "standard"),
+        (102, "family"),
+        (103, "two_houses"),
+        (104, "two_player"),
+    ]:
         match = Match(seed, rules)
         rng = random.Random(seed)
         while match.deals_finished < 3:
@@ -76,7 +89,7 @@ def make_records() -> None:
 
 
 def make_playthroughs() -> None:
-    for seed, rules in [(201, "standard"), (202, "capture_rule=any")]:
+    for seed, rules in [(201, "standard"), (202, "capture_rule=any"), (203, "two_player")]:
         spec: Any = rules if "=" not in rules else dict([rules.split("=")])
         pos = Position.new_deal(seed, 0, Rules.parse(spec))
         rng = random.Random(seed)

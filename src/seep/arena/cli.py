@@ -239,9 +239,10 @@ def format_match(result: MatchResult, timing: bool = True) -> str:
         f"{d['pair_outcomes']['draw']} pairs drawn)"
     )
     s = d["by_seating"]
+    two_seats = result.config.rules.players == 2  # the seats are 0 and 1 (RULES.md §12)
     lines.append(
-        f"  by seating: A on seats 0/2 {_signed(s['a_on_0_2'])}, A on seats 1/3 "
-        f"{_signed(s['a_on_1_3'])} per deal"
+        f"  by seating: A on seat{' 0' if two_seats else 's 0/2'} {_signed(s['a_on_0_2'])}, "
+        f"A on seat{' 1' if two_seats else 's 1/3'} {_signed(s['a_on_1_3'])} per deal"
     )
     if "baazis" in d:
         bz = d["baazis"]

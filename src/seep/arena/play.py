@@ -170,9 +170,9 @@ def _derived(text: str) -> int:
     return random.Random(text).randrange(1 << 62)
 
 
-def first_dealer(seed: int, pair: int) -> int:
+def first_dealer(seed: int, pair: int, players: int = 4) -> int:
     """The first dealer of a pair (the same in both seatings; R8: chosen at random)."""
-    return random.Random(f"seep-arena-dealer:{seed}:{pair}").randrange(4)
+    return random.Random(f"seep-arena-dealer:{seed}:{pair}").randrange(players)
 
 
 def deal_seed(seed: int, pair: int, deal: int) -> int:
@@ -203,10 +203,13 @@ def play_game(config: MatchConfig, pair: int, seating: int) -> GameResult:
     :class:`~seep.view.View` only.
     """
     specs = config.bots
-    a_team = seating  # seating 0: A is team 0 (seats 0, 2); seating 1: A is team 1 (seats 1, 3)
-    side = [0 if (seat & 1) == a_team else 1 for seat in range(4)]  # 0 = A, 1 = B per seat
+    players = config.rules.players
+    # seating 0: A is team 0 (seats 0, 2; with two players seat 0); seating 1: A is team 1
+    # (seats 1, 3; with two players seat 1): the seats swapped, the same cards dealt.
+    a_team = seating
+    side = [0 if (seat & 1) == a_team else 1 for seat in range(players)]  # 0 = A, 1 = B
     try:
-        bots = [specs[side[seat]].make() for seat in range(4)]
+        bots = [specs[side[seat]].make() for seat in range(players)]
     except SeepError as exc:
         # The bots were made once in the main process before any work started, so a failure
         # here means a worker process lacks a bot registered at run time.
@@ -220,7 +223,7 @@ def play_game(config: MatchConfig, pair: int, seating: int) -> GameResult:
     session = Session(
         rules,
         seed=seed,
-        dealer=first_dealer(seed, pair),
+        dealer=first_dealer(seed, pair, players),
         # A baazi ends the game, or max_deals deals without one (reported as unfinished).
         deals=config.max_deals if baazis else 1,
         baazis=1 if baazis else None,
@@ -240,7 +243,7 @@ def play_game(config: MatchConfig, pair: int, seating: int) -> GameResult:
 
     while True:
         deal = session.deal_number - 1
-        rngs = [bot_rng(seed, pair, deal, seating, s) for s in range(4)]
+        rngs = [bot_rng(seed, pair, deal, seating, s) for s in range(players)]
         while not session.deal_over:
             pos = session.position
             seat = pos.to_move
@@ -303,7 +306,7 @@ def play_game(config: MatchConfig, pair: int, seating: int) -> GameResult:
 
     record = None
     if config.records:
-        labels = [specs[side[s]].label for s in range(4)]
+        labels = [specs[side[s]].label for s in range(players)]
         full = session.to_record()
         record = {
             "format": full["format"],

@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..cards import card_value, cards_of_mask, mask_points, value_mask
+from ..cards import card_value, cards_of_mask, mask_points, next_seat, value_mask
 from ..codes import BID, CAPTURE, PHASE_BID, THROW, code_action, code_card, code_value
 from ..errors import SeepError
 from ..floor import sweep_values
@@ -97,7 +97,7 @@ class GreedyBot:
         team = view.seat & 1
         base = team_margin(shell, team)
         counting = Counting(view)
-        nxt = (view.seat + 1) & 3
+        nxt = next_seat(view.seat, view.rules.players)
         rules = view.rules
         # The next player's sweep would be play plays + 2 (R38: sweep_last on play 48).
         bonus = rules.sweep_last if view.plays + 2 == 48 else rules.sweep_value

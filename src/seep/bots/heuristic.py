@@ -38,7 +38,15 @@ import random
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from ..cards import cards_of_mask, mask_of, mask_points, mask_values
+from ..cards import (
+    cards_of_mask,
+    mask_of,
+    mask_points,
+    mask_values,
+    next_seat,
+    opponents_of,
+    partner_of,
+)
 from ..codes import (
     BID,
     BREAK,
@@ -139,8 +147,9 @@ class HeuristicBot:
         counting = Counting(view)
         rules = view.rules
         tdp = rules.ten_diamonds_points
-        nxt = (seat + 1) & 3
-        opp2 = (seat + 3) & 3
+        nxt = next_seat(seat, rules.players)
+        # The other opponent, who plays after our partner (none with two players, R2P1).
+        opp2 = opponents_of(seat, rules.players)[-1] if rules.players == 4 else -1
         # The next player's sweep would be play plays + 2 (R38: sweep_last on play 48).
         bonus = rules.sweep_last if view.plays + 2 == 48 else rules.sweep_value
         result: list[tuple[float, Outcome, float]] = []
@@ -170,7 +179,7 @@ class HeuristicBot:
             threat_gains = [(max(g, steal[v]) if v <= 4 else g, v) for g, v in gains]
             threat = counting.expected_best(nxt, threat_gains)
             score = out.gain + equity - w.threat * threat
-            if w.opp2:
+            if w.opp2 and opp2 >= 0:
                 score -= w.opp2 * counting.expected_best(opp2, gains)
             pts = mask_points(1 << card, tdp)
             score -= w.hand_points * pts
@@ -190,10 +199,12 @@ class HeuristicBot:
         """The houses' worth to our side, and ``steal[a]``: what the next opponent would win
         by breaking one of our ordinary houses with a card of value ``a`` (1..4, R29)."""
         w = self.weights
-        partner = seat ^ 2
-        nxt = (seat + 1) & 3
-        opponents = (nxt, (seat + 3) & 3)
-        ours_mask = 1 << seat | 1 << partner
+        players = counting.players
+        partner = partner_of(seat, players)
+        partners = (partner,) if partner >= 0 else ()  # none with two players (R2P1)
+        opponents = opponents_of(seat, players)
+        nxt = opponents[0]
+        ours_mask = 1 << seat | (1 << partner if partner >= 0 else 0)
         equity = 0.0
         steal = [0.0] * 5
         for v, cards, cem, owners in houses:
@@ -217,14 +228,14 @@ class HeuristicBot:
                 equity += (pts + w.house_cards * cards.bit_count()) * sec
             else:
                 # We may capture it ourselves, or the partner may.
-                p_take = 1.0 if held >> v & 1 else counting.p_holds((partner,), 1 << v)
+                p_take = 1.0 if held >> v & 1 else counting.p_holds(partners, 1 << v)
                 p_break = 0.0
                 if breakable:
                     if _can_break(held, v):
                         p_break = 1.0
                     else:
-                        p_break = counting.p_holds((partner,), _breakers(v)) * counting.p_holds(
-                            (partner,), _raised(v)
+                        p_break = counting.p_holds(partners, _breakers(v)) * counting.p_holds(
+                            partners, _raised(v)
                         )
                 sec = 1.0 - w.other_holds * p_take - w.break_risk * p_break
                 equity -= pts * sec
@@ -244,7 +255,7 @@ class HeuristicBot:
         for code in bids:
             total = 0.0
             for floor in samples:
-                hands = [0, 0, 0, 0]
+                hands = [0] * view.rules.players
                 hands[view.seat] = view.hand
                 loose = mask_of(floor)
                 pos = Position(
@@ -325,7 +336,8 @@ def _reason(
             why = "the least harmful card to give up"
         return f"throws {card}: {why}"
     value = code_value(code)
-    me, partner = 1 << view.seat, 1 << (view.seat ^ 2)
+    mate = partner_of(view.seat, view.rules.players)
+    me, partner = 1 << view.seat, (1 << mate if mate >= 0 else 0)
     if action == BUILD:
         return f"{describe(code)}, keeping a card of {value} to take it later"
     if action == CEMENT:

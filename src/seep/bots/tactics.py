@@ -114,7 +114,7 @@ class Counting:
     owner surely holds its value, R21d).
     """
 
-    __slots__ = ("_none", "hand_size", "known", "left", "n_unseen", "unseen")
+    __slots__ = ("_none", "hand_size", "known", "left", "n_unseen", "players", "unseen")
 
     def __init__(self, view: View) -> None:
         self.unseen = view.unseen()
@@ -123,16 +123,21 @@ class Counting:
         self.left = [0] + [(self.unseen & VALUE_MASK[v]).bit_count() for v in range(1, 14)]
         # Hand sizes as they will be when the other seats next play: before play 1 the
         # others have not been dealt yet (R18: the bidder ends with 11, the others with 12).
+        # Two players (R2P4): 11 and 12 after play 1 too (23 and 24 with second_deal false).
+        # Otherwise a hand is a uniform draw from the unseen cards, the stock included.
+        players = view.rules.players
+        self.players = players
         sizes = list(view.hand_sizes)
         if view.plays == 0 and view.stock_size:
-            bidder = seat_to_move(view.dealer, 0)
-            sizes = [11 if s == bidder else 12 for s in range(4)]
+            bidder = seat_to_move(view.dealer, 0, players)
+            full = 24 if players == 2 and not view.rules.second_deal else 12
+            sizes = [full - 1 if s == bidder else full for s in range(players)]
         self.hand_size = sizes
         # known[s]: bitmask of values seat s surely holds (owners' duty, R21d, under both
         # add_retention settings).
-        known = [0, 0, 0, 0]
+        known = [0] * players
         for value, _, _, owners in view.houses:
-            for s in range(4):
+            for s in range(players):
                 if owners >> s & 1:
                     known[s] |= 1 << value
         self.known = known

@@ -29,7 +29,12 @@ def add_cli_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--baazis", type=int, metavar="N", help="play until N baazis are won (default 1)"
     )
     p.add_argument(
-        "--preset", default="standard", choices=("standard", "family", "two_houses"), help="rules"
+        "--preset",
+        "--rules",
+        dest="preset",
+        default="standard",
+        choices=("standard", "family", "two_houses", "two_player"),
+        help="rules preset; two_player: you against one bot (RULES.md §12)",
     )
     p.add_argument(
         "--bots",
@@ -40,10 +45,11 @@ def add_cli_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument(
         "--seat",
         type=int,
-        default=2,
+        default=None,
         choices=range(4),
         metavar="0-3",
-        help="your seat: 0=N, 1=W, 2=S (default), 3=E; partners are N and S, W and E",
+        help="your seat: 0=N, 1=W, 2=S (default), 3=E; partners are N and S, W and E; with "
+        "two_player 0=N or 1=S (default)",
     )
     p.add_argument("--practice", action="store_true", help="allow undo (u)")
     p.add_argument("--seed", type=int, default=None, help="the match's seed (default: random)")
@@ -93,11 +99,16 @@ def run_cli(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"seep play: --hint-bot: {exc}", file=sys.stderr)
         return 2
+    two = args.preset == "two_player"
+    seat = args.seat if args.seat is not None else (1 if two else 2)
+    if two and seat > 1:
+        print("seep play: --seat must be 0 (N) or 1 (S) with two players", file=sys.stderr)
+        return 2
     settings = Settings(
         seed=args.seed if args.seed is not None else random.randrange(1 << 30),
         preset=args.preset,
         bots=args.bots,
-        seat=args.seat,
+        seat=seat,
         deals=args.deals,
         baazis=args.baazis if args.baazis is not None else 1,
         practice=args.practice,

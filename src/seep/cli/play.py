@@ -28,7 +28,7 @@ from ..notation import format_move, parse_move
 from ..session import Session
 from ..view import View
 from .narrow import describe_move, next_step
-from .render import SEAT_NAMES, TEAM_NAMES, deal_summary, position_view, seat_label
+from .render import deal_summary, position_view, seat_label, seat_names, team_names
 
 __all__ = ["Game", "Settings"]
 
@@ -39,6 +39,14 @@ HELP = (
     "  ?  hint (what a bot would play, and why)    u  undo your last move (practice games)\n"
     "  s  save the game to a file                  t  show the table again\n"
     "  b  back (while choosing a use)              q  quit\n"
+)
+TWO_PLAYER_HELP = (
+    "Seep for two (RULES.md §12): the bidder (the dealer's opponent) gets 4 cards and bids; "
+    "after his opening play he gets 8 more and the dealer 12, and the dealer plays next. "
+    "After play 24 both hands are empty and 12 more cards each are dealt at once; the bidder "
+    "leads again. Only cards in your hand count for keeping a house, so every house is taken "
+    "by play 24. You may add to the opponent's house (you then share it) but never break your "
+    "own; a lead of 100 wins the baazi, and the player behind deals next.\n"
 )
 
 
@@ -81,7 +89,8 @@ class Game:
             deals=settings.deals,
             baazis=settings.baazis if settings.deals is None else None,
         )
-        self.bots = {s: make_bot(settings.bots) for s in range(4) if s != self.you}
+        self.players = self.session.rules.players  # 4, or 2 (RULES.md §12)
+        self.bots = {s: make_bot(settings.bots) for s in range(self.players) if s != self.you}
 
     # --- helpers --------------------------------------------------------------------------
 
@@ -144,7 +153,7 @@ class Game:
         last = self.session.last_moves()[seat]
         note = f"sweep +{last[1]}" if last is not None and last[1] else ""
         if seat != self.you:
-            who = seat_label(seat, self.you)
+            who = seat_label(seat, self.you, self.players)
             if Move(move).is_play():
                 text = f"{who} plays {format_move(move)}   {describe_move(Move(move))}"
             else:  # a bid or a redeal: the words say it all
@@ -270,7 +279,7 @@ class Game:
                 self.hint()
                 continue
             if low in ("h", "help"):
-                self.say(HELP)
+                self.say(HELP + (TWO_PLAYER_HELP if self.players == 2 else ""))
                 continue
             if low in ("s", "save"):
                 self.save()
@@ -356,14 +365,18 @@ class Game:
         assert out is not None
         self.console.print()
         self.say(f"Deal {out.deal} is over.", "bold")
-        self.console.print(deal_summary(out.result, self.you))
+        self.console.print(deal_summary(out.result, self.you, self.players))
+        teams = team_names(self.players)
         if out.winner is not None:
             t = out.winner
-            who = "your team" if t == self.you & 1 else "the other team"
-            self.say(f"{TEAM_NAMES[t]} ({who}) win the baazi!", "bold green")
+            if self.players == 2:
+                self.say("You win the baazi!" if t == self.you else f"{teams[t]} wins the baazi.")
+            else:
+                who = "your team" if t == self.you & 1 else "the other team"
+                self.say(f"{teams[t]} ({who}) win the baazi!", "bold green")
         self.say(
-            f"Baazis won: NS {out.baazis[0]}, WE {out.baazis[1]}.  Baazi difference NS-WE now "
-            f"{out.diff:+d}."
+            f"Baazis won: {teams[0]} {out.baazis[0]}, {teams[1]} {out.baazis[1]}.  Baazi "
+            f"difference {teams[0]}-{teams[1]} now {out.diff:+d}."
         )
         if out.match_over:
             self.final_results()
@@ -382,9 +395,10 @@ class Game:
         baazis = standing.baazis
         self.console.print()
         self.say("The match is over.", "bold")
+        teams = team_names(self.players)
         self.say(
-            f"Deals played: {standing.deals}.  Total scores: NS {totals[0]}, "
-            f"WE {totals[1]}.  Baazis: NS {baazis[0]}, WE {baazis[1]}."
+            f"Deals played: {standing.deals}.  Total scores: {teams[0]} {totals[0]}, "
+            f"{teams[1]} {totals[1]}.  Baazis: {teams[0]} {baazis[0]}, {teams[1]} {baazis[1]}."
         )
         mine, theirs = baazis[self.you & 1], baazis[1 - (self.you & 1)]
         if mine != theirs:
@@ -397,11 +411,21 @@ class Game:
     def run(self) -> int:
         """Play the match; returns the exit status."""
         s = self.settings
-        others = ", ".join(SEAT_NAMES[t] for t in range(4) if t != self.you)
+        names = seat_names(self.players)
+        others = ", ".join(names[t] for t in range(self.players) if t != self.you)
         goal = f"{s.deals} deal(s)" if s.deals is not None else f"{s.baazis} baazi(s)"
+        if self.players == 2:
+            who = (
+                f"Seep for two: you are {names[self.you]} (seat {self.you}) against a "
+                f"{s.bots} bot ({others}); 12 cards each, then 12 more after play 24."
+            )
+        else:
+            who = (
+                f"Seep: you are {names[self.you]} (seat {self.you}), your partner is "
+                f"{names[(self.you + 2) % 4]}; {s.bots} bots play {others}."
+            )
         self.say(
-            f"Seep: you are {SEAT_NAMES[self.you]} (seat {self.you}), your partner is "
-            f"{SEAT_NAMES[(self.you + 2) % 4]}; {s.bots} bots play {others}. Rules {s.preset}, "
+            f"{who} Rules {s.preset}, "
             f"{goal}, seed {s.seed}{', practice (undo allowed)' if s.practice else ''}. "
             "Type h for help.",
             "bold",

@@ -29,11 +29,23 @@ __all__ = [
     "position_view",
     "rules_label",
     "seat_label",
+    "seat_names",
+    "team_names",
 ]
 
 # Seat s + 1 sits on the right of seat s (FORMAT.md): with N=0 that is W, then S, then E.
 SEAT_NAMES = "NWSE"
 TEAM_NAMES = ("NS", "WE")
+
+
+def seat_names(players: int = 4) -> str:
+    """The seats' names: N W S E, or N and S facing each other with two players (R2P1)."""
+    return SEAT_NAMES if players == 4 else "NS"
+
+
+def team_names(players: int = 4) -> tuple[str, str]:
+    """The teams' names: NS and WE, or the two players N and S (R2P1)."""
+    return TEAM_NAMES if players == 4 else ("N", "S")
 
 
 def card_text(card: int) -> Text:
@@ -58,14 +70,14 @@ def hand_text(mask: int) -> Text:
     return Text("  ").join(parts) if parts else Text("(no cards)", style="dim")
 
 
-def seat_label(seat: int, you: int | None = None) -> str:
+def seat_label(seat: int, you: int | None = None, players: int = 4) -> str:
     """``S (you)``, ``N (partner)``, ``W`` ..."""
-    name = SEAT_NAMES[seat]
+    name = seat_names(players)[seat]
     if you is None:
         return name
     if seat == you:
         return f"{name} (you)"
-    if seat == (you + 2) % 4:
+    if players == 4 and seat == (you + 2) % 4:
         return f"{name} (partner)"
     return name
 
@@ -93,7 +105,8 @@ def _houses_table(pos: Position, you: int | None) -> Table | Text:
     t.add_column("owners")
     for value, cards, cemented, owners in houses:
         sets = Text(" | ").join(cards_text(s) for s in house_sets(cards, value))
-        who = ", ".join(seat_label(s, you) for s in range(4) if owners >> s & 1)
+        n = pos.rules.players
+        who = ", ".join(seat_label(s, you, n) for s in range(n) if owners >> s & 1)
         kind = Text("* cemented", style="bold magenta") if cemented else Text("ordinary")
         t.add_row(Text(f"H{value}", style="bold"), kind, sets, who)
     return t
@@ -119,9 +132,10 @@ def position_view(
     deal = f"deal {deal_number}" if deal_number is not None else f"deal {pos.match_deals + 1}"
     bid = f"bid {pos.bid}" if pos.phase != "bid" else "bidding"
     head.append(f"{deal} · rules {rules_label(pos)}\n")
+    n = pos.rules.players
+    names, teams_named = seat_names(n), team_names(n)
     head.append(
-        f"dealer {SEAT_NAMES[pos.dealer]} · bidder {SEAT_NAMES[pos.bidder]} · {bid} · "
-        f"play {pos.plays}/48"
+        f"dealer {names[pos.dealer]} · bidder {names[pos.bidder]} · {bid} · play {pos.plays}/48"
     )
     if pos.stock:
         head.append(f" · {len(pos.stock)} cards undealt")
@@ -132,21 +146,21 @@ def position_view(
     seats.add_column("hand" if you is None else "cards", overflow="fold")
     seats.add_column("last move", overflow="fold")
     to_move = pos.to_move
-    for s in range(4):
+    for s in range(n):
         marker = "▶ " if s == to_move else "  "
-        label = Text(marker + seat_label(s, you), style="bold" if s == to_move else "")
+        label = Text(marker + seat_label(s, you, n), style="bold" if s == to_move else "")
         # A record shows every hand; at the table only the sizes of the others are known.
         held: Text | str = (
             cards_text(pos.hands[s]) if you is None else str(pos.hands[s].bit_count())
         )
-        seats.add_row(label, TEAM_NAMES[s & 1], held, last_moves[s] or "-")
+        seats.add_row(label, teams_named[s & 1], held, last_moves[s] or "-")
 
     pts = pos.card_points()
     teams = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1))
     for col in ("team", "cards taken", "card points", "sweeps", "baazis won"):
         teams.add_column(col)
     for t in (0, 1):
-        name = TEAM_NAMES[t] + (" (you)" if you is not None and you & 1 == t else "")
+        name = teams_named[t] + (" (you)" if you is not None and you & 1 == t else "")
         teams.add_row(
             name,
             str(pos.captured[t].bit_count()),
@@ -155,9 +169,10 @@ def position_view(
             str(pos.match_baazis[t]),
         )
     diff = pos.match_diff
-    lead = "level" if diff == 0 else f"{TEAM_NAMES[0 if diff > 0 else 1]} ahead by {abs(diff)}"
+    lead = "level" if diff == 0 else f"{teams_named[0 if diff > 0 else 1]} ahead by {abs(diff)}"
     baazi = Text(
-        f"baazi difference NS-WE: {_signed(diff)} ({lead}; {pos.rules.baazi_lead} wins a baazi)"
+        f"baazi difference {teams_named[0]}-{teams_named[1]}: {_signed(diff)} ({lead}; "
+        f"{pos.rules.baazi_lead} wins a baazi)"
     )
 
     if pos.phase == "bid":
@@ -181,20 +196,20 @@ def position_view(
                 t for t, c in zip(numbered, cards_of_mask(hand), strict=True) if playable >> c & 1
             ]
             parts.append(Text(f"cards you can play now: {'  '.join(can)}", style="yellow"))
-        whose = "your turn" if to_move == you else f"{seat_label(to_move, you)} to move"
+        whose = "your turn" if to_move == you else f"{seat_label(to_move, you, n)} to move"
         parts.append(Text(whose, style="bold green" if to_move == you else ""))
     else:
-        parts.append(Text(f"{SEAT_NAMES[to_move]} to move", style="bold"))
+        parts.append(Text(f"{names[to_move]} to move", style="bold"))
     return Group(*parts)
 
 
-def deal_summary(result: Mapping[str, Any], you: int | None = None) -> Table:
+def deal_summary(result: Mapping[str, Any], you: int | None = None, players: int = 4) -> Table:
     """A finished deal's result (FORMAT.md ``result``): points, bonus, sweeps, score per team."""
     t = Table(title="deal result", box=box.SIMPLE_HEAD, show_edge=False)
     for col in ("team", "card points", "bonus", "sweeps", "score"):
         t.add_column(col)
     for team in (0, 1):
-        name = TEAM_NAMES[team] + (" (you)" if you is not None and you & 1 == team else "")
+        name = team_names(players)[team] + (" (you)" if you is not None and you & 1 == team else "")
         bonus = result.get("bonus", [0, 0])
         t.add_row(
             name,

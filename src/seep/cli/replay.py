@@ -21,7 +21,7 @@ from ..moves import Move
 from ..notation import format_move
 from ..session import DealOutcome, Session
 from .narrow import describe_move
-from .render import SEAT_NAMES, TEAM_NAMES, deal_summary, position_view
+from .render import deal_summary, position_view, seat_names, team_names
 
 __all__ = ["Frame", "RecordError", "load_frames", "replay", "show"]
 
@@ -41,7 +41,7 @@ class Frame:
     moves_in_deal: int
     position: Position
     played: str  # "W plays 9S x 4H 5D ..." or "" at a deal's start
-    last: tuple[str, str, str, str]
+    last: tuple[str, ...]  # one a seat: four, or two (RULES.md §12)
     outcome: DealOutcome | None = None
 
 
@@ -72,7 +72,8 @@ def load_frames(path: str) -> tuple[dict[str, Any], list[Frame]]:
             else:
                 seat, code = history[-1]
                 move = Move(code)
-                played = f"{SEAT_NAMES[seat]} plays {format_move(move)}   {describe_move(move)}"
+                name = seat_names(session.rules.players)[seat]
+                played = f"{name} plays {format_move(move)}   {describe_move(move)}"
             last = tuple("" if m is None else format_move(m[0]) for m in session.last_moves())
             deals[-1].append((session.position.copy(), played, last, session.outcome()))
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
@@ -83,7 +84,7 @@ def load_frames(path: str) -> tuple[dict[str, Any], list[Frame]]:
     if not deals:
         raise RecordError(f"{path}: the record holds no deals")
     frames = [
-        Frame(d, i, len(entries) - 1, pos, played, (la[0], la[1], la[2], la[3]), out)
+        Frame(d, i, len(entries) - 1, pos, played, la, out)
         for d, entries in enumerate(deals, 1)
         for i, (pos, played, la, out) in enumerate(entries)
     ]
@@ -98,7 +99,7 @@ def _draw(console: Console, frames: list[Frame], i: int, path: str) -> None:
     where = f"deal {f.deal}, move {f.move}/{f.moves_in_deal}"
     console.print(Text(f"{where}: {f.played}" if f.played else f"{where}: the deal's start"))
     if f.outcome is not None:
-        console.print(deal_summary(f.outcome.result))
+        console.print(deal_summary(f.outcome.result, players=f.position.rules.players))
 
 
 REPLAY_HELP = (
@@ -175,9 +176,15 @@ def show(path: str, console: Console) -> int:
         return 2
     ends = [f for k, f in enumerate(frames) if k + 1 == len(frames) or frames[k + 1].move == 0]
     table = Table(title=f"{Path(path).name}: seed {record.get('seed', '-')}", show_edge=False)
+    players = frames[0].position.rules.players
+    names, teams = seat_names(players), team_names(players)
     for col in ("deal", "dealer", "bid"):
         table.add_column(col, justify="right")
-    for col in ("NS: points + sweeps = score", "WE: points + sweeps = score", "NS-WE after"):
+    for col in (
+        f"{teams[0]}: points + sweeps = score",
+        f"{teams[1]}: points + sweeps = score",
+        f"{teams[0]}-{teams[1]} after",
+    ):
         table.add_column(col, justify="right")
     totals = [0, 0]
     last = ends[-1].position
@@ -187,7 +194,7 @@ def show(path: str, console: Console) -> int:
         bid = str(pos.bid) if pos.phase != "bid" else "-"
         if f.outcome is None:
             table.add_row(
-                str(f.deal), SEAT_NAMES[pos.dealer], bid, f"unfinished: {pos.plays} of 48 plays"
+                str(f.deal), names[pos.dealer], bid, f"unfinished: {pos.plays} of 48 plays"
             )
             continue
         res = f.outcome.result
@@ -197,7 +204,7 @@ def show(path: str, console: Console) -> int:
         pts = [res["points"][t] + res["bonus"][t] for t in (0, 1)]
         table.add_row(
             str(f.deal),
-            SEAT_NAMES[pos.dealer],
+            names[pos.dealer],
             bid,
             f"{pts[0]} + {res['sweeps'][0]} = {res['score'][0]}",
             f"{pts[1]} + {res['sweeps'][1]} = {res['score'][1]}",
@@ -206,9 +213,9 @@ def show(path: str, console: Console) -> int:
     console.print(table)
     console.print(
         Text(
-            f"Final: total scores {TEAM_NAMES[0]} {totals[0]}, {TEAM_NAMES[1]} {totals[1]}; "
-            f"baazis won {TEAM_NAMES[0]} {baazis[0]}, "
-            f"{TEAM_NAMES[1]} {baazis[1]}; baazi difference NS-WE "
+            f"Final: total scores {teams[0]} {totals[0]}, {teams[1]} {totals[1]}; "
+            f"baazis won {teams[0]} {baazis[0]}, "
+            f"{teams[1]} {baazis[1]}; baazi difference {teams[0]}-{teams[1]} "
             f"{diff:+d}",
             style="bold",
         )

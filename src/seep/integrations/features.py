@@ -63,7 +63,7 @@ _BINARY: tuple[tuple[str, int], ...] = (
 # Scalar part: (name, width).
 _SCALAR: tuple[tuple[str, int], ...] = (
     ("houses", 30),  # per value 9..13: present, cemented, owners by relative seat (4)
-    ("hand_sizes", 4),  # / 12, relative seats
+    ("hand_sizes", 4),  # / 12 (two players: / 24), relative seats
     ("stock", 1),  # / 44
     ("facedown", 1),  # / 4
     ("plays", 1),  # / 48
@@ -105,6 +105,9 @@ def observation(view: View, builder: MoveBuilder | None = None, out: Array | Non
         out = np.zeros(OBS_SIZE, np.float32)
     seat = view.seat
     team = seat & 1
+    # Relative seats: 0 is the viewer, then in playing order; with two players only slots 0
+    # and 1 are used (the layout is the same for both player counts).
+    n = view.rules.players
     house_cards = 0
     for _, cards, _, _ in view.houses:
         house_cards |= cards
@@ -137,13 +140,14 @@ def observation(view: View, builder: MoveBuilder | None = None, out: Array | Non
         sc[j] = 1.0
         if cemented:
             sc[j + 1] = 1.0
-        for s in range(4):
+        for s in range(n):
             if owners >> s & 1:
-                sc[j + 2 + ((s - seat) & 3)] = 1.0
+                sc[j + 2 + (s - seat) % n] = 1.0
     i = 30
     sizes = view.hand_sizes
-    for s in range(4):
-        sc[i + ((s - seat) & 3)] = sizes[s] / 12.0
+    most = 48.0 / n  # a hand's most cards: 12, or 24 with two players (RULES.md §12)
+    for s in range(n):
+        sc[i + (s - seat) % n] = sizes[s] / most
     i += 4
     sc[i] = view.stock_size / 44.0
     sc[i + 1] = view.facedown / 4.0
@@ -155,9 +159,9 @@ def observation(view: View, builder: MoveBuilder | None = None, out: Array | Non
     i += 5
     to_move = view.to_move
     if to_move is not None:
-        sc[i + ((to_move - seat) & 3)] = 1.0
+        sc[i + (to_move - seat) % n] = 1.0
     i += 4
-    sc[i + ((view.dealer - seat) & 3)] = 1.0
+    sc[i + (view.dealer - seat) % n] = 1.0
     i += 4
     sc[i] = min(view.sweeps[team] / 200.0, 1.0)
     sc[i + 1] = min(view.sweeps[1 - team] / 200.0, 1.0)

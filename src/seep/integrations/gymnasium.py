@@ -2,7 +2,9 @@
 ``numpy``; both come with the extra ``seep-game[pettingzoo]``).
 
 The agent plays seat ``seat`` (default 0); its partner and the two opponents are bots, each
-with its own seeded random source and shown only its own :class:`~seep.view.View`. The
+with its own seeded random source and shown only its own :class:`~seep.view.View`. With the
+rules ``two_player`` (RULES.md §12) it plays seat 0 or 1 against one bot, ``opponents``
+(``SeepEnv(rules="two_player", opponents="heuristic")``). The
 spaces are those of the PettingZoo environment: ``Discrete(133)`` sub-decisions
 (:mod:`seep.integrations.actions`) and a dict observation with the 504-value ``observation``
 and the ``action_mask``. An episode is one deal; the reward at its end is the agent's team's
@@ -73,8 +75,10 @@ class SeepEnv(gym.Env[Obs, int]):
         max_illegal: int = 100,
         max_steps: int = 1000,
     ) -> None:
-        if seat not in (0, 1, 2, 3):
-            raise ValueError(f"seat must be 0..3, got {seat!r}")
+        parsed = Rules.parse(rules)
+        n = parsed.players
+        if not isinstance(seat, int) or not 0 <= seat < n:
+            raise ValueError(f"seat must be 0..{n - 1}, got {seat!r}")
         if max_illegal < 1 or max_steps < 1:
             raise ValueError("max_illegal and max_steps must be >= 1")
         self.max_illegal = max_illegal
@@ -84,13 +88,17 @@ class SeepEnv(gym.Env[Obs, int]):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
         self.seat = seat
-        self.rules = Rules.parse(rules)
+        self.rules = parsed
         self.reward_scale = reward_scale
         self.illegal_reward = illegal_reward
         self.render_mode = render_mode
         opp = make_bot(opponents) if isinstance(opponents, str) else opponents
         par = make_bot(partner) if isinstance(partner, str) else partner
-        self.bots: dict[int, Bot] = {(seat + 1) & 3: opp, (seat + 2) & 3: par, (seat + 3) & 3: opp}
+        if n == 2:
+            # Two players (RULES.md §12): one opponent, no partner.
+            self.bots: dict[int, Bot] = {1 - seat: opp}
+        else:
+            self.bots = {(seat + 1) & 3: opp, (seat + 2) & 3: par, (seat + 3) & 3: opp}
         self.observation_space = spaces.Dict(
             {
                 "observation": spaces.Box(0.0, 1.0, (OBS_SIZE,), np.float32),
@@ -112,7 +120,7 @@ class SeepEnv(gym.Env[Obs, int]):
         base = int(self.np_random.integers(1 << 62))
         self._deal_rng = random.Random(base)
         self._rngs = {s: random.Random(f"{base}:{s}") for s in self.bots}
-        dealer = self._deal_rng.randrange(4)
+        dealer = self._deal_rng.randrange(self.rules.players)
         deal = Position.new_deal(self._deal_rng.getrandbits(62), dealer, self.rules)
         self.session = Session(start=deal, deals=1)
         self._illegal = 0

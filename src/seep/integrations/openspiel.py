@@ -6,17 +6,18 @@ Importing this module registers the game::
     import seep.integrations.openspiel  # noqa: F401  (registers python_seep)
     game = pyspiel.load_game("python_seep", {"capture_rule": "any", "episode": "baazi"})
 
-* **Players** 0..3 are the seats; partners 0+2 and 1+3. Returns are zero-sum: per deal
-  (``episode="deal"``, the default) each player gets his team's deal score minus the other's
-  (R42); per baazi (``episode="baazi"``) +1 / -1 for the team that wins it (R45, R46), 0 if
-  ``max_deals`` deals pass without a winner.
+* **Players** 0..3 are the seats; partners 0+2 and 1+3; with ``players=2`` (RULES.md §12)
+  two players, 0 and 1, each his own team: a two-player zero-sum game. Returns are zero-sum:
+  per deal (``episode="deal"``, the default) each player gets his team's deal score minus
+  the other's (R42); per baazi (``episode="baazi"``) +1 / -1 for the team that wins it (R45,
+  R46), 0 if ``max_deals`` deals pass without a winner.
 * **Parameters**: ``rules``, a preset name (``"standard"``, ``"family"``, ...: the base), and
   every rule option of RULES.md section 3 under its own name (``max_houses``: 0 for no limit;
   an option set to other than its standard value overrides the preset), plus ``episode``,
   ``dealer`` (the first dealer) and ``max_deals``.
 * **Utility bounds**: ``max_utility`` is :func:`max_return`, the true bound of a deal return
   (1,275 under the standard rules: 100 card points and 25 + 23 x 50 sweeps), reached by a real
-  deal; ``min_utility`` its negative.
+  deal of four players; ``min_utility`` its negative.
 * **Chance**: each deal is dealt card by card, 52 chance nodes whose outcome is the card
   (``max_chance_outcomes`` 52), in the engine's deal order (bidder's 4, the face-down floor,
   then the stock; :meth:`seep.engine.Position.from_deck`). A hand without a card above 8 is
@@ -92,7 +93,7 @@ GAME_TYPE = pyspiel.GameType(
     utility=pyspiel.GameType.Utility.ZERO_SUM,
     reward_model=pyspiel.GameType.RewardModel.TERMINAL,
     max_num_players=4,
-    min_num_players=4,
+    min_num_players=2,
     provides_information_state_string=True,
     provides_information_state_tensor=True,
     provides_observation_string=True,
@@ -144,7 +145,7 @@ def game_info(params: dict[str, Any]) -> Any:
     return pyspiel.GameInfo(
         num_distinct_actions=NUM_ACTIONS,
         max_chance_outcomes=52,
-        num_players=4,
+        num_players=rules.players,
         min_utility=lo,
         max_utility=hi,
         utility_sum=0.0,
@@ -159,11 +160,12 @@ class SeepGame(pyspiel.Game):  # type: ignore[misc]
         p = {**_PARAMS, **(params or {})}
         if p["episode"] not in ("deal", "baazi"):
             raise ValueError(f"episode must be 'deal' or 'baazi', got {p['episode']!r}")
-        if p["dealer"] not in (0, 1, 2, 3):
-            raise ValueError(f"dealer must be a seat 0..3, got {p['dealer']!r}")
         if p["max_deals"] < 1:
             raise ValueError(f"max_deals must be positive, got {p['max_deals']!r}")
         self.rules = _rules_of(p)
+        n = self.rules.players
+        if not 0 <= p["dealer"] < n:
+            raise ValueError(f"dealer must be a seat 0..{n - 1}, got {p['dealer']!r}")
         self.episode = str(p["episode"])
         self.first_dealer = int(p["dealer"])
         self.max_deals = int(p["max_deals"])
@@ -271,7 +273,7 @@ class SeepState(pyspiel.State):  # type: ignore[misc]
         c.over = False
         c.dealt = []
         c.floor0 = 0
-        c.hands0 = [0, 0, 0, 0]
+        c.hands0 = [0] * game.rules.players
         c.hands1 = None
         c.prefix = []
         c.builder = MoveBuilder()
@@ -287,7 +289,7 @@ class SeepState(pyspiel.State):  # type: ignore[misc]
         pos = c.pos
         if pos is None:
             return int(pyspiel.PlayerId.CHANCE)
-        return seat_to_move(pos.dealer, pos.plays)
+        return seat_to_move(pos.dealer, pos.plays, len(pos.hands))
 
     def _legal_actions(self, player: int) -> list[int]:
         return self._c.builder.legal_actions()
@@ -333,7 +335,7 @@ class SeepState(pyspiel.State):  # type: ignore[misc]
 
     def returns(self) -> list[float]:
         r0, r1 = self._c.result
-        return [r0, r1, r0, r1]
+        return [r0, r1, r0, r1] if self._c.cfg[2].players == 4 else [r0, r1]
 
     def __str__(self) -> str:
         c = self._c
@@ -427,22 +429,27 @@ def _past_hands(
     the moves made since: every other seat held its current cards plus the ones it played."""
     cards = [(seat, code >> 57 & 63) for seat, code in c.history if code >> 63 & 7 < 5]
     first = cards[0] if cards else None
-    played = [0, 0, 0, 0]
-    for seat, card in cards[1:]:  # played after the stock was dealt
-        played[seat] |= 1 << card
+    n = len(pos.hands)
+    # Two players: after play 24 the hands hold the half-time cards (R2P7), and the hands
+    # dealt at play 1 are exactly the cards played in plays 2..24.
+    half = n == 2 and pos.rules.second_deal and pos.plays >= 24
+    played = [0] * n
+    for k, (seat, card) in enumerate(cards[1:], 2):  # play k, after the stock was dealt
+        if not half or k <= 24:
+            played[seat] |= 1 << card
     hands1 = None
     if c.hands1 is not None:
-        hands1 = [pos.hands[s] | played[s] for s in range(4)]
+        hands1 = [(0 if half else pos.hands[s]) | played[s] for s in range(n)]
         hands1[player] = c.hands1[player]
     if c.hands1 is None:
         hands0 = pos.hands[:]
     else:
         assert hands1 is not None and first is not None
-        hands0 = [0, 0, 0, 0]
+        hands0 = [0] * n
         bseat, bcard = first
         if pos.rules.deal_before_bid:
             # Every seat had four cards before the bid: the play-1 card and three others.
-            for s in range(4):
+            for s in range(n):
                 pool = [x for x in range(52) if hands1[s] >> x & 1]
                 k = 3 if s == bseat else 4
                 for x in rng.sample(pool, min(k, len(pool))):
@@ -494,7 +501,7 @@ class SeepObserver:
             big |= c.floor0 << 104
         for i, (seat, code) in enumerate(c.history):
             f = first_action(code)
-            slot = 1 << ((seat - player) & 3) | 1 << (4 + f)
+            slot = 1 << (seat - player) % len(c.hands0) | 1 << (4 + f)
             if code >> 63 & 7 < 5:  # a card play: its use and items
                 slot |= 1 << (4 + use_action(code)) | (code & ITEM_BITS) << (4 + ITEM0)
             big |= slot << (156 + _SLOT * i)

@@ -8,7 +8,7 @@ game and answers its first observation with reward 0):
 * :class:`SeepVectorEnv`: N copies of ``Seep-v0`` (one learning seat against bots).
 * :class:`SeepSelfPlayVectorEnv`: N deals in which all four seats learn, for PettingZoo's AEC
   users: each step takes the action of the agent to move in each game (``info["agent"]``), and
-  rewards come per seat, shape ``(N, 4)`` (every seat gets its team's deal score difference
+  rewards come per seat, shape ``(N, players)`` (every seat gets its team's deal score difference
   when its deal ends, as :class:`~seep.integrations.pettingzoo.SeepAECEnv` gives).
 
 Both write observations into preallocated arrays: ``obs["observation"]`` float32 ``(N, 504)``
@@ -79,7 +79,7 @@ class _Game:
 
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
-        self.seat_rngs = [random.Random(f"{seed}:{s}") for s in range(4)]
+        self.seat_rngs = [random.Random(f"{seed}:{s}") for s in range(4)]  # 2 used at two
         self.session = Session(deals=1)
         self.builder = MoveBuilder()
         self.illegal = 0
@@ -87,7 +87,7 @@ class _Game:
 
     def deal(self, rules: Rules) -> None:
         rng = self.rng
-        dealer = rng.randrange(4)
+        dealer = rng.randrange(rules.players)
         self.session = Session(start=Position.new_deal(rng.getrandbits(62), dealer, rules), deals=1)
         self.illegal = 0
         self.steps = 0
@@ -212,12 +212,18 @@ class SeepVectorEnv(_Batch):
         illegal_reward: float = -1.0,
         max_illegal: int = 100,
     ) -> None:
-        if seat not in (0, 1, 2, 3):
-            raise ValueError(f"seat must be 0..3, got {seat!r}")
+        n = Rules.parse(rules).players
+        if not isinstance(seat, int) or not 0 <= seat < n:
+            raise ValueError(f"seat must be 0..{n - 1}, got {seat!r}")
         self.seat = seat
         opp = make_bot(opponents) if isinstance(opponents, str) else opponents
         par = make_bot(partner) if isinstance(partner, str) else partner
-        self.bots: dict[int, Bot] = {(seat + 1) & 3: opp, (seat + 2) & 3: par, (seat + 3) & 3: opp}
+        # Two players (RULES.md §12): one opponent, no partner.
+        self.bots: dict[int, Bot] = (
+            {(seat + 1) & 3: opp, (seat + 2) & 3: par, (seat + 3) & 3: opp}
+            if n == 4
+            else {1 - seat: opp}
+        )
         super().__init__(num_envs, rules, reward_scale, illegal_reward, max_illegal)
 
     def _seat(self, i: int) -> int:
@@ -276,9 +282,9 @@ class SeepVectorEnv(_Batch):
 
 
 class SeepSelfPlayVectorEnv(_Batch):
-    """N deals in which all four seats are agents (PettingZoo's AEC turn order, batched; see
+    """N deals in which every seat is an agent (PettingZoo's AEC turn order, batched; see
     the module docstring). ``info["agent"]`` is the seat to act in each game; rewards have
-    shape ``(N, 4)``, one column per seat."""
+    shape ``(N, players)``, one column per seat (four, or two under ``players=2``)."""
 
     def __init__(
         self,
@@ -309,7 +315,8 @@ class SeepSelfPlayVectorEnv(_Batch):
         Obs, np.ndarray[Any, Any], np.ndarray[Any, Any], np.ndarray[Any, Any], dict[str, Any]
     ]:
         acts = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
-        rewards = np.zeros((self.num_envs, 4), np.float64)
+        n = self.rules.players
+        rewards = np.zeros((self.num_envs, n), np.float64)
         terminated = np.zeros(self.num_envs, np.bool_)
         truncated = np.zeros(self.num_envs, np.bool_)
         for i, g in enumerate(self.games):
@@ -327,7 +334,7 @@ class SeepSelfPlayVectorEnv(_Batch):
             if session.deal_over:
                 s = session.position.deal_scores()
                 d = (s[0] - s[1]) * self.reward_scale
-                rewards[i] = (d, -d, d, -d)
+                rewards[i] = (d, -d, d, -d) if n == 4 else (d, -d)
                 terminated[i] = True
                 g.builder.reset(())
             else:

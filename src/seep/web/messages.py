@@ -212,9 +212,18 @@ Name = Annotated[
 ]
 
 
+# The browser table seats four; two-player tables (RULES.md §12) are not offered here yet.
+_TABLE_PRESETS = sorted(name for name, rules in PRESETS.items() if rules.players == 4)
+
+
 def _check_preset(value: str) -> str:
+    if value in PRESETS and value not in _TABLE_PRESETS:
+        raise ValueError(
+            f"preset {value!r} is for two players; the browser table seats four, so it is not "
+            "offered here yet (play it in the terminal: seep play --rules two_player)"
+        )
     if value not in PRESETS:
-        raise ValueError(f"unknown preset {value!r} (known: {', '.join(sorted(PRESETS))})")
+        raise ValueError(f"unknown preset {value!r} (known: {', '.join(_TABLE_PRESETS)})")
     return value
 
 
@@ -240,7 +249,7 @@ class CreateTable(_Body):
     preset: Annotated[
         str,
         AfterValidator(_check_preset),
-        WithJsonSchema({"type": "string", "enum": sorted(PRESETS)}),
+        WithJsonSchema({"type": "string", "enum": _TABLE_PRESETS}),
     ] = "standard"
     bots: Annotated[
         str,
