@@ -9,6 +9,9 @@ STAMP  := $(VENV)/.installed
 $(STAMP): pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
+	# PyTorch's CPU build (a local wheel here, about 200 MB) before the rl extra: a bare
+	# `torch` requirement would otherwise fetch a CUDA build of several GB.
+	$(PY) -m pip install --quiet torch==2.13.0
 	SEEP_PURE=1 $(PY) -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 

@@ -73,3 +73,13 @@ def test_openspiel_examples_two_players() -> None:
     out = run(str(EXAMPLES / "openspiel_qlearner.py"), "--episodes", "3", "--eval", "2")
     result = json.loads(out)
     assert result["players"] == 2 and result["eval_deals"] == 2 and result["q_states"] > 0
+
+
+def test_masked_ppo_trains_and_plays_in_the_arena(tmp_path: Path) -> None:
+    pytest.importorskip("sb3_contrib")
+    model = tmp_path / "ppo.zip"
+    out = run(str(EXAMPLES / "masked_ppo.py"), "train", "--timesteps", "64", "--out", str(model))
+    assert json.loads(out)["timesteps"] >= 64 and model.exists()
+    out = run(str(EXAMPLES / "masked_ppo.py"), "arena", "--model", str(model), "--deals", "2")
+    result = json.loads(out)
+    assert set(result) == {"deals", "random", "greedy"}
