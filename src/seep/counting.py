@@ -84,11 +84,16 @@ class _Floor:
         self.room = room
         self.counts = [room >> 4 * v & 15 for v in range(14)]
         self._weights: dict[int, int] = {}
+        self._groups: dict[int, list[int]] = {}
 
     def groups(self, t: int, room: int | None = None) -> list[int]:
         """The value partitions of ``t`` that fit in ``room`` (the floor by default)."""
-        r = self.room if room is None else room
-        return [p for p in _PARTS[t] if _fits(p, r)]
+        if room is None:
+            hit = self._groups.get(t)
+            if hit is None:
+                hit = self._groups[t] = [p for p in _PARTS[t] if _fits(p, self.room)]
+            return list(hit)
+        return [p for p in _PARTS[t] if _fits(p, room)]
 
     def weight(self, k: int) -> int:
         """How many sets of loose cards have the counts of ``k`` (house nibbles ignored)."""
@@ -106,17 +111,28 @@ class _Floor:
     def closure(self, sources: list[int], types: list[int], room: int, maximal: bool) -> set[int]:
         """Every vector made of a source and whole groups of ``types`` within ``room``; with
         ``maximal``, only those after which no group fits in what is left (R25, R31)."""
-        seen = {s for s in sources if _fits(s, room)}
+        # _fits inlined: this loop is the whole cost of counting a huge floor.
+        guard = _GUARD
+        top = room | guard
+        seen = {s for s in sources if (top - s) & guard == guard}
         stack = list(seen)
         while stack:
             u = stack.pop()
             for g in types:
                 n = u + g
-                if n not in seen and _fits(n, room):
+                if (top - n) & guard == guard and n not in seen:
                     seen.add(n)
                     stack.append(n)
         if maximal:
-            return {k for k in seen if not any(_fits(g, room - k) for g in types)}
+            out = set()
+            for k in seen:
+                left = (room - k) | guard
+                for g in types:
+                    if (left - g) & guard == guard:
+                        break
+                else:
+                    out.add(k)
+            return out
         return seen
 
     def total(self, vectors: set[int]) -> int:
