@@ -38,19 +38,23 @@ COMPILED_MODULES = (
 
 
 class TolerantBuildExt(build_ext):
-    """build_ext that falls back to the pure-Python package when compiling fails."""
+    """build_ext that falls back to the pure-Python package when compiling fails: all or
+    nothing, since the compiled modules share one library (a module compiled without it
+    could not be imported)."""
 
     def run(self) -> None:
         try:
             super().run()
-        except Exception as exc:  # no compiler, a mypyc error: pure Python still works
+        except Exception as exc:  # no compiler, a C error: pure Python still works
+            build_py = self.get_finalized_command("build_py")
+            for ext in self.extensions:
+                package = ext.name.rpartition(".")[0]
+                name = os.path.basename(self.get_ext_filename(ext.name))
+                inplace = os.path.join(build_py.get_package_dir(package), name)
+                for path in (self.get_ext_fullpath(ext.name), inplace):
+                    if os.path.exists(path):
+                        os.remove(path)
             print(f"seep: compiling the core failed ({exc}); pure Python", file=sys.stderr)
-
-    def build_extension(self, ext: Any) -> None:
-        try:
-            super().build_extension(ext)
-        except Exception as exc:
-            print(f"seep: cannot compile {ext.name} ({exc}); pure Python", file=sys.stderr)
 
 
 def _ext_modules() -> list[Any]:
