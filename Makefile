@@ -4,13 +4,44 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run cluster test browser lint typecheck pytest bench clean
+.PHONY: run cluster test browser lint typecheck pytest pytest-pure core bench clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	# PyTorch's CPU build (a local wheel here, about 200 MB) before the rl extra: a bare
+	# `torch` requirement would otherwise fetch a CUDA build of several GB.
+	$(PY) -m pip install --quiet torch==2.13.0
+	SEEP_PURE=1 $(PY) -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
+
+# The core compiled by mypyc, in place next to its sources (setup.py; src/seep/*.so, ignored by
+# git). Rebuilt whenever a core source changes, so a compiled module never shadows a newer
+# .py; a failed build leaves the pure-Python core (seep --version says which one runs).
+CORE_MODULES := errors cards codes floor scoring baazi verify engine counting view bots/ismcts
+CORE_SOURCES := $(foreach m,$(CORE_MODULES),src/seep/$(m).py)
+COMPILED := src/seep/.compiled
+
+$(COMPILED): $(STAMP) $(CORE_SOURCES) setup.py
+	rm -f src/seep/*.so src/seep/bots/*.so
+	$(PY) setup.py --quiet build_ext --inplace > build-core.log 2>&1 || true
+	@$(PY) -c 'import seep; print("seep core:", "compiled" if seep.COMPILED else "pure Python (see build-core.log)")'
+	touch $(COMPILED)
+
+core: $(COMPILED)
+
+# The core tests once more on the pure-Python source (a copy of src without the compiled
+# modules), so both builds are held to the same behaviour.
+PURE_TESTS := tests/test_pure_build.py tests/test_counting.py tests/test_crosscheck.py \
+	tests/test_golden.py tests/test_invariants.py tests/test_is_legal.py tests/test_move_order.py \
+	tests/test_position_fields.py tests/test_session.py tests/test_deal_flow.py \
+	tests/test_baazi.py tests/test_match.py tests/test_view.py tests/test_notation.py \
+	tests/test_protocol_errors.py tests/test_examples.py tests/test_ismcts.py
+
+pytest-pure: $(STAMP)
+	rm -rf .pure && mkdir -p .pure && cp -r src/seep .pure/seep && rm -f .pure/seep/*.so .pure/seep/bots/*.so
+	SEEP_PURE=1 PYTHONPATH=.pure $(VENV)/bin/pytest -o addopts="-q -p no:cacheprovider" \
+		$(PURE_TESTS) --doctest-modules $(foreach m,$(CORE_MODULES),.pure/seep/$(m).py)
 
 # The web app on http://127.0.0.1:8000 (tables kept in ./data/seep.db).
 run: $(STAMP)
@@ -22,7 +53,7 @@ run: $(STAMP)
 cluster: $(STAMP)
 	$(PY) deploy/cluster.py --instances 3 --port 8080
 
-test: $(STAMP) browser lint typecheck pytest
+test: $(STAMP) browser lint typecheck pytest pytest-pure
 
 # The browser tests drive Debian's chromium (never a browser of playwright's own download).
 browser:
@@ -35,11 +66,12 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy --strict src/seep
 
-pytest: $(STAMP)
+pytest: $(STAMP) $(COMPILED)
 	$(VENV)/bin/pytest src tests docs README.md
 
-bench: $(STAMP)
+bench: $(STAMP) $(COMPILED)
 	$(PY) bench/engine.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info src/*.egg-info
+	rm -rf $(VENV) build .pure build-core.log *.egg-info src/*.egg-info $(COMPILED)
+	rm -f src/seep/*.so src/seep/bots/*.so

@@ -2,8 +2,11 @@
 
 Prints random complete deals per second (bid to scoring, uniformly random legal moves),
 legal-move generations per second on positions from random play, push/pop pairs per second,
-and protocol ``legal`` calls per second (FORMAT.md dicts in and out). ``--json`` prints one
-JSON object instead.
+and protocol ``legal`` calls per second (FORMAT.md dicts in and out). Beside them, in the same
+run, OpenSpiel's C++ ``hearts`` (when ``open_spiel`` is installed): random complete deals per
+second driven from Python the same way (chance outcomes sampled, uniform random legal
+actions), and the ratio of ours to it. ``--json`` prints one JSON object instead; its
+``compiled`` says whether the mypyc-compiled core ran (``seep --version`` says it too).
 
 Each figure is measured in ``--rounds`` rounds; the figure reported is the median round, and
 ``*_best`` the best one (virtual machines vary by some 10% from one second to the next).
@@ -29,9 +32,32 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
+import seep
 from seep import protocol
 from seep.engine import Position
 from seep.options import STANDARD, Rules
+
+
+def hearts_deals(seconds: float, seed: int = 1) -> float:
+    """Random complete deals per second of OpenSpiel's C++ hearts, driven from Python."""
+    import pyspiel
+
+    game = pyspiel.load_game("hearts")
+    rng = random.Random(seed)
+    n = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                acts, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(acts, probs)[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+        state.returns()
+        n += 1
+    return n / (time.perf_counter() - start)
 
 
 def random_deals(seconds: float, seed: int = 1, rules: Rules = STANDARD) -> tuple[float, int]:
@@ -147,10 +173,22 @@ def main() -> None:
             lambda s: push_pop_rate(positions2, s), args.seconds, args.rounds
         ),
     }
+    try:
+        import pyspiel  # noqa: F401
+    except ImportError:
+        pass
+    else:
+        figures["hearts_random_deals_per_s"] = rounds(
+            lambda s: hearts_deals(s, next(seeds)), args.seconds, args.rounds
+        )
     result: dict[str, object] = {}
     for key, (median, best) in figures.items():
         result[key] = round(median, 1)
         result[key.replace("_per_s", "_best_per_s")] = round(best, 1)
+    if "hearts_random_deals_per_s" in figures:
+        ratio = figures["random_deals_per_s"][0] / figures["hearts_random_deals_per_s"][0]
+        result["deals_ratio_to_hearts"] = round(ratio, 3)
+    result["compiled"] = seep.COMPILED
     result["mean_legal_moves"] = round(mean_moves, 2)
     result["two_player_mean_legal_moves"] = round(mean_moves2, 2)
     result["rounds"] = args.rounds
@@ -164,13 +202,17 @@ def main() -> None:
         "legal_per_s": f"legal-move generations/s (mean {mean_moves:.1f} moves, cold caches)",
         "push_pop_per_s": "push + pop pairs/s",
         "protocol_legal_per_s": "protocol legal calls/s (FORMAT.md dict in, move dicts out)",
+        "hearts_random_deals_per_s": "OpenSpiel C++ hearts random complete deals/s (same loop)",
         "two_player_random_deals_per_s": "two players: random complete deals/s",
         "two_player_legal_per_s": f"two players: legal-move generations/s (mean {mean_moves2:.1f})",
         "two_player_push_pop_per_s": "two players: push + pop pairs/s",
     }
-    print(f"{'':62} {'median':>10} {'best':>10}")
+    core = "compiled core (mypyc)" if seep.COMPILED else "pure-Python core"
+    print(f"{core:62} {'median':>10} {'best':>10}")
     for key, (median, best) in figures.items():
         print(f"{notes[key]:62} {median:10.1f} {best:10.1f}")
+    if "deals_ratio_to_hearts" in result:
+        print(f"{'random deals: ours / hearts':62} {result['deals_ratio_to_hearts']:10.2f}")
 
 
 if __name__ == "__main__":

@@ -6,13 +6,17 @@ Gymnasium steps per second (one seat against ``random`` bots; the bots' moves ha
 the step), and OpenSpiel random rollouts per second (whole games from the initial state,
 chance nodes sampled from ``chance_outcomes()``, players uniformly among ``legal_actions()``)
 of ``python_seep`` beside OpenSpiel's C++ ``hearts``, driven by the same Python loop in the
-same run; then the same three for two-player Seep (rules ``two_player``, RULES.md §12: the
-Gymnasium agent against one ``random`` bot). ``--json`` prints one JSON object instead.
+
+
+``seep.integrations.vector`` (``--num-envs`` games stepped together, random masked actions
+drawn with one numpy call per step): agent steps per second of ``SeepVectorEnv`` (one learning
+seat against ``random`` bots) and of ``SeepSelfPlayVectorEnv`` (all four seats). ``--json``
+prints one JSON object instead; ``compiled`` says whether the compiled core ran.
 
 Each figure is measured in ``--rounds`` rounds; the figure reported is the median round and
 ``*_best`` the best one.
 
-    python bench/envs.py [--seconds 3] [--rounds 3] [--json]
+    python bench/envs.py [--seconds 3] [--rounds 3] [--num-envs 64] [--json]
 """
 
 from __future__ import annotations
@@ -34,9 +38,26 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 import numpy as np
 import pyspiel
 
-import seep.integrations.openspiel  # noqa: F401  (registers python_seep)
+import seep
+import seep.integrations.openspiel
 from seep.integrations.gymnasium import SeepEnv
 from seep.integrations.pettingzoo import SeepAECEnv
+from seep.integrations.vector import SeepSelfPlayVectorEnv, SeepVectorEnv
+
+
+def vector_rate(cls: Any, num_envs: int, seconds: float, seed: int = 4) -> float:
+    """Agent steps per second of a batched environment (``num_envs`` steps per call)."""
+    envs = cls(num_envs=num_envs)
+    rng = np.random.default_rng(seed)
+    obs, _ = envs.reset(seed=seed)
+    steps = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        mask = obs["action_mask"]
+        obs, *_ = envs.step((rng.random(mask.shape) * mask).argmax(axis=1))
+        steps += num_envs
+    return steps / (time.perf_counter() - start)
 
 
 def pettingzoo_rate(seconds: float, seed: int = 1, rules: str = "standard") -> tuple[float, float]:
@@ -112,14 +133,17 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=3.0, help="length of one round")
     ap.add_argument("--rounds", type=int, default=3, help="rounds per figure")
+    ap.add_argument("--num-envs", type=int, default=64, help="games of the batched envs")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     args = ap.parse_args()
-    s, n = args.seconds, args.rounds
+    s, n, ne = args.seconds, args.rounds, args.num_envs
     seep_game = pyspiel.load_game("python_seep")
     hearts = pyspiel.load_game("hearts")
     pz, pz_best = rounds(lambda t: pettingzoo_rate(t)[0], s, n)
     pz_steps = pettingzoo_rate(min(s, 1.0))[1]
     gym_rate, gym_best = rounds(gymnasium_rate, s, n)
+    vec, vec_best = rounds(lambda t: vector_rate(SeepVectorEnv, ne, t), s, n)
+    selfplay, selfplay_best = rounds(lambda t: vector_rate(SeepSelfPlayVectorEnv, ne, t), s, n)
     os_seep, os_seep_best = rounds(lambda t: openspiel_rate(seep_game, t)[0], s, n)
     seep_actions = openspiel_rate(seep_game, min(s, 1.0))[1]
     os_hearts, os_hearts_best = rounds(lambda t: openspiel_rate(hearts, t)[0], s, n)
@@ -135,12 +159,19 @@ def main() -> None:
         "pettingzoo_steps_per_deal": round(pz_steps, 1),
         "gymnasium_steps_per_s": round(gym_rate),
         "gymnasium_steps_per_s_best": round(gym_best),
+        "vector_env_steps_per_s": round(vec),
+        "vector_env_steps_per_s_best": round(vec_best),
+        "selfplay_vector_env_steps_per_s": round(selfplay),
+        "selfplay_vector_env_steps_per_s_best": round(selfplay_best),
+        "num_envs": ne,
         "openspiel_python_seep_rollouts_per_s": round(os_seep, 1),
         "openspiel_python_seep_rollouts_per_s_best": round(os_seep_best, 1),
         "openspiel_python_seep_actions_per_rollout": round(seep_actions, 1),
         "openspiel_hearts_rollouts_per_s": round(os_hearts, 1),
         "openspiel_hearts_rollouts_per_s_best": round(os_hearts_best, 1),
         "openspiel_hearts_actions_per_rollout": round(hearts_actions, 1),
+        "python_seep_to_hearts_rollouts_ratio": round(os_seep / os_hearts, 3),
+        "compiled": seep.COMPILED,
         "two_player_pettingzoo_steps_per_s": round(pz2),
         "two_player_pettingzoo_steps_per_s_best": round(pz2_best),
         "two_player_gymnasium_steps_per_s": round(gym2),
@@ -155,10 +186,16 @@ def main() -> None:
     if args.json:
         print(json.dumps(result))
         return
-    print(f"python {result['python']}, {n} rounds of {s:g} s, load {result['load_average_1min']}")
+    core = "compiled" if seep.COMPILED else "pure Python"
+    print(
+        f"python {result['python']} ({core} core), {n} rounds of {s:g} s, "
+        f"load {result['load_average_1min']}"
+    )
     rows = [
         ("PettingZoo steps/s (random masked actions)", pz, pz_best),
         ("Gymnasium steps/s (vs 3 random bots)", gym_rate, gym_best),
+        (f"SeepVectorEnv agent steps/s ({ne} games)", vec, vec_best),
+        (f"SeepSelfPlayVectorEnv agent steps/s ({ne} games)", selfplay, selfplay_best),
         ("OpenSpiel python_seep random rollouts/s", os_seep, os_seep_best),
         ("OpenSpiel C++ hearts random rollouts/s", os_hearts, os_hearts_best),
         ("two players: PettingZoo steps/s", pz2, pz2_best),
@@ -171,6 +208,7 @@ def main() -> None:
         f"steps per deal: PettingZoo {pz_steps:.1f}; actions per rollout (chance included): "
         f"python_seep {seep_actions:.1f}, hearts {hearts_actions:.1f}"
     )
+    print(f"python_seep / hearts rollouts: {result['python_seep_to_hearts_rollouts_ratio']:.2f}")
 
 
 if __name__ == "__main__":

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import random
 import sys
@@ -54,11 +53,15 @@ class LinearBot:
 
     def __init__(self, weights: str | None = None, greedy: bool = True) -> None:
         path = weights or os.environ.get("SEEP_LINEAR_WEIGHTS")
-        if path:
-            data = json.loads(Path(path).read_text())
-            self.w = np.array([data["weights"][n] for n in MOVE_FEATURE_NAMES], np.float32)
-        else:
-            self.w = np.zeros(MOVE_FEATURES, np.float32)
+        if not path:
+            # Zero weights would play the first candidate every time: a silent nonsense bot.
+            raise ValueError(
+                "the linear bot needs its weights: set SEEP_LINEAR_WEIGHTS to a file written by "
+                "'linear_pg.py train' (or pass weights=...)"
+            )
+        data = json.loads(Path(path).read_text())
+        self.w = np.array([data["weights"][n] for n in MOVE_FEATURE_NAMES], np.float32)
+        assert self.w.shape == (MOVE_FEATURES,)
         self.greedy = greedy
 
     def choose(self, view: View, rng: random.Random) -> Decision:
@@ -130,10 +133,12 @@ def train(minutes: float, seed: int, lr: float, out: Path) -> dict[str, float]:
     )
     first = returns[: max(1, len(returns) // 10)]
     last = returns[-max(1, len(returns) // 10) :]
+    # Reported in points (the deal score difference), as the docs quote them; the gradient
+    # above uses the return divided by 100.
     return {
         "deals": deals,
-        "mean_return_first_tenth": sum(first) / len(first),
-        "mean_return_last_tenth": sum(last) / len(last),
+        "mean_return_first_tenth": round(100 * sum(first) / len(first), 2),
+        "mean_return_last_tenth": round(100 * sum(last) / len(last), 2),
     }
 
 
@@ -150,8 +155,8 @@ def arena(weights: str, deals: int, seed: int, workers: int) -> dict[str, object
         workers=workers,
         plugins=["linear_pg"],
     )
-    lo, hi = r.ci95 if r.ci95 else (math.nan, math.nan)
-    return {"deals": r.deals, "mean_diff_per_deal": r.mean_diff, "ci95": [lo, hi]}
+    ci95 = list(r.ci95) if r.ci95 else None  # null, not NaN: the output is strict JSON
+    return {"deals": r.deals, "mean_diff_per_deal": r.mean_diff, "ci95": ci95}
 
 
 def main() -> None:

@@ -4,7 +4,10 @@ Team A (seats 0 and 2) is OpenSpiel's ``ISMCTSBot`` with random-rollout evaluati
 (``--simulations`` per sub-decision; it samples worlds with the game's
 ``resample_from_infostate``, i.e. ``View.determinize``); team B plays uniformly random legal
 actions. Each shuffle is played twice with the teams' seats swapped (the same chance outcomes),
-and the mean of A's team score minus B's per deal is printed with a 95% interval::
+and the mean of A's team score minus B's per deal is printed with a 95% interval (``null``
+with a single pair of deals). OpenSpiel's ``evaluate_bots`` cannot drive ``ISMCTSBot`` (it
+calls ``restart_at``, which ``ISMCTSBot`` does not implement), so this loop calls
+``bot.step(state)`` itself::
 
     .venv/bin/python examples/openspiel_ismcts.py --deals 20 --simulations 50
 
@@ -53,6 +56,10 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--players", type=int, choices=(2, 4), default=4)
     args = ap.parse_args()
+    if args.deals < 2 or args.deals % 2:
+        ap.error(
+            f"--deals must be an even number >= 2 (each shuffle is played twice), got {args.deals}"
+        )
     game = pyspiel.load_game("python_seep", {"players": args.players})
     rs = np.random.RandomState(args.seed)
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rs)
@@ -65,7 +72,8 @@ def main() -> None:
         seed = random.Random(f"{args.seed}:{pair}").getrandbits(32)
         diffs.append((play(game, bot, 0, seed) + play(game, bot, 1, seed)) / 2)
     mean = statistics.mean(diffs)
-    half = 1.96 * statistics.stdev(diffs) / len(diffs) ** 0.5 if len(diffs) > 1 else float("nan")
+    # One pair gives no spread: the interval is null (JSON has no NaN).
+    half = 1.96 * statistics.stdev(diffs) / len(diffs) ** 0.5 if len(diffs) > 1 else None
     print(
         json.dumps(
             {
@@ -73,7 +81,7 @@ def main() -> None:
                 "deals": 2 * len(diffs),
                 "simulations": args.simulations,
                 "mean_diff_per_deal": round(mean, 1),
-                "ci95": [round(mean - half, 1), round(mean + half, 1)],
+                "ci95": None if half is None else [round(mean - half, 1), round(mean + half, 1)],
                 "seconds": round(time.perf_counter() - start, 1),
             }
         )

@@ -57,6 +57,34 @@ def test_seeded_resets_repeat() -> None:
     assert a.history == b.history
 
 
+def test_action_mask_in_info_and_action_masks() -> None:
+    env = SeepEnv()
+    obs, info = env.reset(seed=4)
+    assert (info["action_mask"] == obs["action_mask"]).all()
+    assert (env.action_masks() == obs["action_mask"].astype(bool)).all()
+    legal = int(np.flatnonzero(obs["action_mask"])[0])
+    obs, _r, _d, _t, info = env.step(legal)
+    assert (info["action_mask"] == obs["action_mask"]).all()
+    assert SeepEnv.metadata["render_fps"] > 0
+
+
+def test_illegal_actions_in_a_row_truncate() -> None:
+    env = SeepEnv(max_illegal=5)
+    obs, _ = env.reset(seed=1)
+    bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    for k in range(5):
+        _o, _r, terminated, truncated, _i = env.step(bad)
+        assert not terminated and truncated == (k == 4)
+
+
+def test_gym_make_by_module_path() -> None:
+    import gymnasium as gym
+
+    env = gym.make("seep.integrations.gymnasium:Seep-v0", opponents="greedy")
+    obs, info = env.reset(seed=2)
+    assert "action_mask" in info and obs["observation"].shape == (504,)
+
+
 @pytest.mark.parametrize("seat", [0, 1])
 def test_two_players_against_one_bot(seat: int) -> None:
     """RULES.md §12: the agent against one chosen bot; Gymnasium's checker passes."""

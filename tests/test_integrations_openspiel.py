@@ -174,6 +174,19 @@ def test_ismcts_and_mcts_bots_play_a_deal() -> None:
     assert sum(state.returns()) == 0
 
 
+def test_utility_bound_is_the_true_one_and_rules_preset() -> None:
+    from seep.integrations.openspiel import max_return
+
+    game = pyspiel.load_game("python_seep")
+    # 100 card points, sweep on play 1 (25) and on the team's 23 later plays (50 each).
+    assert game.max_utility() == 1275.0 == -game.min_utility()
+    family = pyspiel.load_game("python_seep", {"rules": "family", "sweep_value": 30})
+    assert family.rules.ten_diamonds_points == 2 and family.rules.sweep_value == 30
+    assert family.max_utility() == max_return(family.rules) == 96 + 4 + 25 + 23 * 30
+    with pytest.raises(Exception, match="unknown rules preset"):
+        pyspiel.load_game("python_seep", {"rules": "nope"})
+
+
 # --- two players (RULES.md §12) ------------------------------------------------------------
 
 

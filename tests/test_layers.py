@@ -23,6 +23,7 @@ CORE = {
     "seep.baazi",
     "seep.cards",
     "seep.codes",
+    "seep.counting",
     "seep.engine",
     "seep.errors",
     "seep.floor",

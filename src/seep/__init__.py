@@ -19,6 +19,7 @@ docs/engine.md has the module map.
 ('play', 0, 1)
 """
 
+from . import engine as _engine
 from .cards import card_name, card_value, format_cards, parse_card, parse_cards
 from .engine import Position
 from .errors import (
@@ -33,6 +34,7 @@ from .moves import Move
 from .options import PRESETS, Rules
 
 __all__ = [
+    "COMPILED",
     "PRESETS",
     "IllegalMoveError",
     "InvalidPositionError",
@@ -51,3 +53,7 @@ __all__ = [
 ]
 
 __version__ = "0.1.0"
+
+#: True when the core runs compiled by mypyc (an install on a machine with a C compiler and
+#: without ``SEEP_PURE=1``), False for the pure-Python modules; the behaviour is the same.
+COMPILED: bool = not (_engine.__file__ or "").endswith(".py")

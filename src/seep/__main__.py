@@ -8,6 +8,7 @@ import random
 import sys
 import time
 
+from . import COMPILED, __version__
 from .engine import Position
 from .moves import Move
 from .notation import format_house
@@ -105,6 +106,8 @@ def serve_web(
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``seep`` command."""
     parser = argparse.ArgumentParser(prog="seep", description="Seep, the Indian card game.")
+    core = "compiled core (mypyc)" if COMPILED else "pure-Python core"
+    parser.add_argument("--version", action="version", version=f"seep {__version__}, {core}")
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("protocol", help="serve the JSON-lines protocol on stdin/stdout")
     d = sub.add_parser("demo", help="play one deal with random moves in the terminal")

@@ -154,7 +154,7 @@ def value_mask(value: int) -> int:
     return VALUE_MASK[value]
 
 
-def parse_card(text: str, *, strict: bool = False) -> int:
+def parse_card(text: object, *, strict: bool = False) -> int:
     """Parse one card name (``"AS"``, ``"td"``, also ``"10D"``) into a card int.
 
     With ``strict`` only the 52 FORMAT.md names are accepted (``"TD"``, not ``"td"``/``"10D"``).
@@ -162,6 +162,8 @@ def parse_card(text: str, *, strict: bool = False) -> int:
     >>> parse_card("AS"), parse_card("kc"), parse_card("10h")
     (0, 51, 37)
     """
+    # ``object``, not ``str``: untrusted JSON reaches here, and the compiled core would reject
+    # a non-string at the call with a bare TypeError before this names the problem.
     if not isinstance(text, str):
         raise NotationError(f"a card must be a string like 'AS', got {text!r}")
     if strict:

@@ -419,9 +419,15 @@ class Position:
         codes = [BID << SH_ACTION | v << SH_VALUE for v in _HOUSE_VALUES if hand & VALUE_MASK[v]]
         return codes or [REDEAL << SH_ACTION]
 
-    def play_codes(self, throw_rule: str) -> list[int]:
+    def play_codes(self, throw_rule: str, values: int = _SUM_BITS) -> list[int]:
         """Card plays (R20-R31, RULES.md §7) with the throws of ``throw_rule`` (R22, A7; the
         rules' own for :meth:`legal_codes`, ``"always"`` to find every other use of a card).
+
+        ``values`` (bit v per card value) keeps only the plays of cards of those values, without
+        computing the others (the protocol's card filter on a huge floor). Under
+        ``throw_rule="no_other_move"`` the throws are then decided from those values' other
+        uses alone, so callers that filter use ``"always"`` and decide the throw themselves
+        (:mod:`seep.counting` knows it).
 
         The uses of a card depend only on its value, so they are found per value and then
         stamped with each card of that value. Rather than asking every value what it can do,
@@ -482,10 +488,10 @@ class Position:
             cap_vals = held & (avail | hpresent)
 
         # CAPTURE (R23-R26): H_v and disjoint v-groups; maximal by default (R25).
-        if cap_vals:
+        if cap_vals & values:
             capture_mode = MAXIMAL_UNIONS if rules.capture_rule == "maximal" else ALL_UNIONS
             house_in_sums = rules.house_in_sums
-            cv = cap_vals
+            cv = cap_vals & values
             while cv:
                 low = cv & -cv
                 cv ^= low
@@ -539,7 +545,7 @@ class Position:
                 tag = _BUILD_TAGS[V]
                 v_groups = () if absorb_never else subsets[V]
                 # The sums t whose card value V - t is held and free (see _REVERSED_SUMS).
-                ts = avail & (_REVERSED_SUMS[free] << V) >> 13
+                ts = avail & (_REVERSED_SUMS[free & values] << V) >> 13
                 while ts:
                     lowt = ts & -ts
                     ts ^= lowt
@@ -560,7 +566,7 @@ class Position:
                         out.append(base)
             if rules.allow_pair_build:
                 # A12: V onto a loose V, keeping another V, is a cemented build.
-                pairs = free & twice & ~hpresent & _HOUSE_BITS
+                pairs = free & values & twice & ~hpresent & _HOUSE_BITS
                 if opening:
                     pairs &= 1 << bid
                 while pairs:
@@ -610,6 +616,7 @@ class Position:
                     may = free  # A14: the partner's card lets him join an opponent's house
                 else:
                     may = _keeps(free, held, twice, lowV)  # R28: he keeps a card of value V
+                may &= values
                 tag = _CEMENT_TAGS[V]
                 v_groups = () if absorb_never else subsets[V]
                 ts = avail0 & (_REVERSED_SUMS[may] << V) >> 13
@@ -638,7 +645,7 @@ class Position:
                     V2 = V + v
                     if V2 > 13:
                         break
-                    if not free >> v & 1 or not held >> V2 & 1:
+                    if not (free & values) >> v & 1 or not held >> V2 & 1:
                         continue
                     singles = loose & VALUE_MASK[V2]
                     tag = _BREAK_TAG | V2 << SH_VALUE | V << SH_HOUSE | singles
@@ -659,6 +666,7 @@ class Position:
             throw_vals &= ~cap_vals
         if opening:
             throw_vals &= 1 << bid
+        throw_vals &= values
         result: list[int] = []
         if throw_rule == "no_other_move":
             if uses:

@@ -14,6 +14,7 @@ __all__ = [
     "MalformedMoveError",
     "NotationError",
     "SeepError",
+    "TooManyMovesError",
 ]
 
 
@@ -44,3 +45,18 @@ class IllegalMoveError(SeepError):
 
 class MalformedMoveError(IllegalMoveError):
     """A move that is not even well formed (missing field, unknown action, bad card)."""
+
+
+class TooManyMovesError(SeepError):
+    """A list of legal moves longer than the caller's limit (a huge floor can have millions).
+    ``counts`` maps each card name of the mover's hand to its number of legal moves, so the
+    caller can ask again card by card; ``total`` and ``limit`` say how far over it was."""
+
+    def __init__(self, total: int, limit: int, counts: dict[str, int]) -> None:
+        self.total = total
+        self.limit = limit
+        self.counts = counts
+        super().__init__(
+            f"{total} legal moves, more than the limit of {limit}: ask for the moves of one "
+            "card at a time ('card'), or raise 'limit'"
+        )

@@ -16,8 +16,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from .cards import CARD_NAMES, parse_card
+from .codes import PHASE_PLAY
+from .counting import card_codes, count_by_card
 from .engine import Position
-from .errors import BadRequestError, InvalidRulesError
+from .errors import BadRequestError, InvalidRulesError, NotationError, TooManyMovesError
 from .format import position_from_dict
 from .match import deal_result
 from .moves import Move
@@ -48,10 +51,43 @@ def new_deal(
     return Position.new_deal(_seed(seed), dealer, parsed).to_dict()
 
 
-def legal(position: dict[str, Any]) -> list[dict[str, Any]]:
-    """The legal moves of the seat to move (``[]`` once the deal is over)."""
+#: The longest list :func:`legal` answers unless asked for more.
+DEFAULT_LIMIT = 10_000
+_MAX_LIMIT = 1_000_000
+
+
+def legal(
+    position: dict[str, Any], limit: int = DEFAULT_LIMIT, card: str | None = None
+) -> list[dict[str, Any]]:
+    """The legal moves of the seat to move (``[]`` once the deal is over), only those playing
+    ``card`` (a card name such as ``"KH"``) when given.
+
+    A floor of many loose cards can have millions of legal moves; they are counted first
+    (:mod:`seep.counting`, milliseconds), and a list longer than ``limit`` (default 10,000, at
+    most 1,000,000) is refused with :class:`~seep.errors.TooManyMovesError`, which carries the
+    number of moves of each card: ask again with ``card``.
+    """
+    if not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= _MAX_LIMIT:
+        raise BadRequestError(f"'limit' must be an integer 1..{_MAX_LIMIT}, got {limit!r}")
+    wanted = -1
+    if card is not None:
+        if not isinstance(card, str):
+            raise BadRequestError(f"'card' must be a card name such as 'KH', got {card!r}")
+        try:
+            wanted = parse_card(card, strict=True)
+        except NotationError as exc:
+            raise BadRequestError(f"card: {exc}") from None
     pos = position_from_dict(position)
-    return [Move(c).to_dict() for c in pos.legal_codes()]
+    if pos.phase_id != PHASE_PLAY:  # a bid or a redeal: a handful of moves, none plays a card
+        return [] if card is not None else [Move(c).to_dict() for c in pos.legal_codes()]
+    counts = count_by_card(pos)
+    total = counts.get(wanted, 0) if card is not None else sum(counts.values())
+    if total > limit:
+        by_name = {CARD_NAMES[c]: n for c, n in sorted(counts.items())}
+        raise TooManyMovesError(total, limit, by_name)
+    if card is None:
+        return [Move(c).to_dict() for c in pos.legal_codes()]
+    return [Move(c).to_dict() for c in card_codes(pos, wanted)]
 
 
 def apply(position: dict[str, Any], move: dict[str, Any]) -> dict[str, Any]:

@@ -7,12 +7,19 @@ One request object per line, one response line each, in order::
     {"id": 2, "cmd": "apply", "position": {...}, "move": {"action": "throw", "card": "KH"}}
     {"id": 2, "error": {"code": "illegal_move", "message": "illegal move 'KH': ..."}}
 
-Commands: ``new_deal`` (``seed``, optional ``dealer``, ``rules``), ``legal`` (``position``),
+Commands: ``new_deal`` (``seed``, optional ``dealer``, ``rules``), ``legal`` (``position``,
+optional ``limit``, default 10,000, and ``card``, e.g. ``"KH"``: only that card's moves),
 ``apply`` (``position``, ``move``), ``score`` (``position``), ``next_deal`` (``position``,
 ``seed``), ``view`` (``position``, ``seat``: that seat's FORMAT.md view) and ``bot`` (``bot``:
 a bot name or difficulty, ``view``, ``seed``; answers ``{"move": M, "reason": "..."}``).
 Error codes: ``bad_json``, ``bad_request``, ``unknown_command``, ``invalid_position``,
-``malformed_move``, ``illegal_move``, ``unknown_bot``, ``too_large``, ``internal_error``.
+``malformed_move``, ``illegal_move``, ``unknown_bot``, ``too_large``, ``too_many_moves``,
+``internal_error``. ``too_many_moves`` answers a ``legal`` list longer than its ``limit``
+without listing it; the error carries ``total``, ``limit`` and ``counts`` (the number of legal
+moves of each card of the hand), so the client asks again card by card::
+
+    {"id": 3, "error": {"code": "too_many_moves", "message": "...", "total": 1663906,
+     "limit": 10000, "counts": {"8S": 1, "9H": 43008, ...}}}
 The process never dies on input; it ends at the end of stdin.
 """
 
@@ -32,6 +39,7 @@ from .errors import (
     MalformedMoveError,
     NotationError,
     SeepError,
+    TooManyMovesError,
 )
 
 __all__ = ["COMMANDS", "handle_line", "handle_request", "serve"]
@@ -41,7 +49,7 @@ MAX_LINE = 1 << 20  # 1 MiB: a position is about 1 KiB
 # Command name -> (function, required fields, optional fields).
 COMMANDS: dict[str, tuple[Callable[..., Any], tuple[str, ...], tuple[str, ...]]] = {
     "new_deal": (protocol.new_deal, ("seed",), ("dealer", "rules")),
-    "legal": (protocol.legal, ("position",), ()),
+    "legal": (protocol.legal, ("position",), ("limit", "card")),
     "apply": (protocol.apply, ("position", "move"), ()),
     "score": (protocol.score, ("position",), ()),
     "next_deal": (protocol.next_deal, ("position", "seed"), ()),
@@ -101,6 +109,10 @@ def handle_request(request: Any) -> dict[str, Any]:
         return {"id": req_id, "result": func(**kwargs)}
     except BadRequestError as exc:
         return _error(req_id, "bad_request", str(exc))
+    except TooManyMovesError as exc:
+        answer = _error(req_id, "too_many_moves", str(exc))
+        answer["error"].update(total=exc.total, limit=exc.limit, counts=exc.counts)
+        return answer
     except MalformedMoveError as exc:
         return _error(req_id, "malformed_move", str(exc))
     except IllegalMoveError as exc:

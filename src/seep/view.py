@@ -337,8 +337,9 @@ class View:
                 hidden &= ~_mask_of(loose)
             for h in data.get("houses", []):
                 hidden &= ~_mask_of(h.get("cards", []) if isinstance(h, Mapping) else [])
-        except (NotationError, TypeError, AttributeError) as exc:
-            raise InvalidPositionError(f"invalid view: {exc}") from None
+        except (NotationError, TypeError, AttributeError) as err:
+            # Not `exc` again: compiled by mypyc, one name has one type in a function.
+            raise InvalidPositionError(f"invalid view: {err}") from None
         pool = [CARD_NAMES[c] for c in cards_of_mask(hidden)]
         full = {k: v for k, v in data.items() if k not in ("seat", "history")}
         full_hands: list[list[str]] = []

@@ -188,22 +188,21 @@ def _card_by_points(
 ) -> tuple[tuple[tuple[int, ...], ...], ...]:
     """``table[td_scores][v][nibble]``: of the cards of value v whose suits are the bits of
     ``nibble``, the one ``pick`` (max or min) chooses by points, ties by ``tiebreak * card``."""
-    return tuple(
-        tuple(
-            tuple(
-                pick(
-                    (4 * v - 4 + s for s in range(4) if nib >> s & 1),
-                    key=lambda c: (card_points(c, 6 if td else 0), tiebreak * c),
-                    default=0,
+    # Plain loops: a lambda inside nested comprehensions is beyond mypyc (the module compiles).
+    tables = []
+    for td in (False, True):
+        by_value = []
+        for v in range(14):
+            row = []
+            for nib in range(16):
+                cards = [4 * v - 4 + s for s in range(4) if nib >> s & 1] if v else []
+                ten = 6 if td else 0
+                row.append(
+                    pick(cards, key=lambda c: (card_points(c, ten), tiebreak * c), default=0)
                 )
-                if v
-                else 0
-                for nib in range(16)
-            )
-            for v in range(14)
-        )
-        for td in (False, True)
-    )
+            by_value.append(tuple(row))
+        tables.append(tuple(by_value))
+    return tuple(tables)
 
 
 # One worth the most points (capturing with it takes it too), and one worth the fewest (the

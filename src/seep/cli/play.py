@@ -24,6 +24,7 @@ from rich.text import Text
 
 from ..bots import make_bot
 from ..cards import card_value, cards_of_mask, parse_card, partner_of
+from ..counting import card_codes, count_by_card
 from ..errors import NotationError, SeepError
 from ..moves import Move
 from ..notation import format_move, parse_move
@@ -226,14 +227,15 @@ class Game:
         return [Text(""), *reversed(lines)]
 
     def _playable(self) -> int | None:
-        """The cards of your hand that have a legal use now (from the engine's moves)."""
+        """The cards of your hand that have a legal use now (counted, never listed: a huge
+        floor has millions of moves)."""
         pos = self.session.position
         if pos.to_move != self.you:
             return None
         mask = 0
-        for m in pos.legal_moves():
-            if m.card is not None:
-                mask |= 1 << m.card
+        for card, n in count_by_card(pos).items():
+            if n:
+                mask |= 1 << card
         return mask
 
     def make(self, move: int) -> None:
@@ -340,7 +342,8 @@ class Game:
         if not pos.hands[self.you] >> card & 1:
             self.say(f"You do not hold {card_name(card)}.", "red")
             return None
-        uses = [m for m in pos.legal_moves() if m.card == card]
+        # Only this card's moves are generated, however large the floor (seep.counting).
+        uses = [Move(c) for c in card_codes(pos, card)]
         if uses:
             return uses
         try:

@@ -10,11 +10,18 @@ spaces are those of the PettingZoo environment: ``Discrete(133)`` sub-decisions
 and the ``action_mask``. An episode is one deal; the reward at its end is the agent's team's
 deal score minus the other team's (R42), times ``reward_scale``.
 
-An action outside the mask changes nothing and is answered with ``illegal_reward`` and
-``info["illegal"] = True`` (Gymnasium's checker and mask-unaware agents send any action of the
-space); mask-aware agents never see it.
+The mask of legal sub-decisions is in the observation, in ``info["action_mask"]`` (at reset
+and every step) and from :meth:`SeepEnv.action_masks` (sb3-contrib's ``MaskablePPO``
+convention). An action outside the mask changes nothing and is answered with
+``illegal_reward`` and ``info["illegal"] = True`` (Gymnasium's checker and mask-unaware agents
+send any action of the space); mask-aware agents never see it. ``max_illegal`` illegal
+actions in a row (default 100), or ``max_steps`` steps in the episode (default 1,000; a deal
+takes about 17), end the episode as *truncated*.
 
-The environment is registered as ``Seep-v0``: ``gymnasium.make("Seep-v0", opponents="greedy")``.
+The environment is registered as ``Seep-v0``: ``gymnasium.make("Seep-v0", opponents="greedy")``
+once this module is imported, or without importing it first:
+``gymnasium.make("seep.integrations.gymnasium:Seep-v0")``. Many games at once:
+:class:`seep.integrations.vector.SeepVectorEnv`.
 
 >>> env = SeepEnv(opponents="greedy")
 >>> obs, info = env.reset(seed=3)
@@ -53,7 +60,8 @@ class SeepEnv(gym.Env[Obs, int]):
     difficulty of :func:`seep.bots.make_bot`, or a bot object).
     """
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"]}  # noqa: RUF012
+    # render_fps: the pace of "human" rendering (Gymnasium's wrappers read it).
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 4}  # noqa: RUF012
 
     def __init__(
         self,
@@ -64,11 +72,19 @@ class SeepEnv(gym.Env[Obs, int]):
         reward_scale: float = 1.0,
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
+        max_illegal: int = 100,
+        max_steps: int = 1000,
     ) -> None:
         parsed = Rules.parse(rules)
         n = parsed.players
         if not isinstance(seat, int) or not 0 <= seat < n:
             raise ValueError(f"seat must be 0..{n - 1}, got {seat!r}")
+        if max_illegal < 1 or max_steps < 1:
+            raise ValueError("max_illegal and max_steps must be >= 1")
+        self.max_illegal = max_illegal
+        self.max_steps = max_steps
+        self._illegal = 0
+        self._steps = 0
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
         self.seat = seat
@@ -107,6 +123,8 @@ class SeepEnv(gym.Env[Obs, int]):
         dealer = self._deal_rng.randrange(self.rules.players)
         deal = Position.new_deal(self._deal_rng.getrandbits(62), dealer, self.rules)
         self.session = Session(start=deal, deals=1)
+        self._illegal = 0
+        self._steps = 0
         self._bots_play()
         return self._obs(), self._info()
 
@@ -124,8 +142,12 @@ class SeepEnv(gym.Env[Obs, int]):
         if self.session.deal_over:
             raise RuntimeError("the deal is over: call reset()")
         a = int(action)
+        self._steps += 1
         if a not in self.builder.options():
-            return self._obs(), self.illegal_reward, False, False, self._info(illegal=True)
+            self._illegal += 1
+            truncated = self._illegal >= self.max_illegal or self._steps >= self.max_steps
+            return self._obs(), self.illegal_reward, False, truncated, self._info(illegal=True)
+        self._illegal = 0
         code = self.builder.apply(a)
         if code is not None:
             self.session.play_legal(code)  # from the builder, made of legal_codes()
@@ -137,7 +159,12 @@ class SeepEnv(gym.Env[Obs, int]):
             team = self.seat & 1
             reward = (s[team] - s[1 - team]) * self.reward_scale
             return self._obs(), float(reward), True, False, self._info()
-        return self._obs(), 0.0, False, False, self._info()
+        return self._obs(), 0.0, False, self._steps >= self.max_steps, self._info()
+
+    def action_masks(self) -> np.ndarray[Any, np.dtype[np.bool_]]:
+        """The legal sub-decisions now, bool ``(133,)`` (sb3-contrib's ``MaskablePPO`` reads
+        it through ``get_action_masks``)."""
+        return self._mask_bits().astype(np.bool_)
 
     def _bots_play(self) -> None:
         """Let the bots move until it is the agent's turn or the deal is over."""
@@ -155,18 +182,21 @@ class SeepEnv(gym.Env[Obs, int]):
         """The agent's :class:`~seep.view.View` with the deal's history."""
         return View.from_position(self.position, self.seat, self.session.history)
 
-    def _obs(self) -> Obs:
-        view = View.from_position(self.position, self.seat)
+    def _mask_bits(self) -> np.ndarray[Any, np.dtype[np.int8]]:
         mask = self.builder.mask()
         bits = np.unpackbits(
             np.frombuffer(mask.to_bytes(_MASK_BYTES, "little"), np.uint8),
             count=NUM_ACTIONS,
             bitorder="little",
         )
-        return {"observation": observation(view, self.builder), "action_mask": bits.view(np.int8)}
+        return bits.view(np.int8)
+
+    def _obs(self) -> Obs:
+        view = View.from_position(self.position, self.seat)
+        return {"observation": observation(view, self.builder), "action_mask": self._mask_bits()}
 
     def _info(self, illegal: bool = False) -> dict[str, Any]:
-        info: dict[str, Any] = {"illegal": illegal}
+        info: dict[str, Any] = {"illegal": illegal, "action_mask": self._mask_bits()}
         if self.session.deal_over:
             info["deal_scores"] = list(self.position.deal_scores())
         return info

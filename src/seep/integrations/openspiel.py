@@ -11,8 +11,13 @@ Importing this module registers the game::
   per deal (``episode="deal"``, the default) each player gets his team's deal score minus
   the other's (R42); per baazi (``episode="baazi"``) +1 / -1 for the team that wins it (R45,
   R46), 0 if ``max_deals`` deals pass without a winner.
-* **Parameters**: every rule option of RULES.md section 3 under its own name (``max_houses``: 0 for
-  no limit), plus ``episode``, ``dealer`` (the first dealer) and ``max_deals``.
+* **Parameters**: ``rules``, a preset name (``"standard"``, ``"family"``, ...: the base), and
+  every rule option of RULES.md section 3 under its own name (``max_houses``: 0 for no limit;
+  an option set to other than its standard value overrides the preset), plus ``episode``,
+  ``dealer`` (the first dealer) and ``max_deals``.
+* **Utility bounds**: ``max_utility`` is :func:`max_return`, the true bound of a deal return
+  (1,275 under the standard rules: 100 card points and 25 + 23 x 50 sweeps), reached by a real
+  deal of four players; ``min_utility`` its negative.
 * **Chance**: each deal is dealt card by card, 52 chance nodes whose outcome is the card
   (``max_chance_outcomes`` 52), in the engine's deal order (bidder's 4, the face-down floor,
   then the stock; :meth:`seep.engine.Position.from_deck`). A hand without a card above 8 is
@@ -42,7 +47,7 @@ from typing import Any
 import numpy as np
 import pyspiel  # type: ignore[import-not-found]
 
-from ..cards import CARD_NAMES, format_cards, seat_to_move
+from ..cards import CARD_NAMES, format_cards, mask_points, seat_to_move
 from ..engine import PHASE_BID, Position
 from ..moves import Move
 from ..notation import format_position
@@ -62,7 +67,7 @@ from .actions import (
 )
 from .features import OBS_SIZE, observation
 
-__all__ = ["GAME_TYPE", "SeepGame", "SeepObserver", "SeepState", "game_info"]
+__all__ = ["GAME_TYPE", "SeepGame", "SeepObserver", "SeepState", "game_info", "max_return"]
 
 _HIGH_CARDS = frozenset(range(32, 52))  # value 9 and above: a hand that can bid (R13)
 _MAX_SUBSTEPS = 2 + 57 + 1  # card, use, every floor item, done
@@ -71,7 +76,13 @@ _SLOTS = 49  # the bid and 48 plays
 INFO_SIZE = OBS_SIZE + 156 + _SLOTS * _SLOT
 
 _RULE_PARAMS: dict[str, Any] = {k: (0 if v is None else v) for k, v in STANDARD.to_dict().items()}
-_PARAMS: dict[str, Any] = {**_RULE_PARAMS, "episode": "deal", "dealer": 0, "max_deals": 20}
+_PARAMS: dict[str, Any] = {
+    **_RULE_PARAMS,
+    "rules": "standard",
+    "episode": "deal",
+    "dealer": 0,
+    "max_deals": 20,
+}
 
 GAME_TYPE = pyspiel.GameType(
     short_name="python_seep",
@@ -93,23 +104,33 @@ GAME_TYPE = pyspiel.GameType(
 
 
 def _rules_of(params: dict[str, Any]) -> Rules:
-    opts = {k: params[k] for k in _RULE_PARAMS}
-    if not opts["max_houses"]:
-        opts["max_houses"] = None
-    return Rules.parse(opts)
+    """The rules of a parameter set: the preset ``rules`` (default ``"standard"``), then every
+    option parameter whose value differs from the standard rules' overrides it (OpenSpiel
+    passes every parameter, so only a change from the default can be told apart)."""
+    preset = params.get("rules", "standard")
+    try:
+        base = Rules.parse(str(preset)).to_dict()
+    except ValueError as exc:
+        raise ValueError(f"rules: {exc}") from None
+    for k, default in _RULE_PARAMS.items():
+        if params[k] != default:
+            base[k] = params[k]
+    if not base["max_houses"]:
+        base["max_houses"] = None
+    return Rules.parse(base)
 
 
-def _max_score(r: Rules) -> int:
-    """A bound on one team's deal score (R42): every card point, the bonus, a sweep on every
-    play."""
-    return (
-        94
-        + abs(r.ten_diamonds_points)
-        + abs(r.majority_bonus)
-        + abs(r.sweep_first)
-        + 46 * abs(r.sweep_value)
-        + abs(r.sweep_last)
-    )
+def max_return(r: Rules) -> int:
+    """The largest deal return one player can get (his team's deal score minus the other's,
+    R42), reached: every card point and the majority bonus, and a sweep on every play of his
+    team. Plays alternate between the teams, so a team makes 24 of the 48 plays; after its
+    sweep the floor is empty, the other team can only throw, and the card thrown is swept
+    again. The bidder's team sweeps play 1 (``sweep_first``) and plays 3..47; the other team
+    plays 2..46 and play 48 (``sweep_last``). docs/research.md shows a deal that reaches it."""
+    all_cards = (1 << 52) - 1
+    sv = abs(r.sweep_value)
+    sweeps = max(abs(r.sweep_first) + 23 * sv, 23 * sv + abs(r.sweep_last))
+    return mask_points(all_cards, r.ten_diamonds_points) + abs(r.majority_bonus) + sweeps
 
 
 def game_info(params: dict[str, Any]) -> Any:
@@ -119,7 +140,7 @@ def game_info(params: dict[str, Any]) -> Any:
     if params["episode"] == "baazi":
         lo, hi, length = -1.0, 1.0, per_deal * params["max_deals"]
     else:
-        m = float(2 * _max_score(rules))
+        m = float(max_return(rules))
         lo, hi, length = -m, m, per_deal
     return pyspiel.GameInfo(
         num_distinct_actions=NUM_ACTIONS,

@@ -1,0 +1,94 @@
+"""The batched environments: shapes, masks, autoreset, truncation, determinism."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("gymnasium")
+
+from seep.integrations.actions import NUM_ACTIONS
+from seep.integrations.vector import SeepSelfPlayVectorEnv, SeepVectorEnv
+
+
+def _random_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    return (rng.random(mask.shape) * mask).argmax(axis=1)
+
+
+@pytest.mark.parametrize("cls", [SeepVectorEnv, SeepSelfPlayVectorEnv])
+def test_deals_run_to_the_end_and_reset_on_the_next_step(cls: type) -> None:
+    envs = cls(num_envs=3)
+    obs, info = envs.reset(seed=7)
+    assert obs["observation"].shape == (3, 504) and obs["action_mask"].shape == (3, NUM_ACTIONS)
+    assert envs.action_masks().dtype == np.bool_ and envs.action_masks().any(axis=1).all()
+    rng = np.random.default_rng(0)
+    ended = np.zeros(3, np.int64)
+    was_done = np.zeros(3, np.bool_)
+    for _ in range(400):
+        obs, rewards, terminated, truncated, info = envs.step(
+            _random_actions(obs["action_mask"], rng)
+        )
+        assert (info["action_mask"] == obs["action_mask"]).all()
+        assert obs["action_mask"].any(axis=1).all()  # after autoreset too: never a dead end
+        # next-step autoreset: the step after the end gives reward 0 and a fresh deal
+        assert not np.asarray(rewards)[was_done].any()
+        assert not truncated.any()
+        ended += terminated
+        was_done = terminated | truncated
+    assert (ended >= 2).all()
+
+
+def test_same_seed_same_games() -> None:
+    def run() -> list[float]:
+        envs = SeepVectorEnv(num_envs=2)
+        obs, _ = envs.reset(seed=11)
+        rng = np.random.default_rng(1)
+        out = []
+        for _ in range(150):
+            obs, r, *_ = envs.step(_random_actions(obs["action_mask"], rng))
+            out += list(r)
+        return out
+
+    assert run() == run()
+
+
+def test_illegal_actions_are_refused_then_truncate() -> None:
+    envs = SeepVectorEnv(num_envs=2, max_illegal=5, illegal_reward=-0.5)
+    obs, _ = envs.reset(seed=3)
+    bad = np.array([int(np.flatnonzero(m == 0)[0]) for m in obs["action_mask"]])
+    for k in range(5):
+        obs, rewards, terminated, truncated, _ = envs.step(bad)
+        assert (rewards == -0.5).all() and not terminated.any()
+        assert truncated.all() == (k == 4)
+
+
+def test_self_play_rewards_are_per_seat_and_zero_sum() -> None:
+    envs = SeepSelfPlayVectorEnv(num_envs=2)
+    obs, info = envs.reset(seed=5)
+    rng = np.random.default_rng(2)
+    seen_end = False
+    for _ in range(300):
+        obs, rewards, terminated, _t, info = envs.step(_random_actions(obs["action_mask"], rng))
+        assert rewards.shape == (2, 4)
+        for i in np.flatnonzero(terminated):
+            seen_end = True
+            r = rewards[i]
+            assert r[0] == r[2] == -r[1] == -r[3]
+        assert set(info["agent"]) <= {0, 1, 2, 3}
+    assert seen_end
+
+
+def test_two_players() -> None:
+    envs = SeepSelfPlayVectorEnv(num_envs=2, rules="two_player")
+    obs, info = envs.reset(seed=1)
+    rng = np.random.default_rng(3)
+    ended = 0
+    for _ in range(200):
+        obs, rewards, terminated, _t, info = envs.step(_random_actions(obs["action_mask"], rng))
+        assert rewards.shape == (2, 2) and set(info["agent"]) <= {0, 1}
+        ended += int(terminated.sum())
+    assert ended
+    single = SeepVectorEnv(num_envs=2, rules="two_player", seat=1)
+    obs, _ = single.reset(seed=2)
+    for _ in range(60):
+        obs, *_ = single.step(_random_actions(obs["action_mask"], rng))
