@@ -256,15 +256,23 @@ class Store:
 
     def finish(self, table: Table, record: dict[str, Any]) -> None:
         """Mark a table finished, keeping its game record."""
+        self._end(table, "finished", record)
+
+    def close_table(self, table: Table, record: dict[str, Any] | None) -> None:
+        """Mark a table closed (abandoned, or never started), keeping its finished deals as a
+        game record; its moves stay too."""
+        self._end(table, "closed", record)
+
+    def _end(self, table: Table, status: str, record: dict[str, Any] | None) -> None:
         with self.engine.begin() as c:
             done = c.execute(
                 update(tables_t)
                 .where(tables_t.c.code == table.code, *self._if_held())
                 .values(
-                    status="finished",
+                    status=status,
                     seats=self._seats(table),
                     version=table.version,
-                    record=json.dumps(record),
+                    record=json.dumps(record) if record is not None else None,
                 )
             )
             self._check_held(done.rowcount, table.code)
@@ -361,22 +369,6 @@ class Store:
             cond.append(leases_t.c.code == code)
         with self.engine.begin() as c:
             c.execute(delete(leases_t).where(*cond))
-
-    def close_table(self, table: Table, record: dict[str, Any] | None) -> None:
-        """Mark a table closed (abandoned, or never started), keeping its finished deals as a
-        game record; its moves stay too."""
-        with self.engine.begin() as c:
-            done = c.execute(
-                update(tables_t)
-                .where(tables_t.c.code == table.code, *self._if_held())
-                .values(
-                    status="closed",
-                    seats=self._seats(table),
-                    version=table.version,
-                    record=json.dumps(record) if record is not None else None,
-                )
-            )
-            self._check_held(done.rowcount, table.code)
 
     # --- reads ------------------------------------------------------------------------------
 
