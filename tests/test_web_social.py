@@ -114,7 +114,9 @@ def test_rematch_same_seats_new_match(tmp_path: Path) -> None:
             if msg["type"] == "state" and msg["summary"] is not None:
                 break
             if my_turn(msg):
-                p.send({"type": "move", "move": rng.choice(msg["legal"]), "version": msg["version"]})
+                p.send(
+                    {"type": "move", "move": rng.choice(msg["legal"]), "version": msg["version"]}
+                )
         p.send({"type": "next"})
         p.until(lambda m: m["type"] == "state" and m["table"]["status"] == "finished")
         p.send({"type": "rematch"})
