@@ -665,7 +665,7 @@ def test_the_lobby_shows_no_private_table_and_is_limited(
 ) -> None:
     monkeypatch.setenv("SEEP_MAX_LOBBY_PER_MINUTE", "5")
     monkeypatch.setattr("seep.web.tables.LOBBY_SIZE", 3)
-    with web_client(tmp_path, max_tables_per_minute=0) as (client, manager, _):
+    with web_client(tmp_path, max_tables_per_minute=0) as (client, _manager, _):
         private = [client.post("/api/tables", json={}).json()["code"] for _ in range(3)]
         public = [
             client.post("/api/tables", json={"public": True}).json()["code"] for _ in range(4)
@@ -687,7 +687,7 @@ def test_the_lobby_shows_no_private_table_and_is_limited(
 
 
 def test_chat_is_text_bounded_and_rate_limited(tmp_path: Path) -> None:
-    with web_client(tmp_path) as (client, manager, checker):
+    with web_client(tmp_path) as (client, _manager, checker):
         made = client.post("/api/tables", json={"name": "Asha"}).json()
         code = made["code"]
         p = Player(client, checker, code, made["token"])
@@ -732,7 +732,7 @@ def test_chat_is_text_bounded_and_rate_limited(tmp_path: Path) -> None:
 
 
 def test_only_the_host_mutes_and_only_players(tmp_path: Path) -> None:
-    with web_client(tmp_path) as (client, manager, checker):
+    with web_client(tmp_path) as (client, _manager, checker):
         made = client.post("/api/tables", json={"name": "Asha"}).json()
         code = made["code"]
         joined = client.post(f"/api/tables/{code}/join", json={"name": "Eve"}).json()
@@ -805,7 +805,7 @@ def test_transfer_codes_resist_guessing_reuse_and_age(tmp_path: Path) -> None:
 
 def test_the_moves_message_is_limited(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("seep.web.social.MAX_LEGAL", 1)
-    with web_client(tmp_path) as (client, manager, checker):
+    with web_client(tmp_path) as (client, _manager, checker):
         made = client.post("/api/tables", json={"practice": True, "bots": "easy"}).json()
         code = made["code"]
         p = Player(client, checker, code, made["token"])

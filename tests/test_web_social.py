@@ -26,7 +26,7 @@ def _create(client: Any, **body: Any) -> dict[str, Any]:
 
 
 def test_lobby_lists_open_public_tables_only(tmp_path: Path) -> None:
-    with web_client(tmp_path) as (client, manager, checker):
+    with web_client(tmp_path) as (client, _manager, checker):
         public = _create(client, public=True, deals=2)
         private = _create(client, deals=2)
         practice = _create(client, public=True, practice=True)
@@ -57,7 +57,7 @@ def test_lobby_lists_open_public_tables_only(tmp_path: Path) -> None:
 
 
 def test_chat_emotes_mute_and_watchers(tmp_path: Path) -> None:
-    with web_client(tmp_path) as (client, manager, checker):
+    with web_client(tmp_path) as (client, _manager, checker):
         made = _create(client)
         code = made["code"]
         joined = client.post(f"/api/tables/{code}/join", json={"name": "Ravi"}).json()
@@ -134,7 +134,7 @@ def test_rematch_same_seats_new_match(tmp_path: Path) -> None:
 
 
 def test_coach_report_and_transfer(tmp_path: Path) -> None:
-    with web_client(tmp_path) as (client, manager, checker):
+    with web_client(tmp_path) as (client, _manager, checker):
         made = _create(client, practice=True, deals=1)
         code = made["code"]
         p = Player(client, checker, code, made["token"])
