@@ -616,6 +616,7 @@ class TableManager:
         self.lease_seconds = lease_seconds
         self._claims: dict[str, asyncio.Future[None]] = {}  # tables being taken over
         self._bad_claims: dict[str, deque[float]] = {}  # client -> times of wrong codes
+        self._watch_pending: set[str] = set()  # tables whose watchers' broadcast is due
 
     # --- lifecycle --------------------------------------------------------------------------
 
@@ -998,11 +999,11 @@ class TableManager:
             )
         conn = Connection(table.code, None)
         conns.add(conn)
-        # Everyone sees who is watching: a new state for all (a spectator never wakes a
-        # paused table: no driving here).
-        table.version += 1
-        self._broadcast(table)
-        return conn
+        for observe in self.observers:
+            observe(table)
+        conn.push(_dumps(table.state(None)))
+        self._watchers_changed(table)
+        return conn  # a spectator never wakes a paused table
 
     def hello(self, conn: Connection, token: str) -> None:
         """The ``hello`` handshake: the connection takes the seat its token holds. A token that
@@ -1035,8 +1036,7 @@ class TableManager:
             self._forget(table)  # over and unwatched: the store keeps it
             return
         if conn.seat is None:
-            table.version += 1  # one spectator fewer
-            self._broadcast(table)
+            self._watchers_changed(table)
             return
         s = table.seats[conn.seat]
         s.connections -= 1
@@ -1217,8 +1217,24 @@ class TableManager:
         if not conn.allow_chat(self.clock()):
             raise TableError("rate_limited", "too many name changes: wait a few seconds")
         conn.name = msg.name or ""
-        table.version += 1
-        self._broadcast(table)
+        self._watchers_changed(table)
+
+    def _watchers_changed(self, table: Table) -> None:
+        """Spectators came, went or gave a name: everyone's state says so within a second
+        (one broadcast a second at most, however fast sockets open and close)."""
+        code = table.code
+        if code in self._watch_pending:
+            return
+
+        def flush() -> None:
+            self._watch_pending.discard(code)
+            t = self.tables.get(code)
+            if t is not None and self.conns.get(code):
+                t.version += 1
+                self._broadcast(t)
+
+        self._watch_pending.add(code)
+        asyncio.get_running_loop().call_later(1.0, flush)
 
     async def _on_rematch(self, table: Table, conn: Connection, msg: Any) -> None:
         assert conn.seat is not None
