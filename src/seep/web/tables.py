@@ -1229,7 +1229,9 @@ class TableManager:
         def flush() -> None:
             self._watch_pending.discard(code)
             t = self.tables.get(code)
-            if t is not None and self.conns.get(code):
+            # Nothing to send when the list is as last sent (a player's socket is a
+            # spectator's only until its hello).
+            if t is not None and self.conns.get(code) and self._watching(t) != t.watching:
                 t.version += 1
                 self._broadcast(t)
 
@@ -1428,11 +1430,14 @@ class TableManager:
         if table.status == "finished" and not self.conns.get(table.code):
             self._forget(table)
 
+    def _watching(self, table: Table) -> dict[str, Any]:
+        watchers = [c for c in self.conns.get(table.code, ()) if c.seat is None]
+        names = sorted({c.name for c in watchers if c.name})[:MAX_WATCHER_NAMES]
+        return {"count": len(watchers), "names": names}
+
     def _broadcast(self, table: Table) -> None:
         conns = self.conns.get(table.code, ())
-        watchers = [c for c in conns if c.seat is None]
-        names = sorted({c.name for c in watchers if c.name})[:MAX_WATCHER_NAMES]
-        table.watching = {"count": len(watchers), "names": names}
+        table.watching = self._watching(table)
         for observe in self.observers:
             observe(table)
         texts: dict[int | None, str] = {}
