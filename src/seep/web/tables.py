@@ -235,6 +235,10 @@ class Table:
         self.seats[to], self.seats[seat] = self.seats[seat], Seat()
         if self.host == seat:
             self.host = to
+        if seat in self.muted:  # the mute follows the player
+            self.muted.discard(seat)
+            self.muted.add(to)
+        self.transfers.drop_seat(seat)  # a code carries a seat number: ask again
 
     def kick(self, seat: int, target: int) -> None:
         """The host takes a player off a waiting table: the seat is empty, his token dead."""
