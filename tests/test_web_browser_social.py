@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from test_web_browser import browser, page, server, watch_csp  # noqa: F401 - fixtures
+from test_web_browser import browser, page, screenshot, server, watch_csp  # noqa: F401 - fixtures
 
 pytestmark = [pytest.mark.browser, pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 
@@ -39,6 +39,7 @@ def test_lobby_quick_match_and_chat_as_text(browser: Any, server: str, page: Any
         p2.goto(server + "/")
         p2.wait_for_selector(f"#lobby-list >> text={code}")
         assert "Asha" in p2.inner_text("#lobby-list")
+        screenshot(p2, "social-lobby")
         p2.fill("#create-name", "Ravi")
         p2.select_option("#create-bots", "easy")
         p2.click("#quick-btn")
@@ -74,9 +75,10 @@ def test_coach_report_and_transfer_to_another_browser(browser: Any, server: str,
     page.check("#coach-on")
     page.wait_for_selector("#coach li", timeout=60_000)
     assert page.inner_text("#coach").count("Unseen") == 1
+    screenshot(page, "social-coach", full_page=True)
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])
     page.click("#report-btn")
-    page.wait_for_function("window.seepTable.social.lastReport !== undefined")
+    page.wait_for_function("() => window.seepTable.social.lastReport !== undefined")
     report = page.evaluate("window.seepTable.social.lastReport")
     assert report["app"].startswith("seep ") and report["view"]["seat"] == 0
     assert all(isinstance(h, int) for s, h in enumerate(report["view"]["hands"]) if s != 0)
@@ -90,9 +92,9 @@ def test_coach_report_and_transfer_to_another_browser(browser: Any, server: str,
     try:
         p2 = other.new_page()
         p2.goto(link)
-        p2.wait_for_function("window.seepTable && window.seepTable.token")
+        p2.wait_for_function("() => window.seepTable && window.seepTable.token")
         assert "#transfer" not in p2.url
         p2.wait_for_selector("#report-btn", state="visible")
-        page.wait_for_function("window.seepTable.token === null")
+        page.wait_for_function("() => window.seepTable.token === null")
     finally:
         other.close()

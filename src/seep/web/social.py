@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import random
 import secrets
 from dataclasses import dataclass, field
 from typing import Any
@@ -99,9 +100,13 @@ def coach(view: View) -> dict[str, Any]:
     top: list[dict[str, Any]] = []
     warnings: list[dict[str, Any]] = []
     codes = sorted(view.legal_codes())
-    if not codes or view.phase_id != PHASE_PLAY or len(codes) > MAX_LEGAL:
+    if not codes or len(codes) > MAX_LEGAL:
         return {"top": top, "warnings": warnings, "unseen": unseen}
     bot = HeuristicBot()
+    if view.phase_id != PHASE_PLAY:  # the bid (R13): the bot's choice and its reason
+        decision = bot.choose(view, random.Random(0))
+        top.append({"move": decision.move.to_dict(), "reason": decision.reason})
+        return {"top": top, "warnings": warnings, "unseen": unseen}
     scored = bot.score_moves(view, codes)
     ranked = sorted(scored, key=lambda item: -item[0])
     for _, out, threat in ranked[:3]:

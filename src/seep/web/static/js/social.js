@@ -247,7 +247,8 @@ export class Social {
       }
       coach.appendChild(ul);
     }
-    const unseen = Object.entries(msg.unseen).filter(([, n]) => n > 0).map(([v, n]) => `${v}×${n}`).join(" ");
+    const order = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+    const unseen = order.filter((v) => msg.unseen[v] > 0).map((v) => `${v}×${msg.unseen[v]}`).join(" ");
     coach.appendChild(el("p", { class: "unseen" }, `Unseen: ${unseen || "none"}`));
     this.lastCoach = msg;
   }
