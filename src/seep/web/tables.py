@@ -1,7 +1,9 @@
 """Tables: seats, tokens, bots, the turn clock, undo, and what each connection may see.
 
 No web framework here and no rules either: every rule question goes to the ``seep`` core
-(:class:`seep.match.Match`, :class:`seep.engine.Position`, :class:`seep.view.View`, the bots).
+(:class:`seep.session.Session`, :class:`seep.engine.Position`, :class:`seep.view.View`, the
+bots). A table drives a session, which keeps the moves, knows when the match is over and gives
+each deal's outcome; the table keeps seats, tokens, readiness and versions.
 
 A :class:`Table` is a plain synchronous state machine. The :class:`TableManager` runs the tables
 on one asyncio event loop: it persists every change through a :class:`~seep.web.store.Store`
@@ -29,21 +31,28 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from ..bots import Bot, Decision, make_bot
-from ..cards import card_list
+from ..cards import card_list, card_name, parse_card
 from ..engine import Position
 from ..errors import IllegalMoveError, MalformedMoveError, SeepError
-from ..match import Match, deal_result, replay_record
+from ..match import replay_record
 from ..moves import Move
-from ..verify import verify_move
+from ..session import Session
 from ..view import View
+from . import social
 from .messages import (
     BadInput,
+    Chat,
+    Claim,
     CreateTable,
+    Emote,
     Hello,
     JoinTable,
     Kick,
     MoveMessage,
+    MovesRequest,
+    Mute,
     Sit,
+    Watch,
     parse_body,
     parse_json,
     parse_message,
@@ -76,6 +85,11 @@ SLOW_BOTS = ("hard", "expert", "ismcts")
 # WebSocket close code for a table this server no longer holds (RFC 6455 "service restart"):
 # the client reconnects, and the proxy sends it to the table's new owner.
 CLOSE_MOVED = 1012
+CHAT_LIMIT = (5, 10.0)  # chat lines and emotes: at most 5 in 10 s per connection
+MAX_CONNECTIONS = 200  # sockets per table (players and spectators)
+MAX_WATCHER_NAMES = 20  # spectators' names shown (the count is exact)
+LOBBY_SIZE = 50  # tables listed by GET /api/lobby
+CLAIM_LIMIT = 10  # wrong transfer codes per client per minute
 
 
 M = TypeVar("M")
@@ -134,6 +148,7 @@ def _settings(req: CreateTable) -> dict[str, Any]:
         "baazis": req.baazis if req.deals is not None or req.baazis is not None else 1,
         "practice": req.practice,
         "turn_seconds": req.turn_seconds,
+        "public": req.public and not req.practice,
     }
 
 
@@ -167,22 +182,22 @@ class Table:
         self.seats = [Seat() for _ in range(4)]
         self.host = 0
         self.status = "waiting"
-        self.match: Match | None = None
-        self.history: list[tuple[int, int]] = []  # the current deal's (seat, move code)
+        self.session: Session | None = None  # the match, once started
         self.version = 0  # bumped on every change that is broadcast
         self.game_version = 0  # the version of the last change to the game itself
-        self.moves_made = 0  # moves stored so far (their sequence numbers)
         self.ready: set[int] = set()
         self.deadline: float | None = None
-        self.final: Position | None = None  # the last deal, shown once the match is over
-        self._final_summary: dict[str, Any] | None = None
-        self._summary: tuple[int, dict[str, Any]] | None = None
         self.bot: Bot = make_bot(self.settings["bots"])
         self.rngs = [random.Random(f"seep-web:{seed}:{s}") for s in range(4)]
         self.client = ""  # the address that created it (limits per client)
         # Since when nobody who keeps it open has been connected (None: someone is); the
         # manager's sweep closes it after a while.
         self.alone_since: float | None = None
+        self.muted: set[int] = set()  # seats whose chat the host muted
+        self.watching: dict[str, Any] = {"count": 0, "names": []}  # kept by the manager
+        self.rematch: set[int] = set()  # after the match: seats that asked for a rematch
+        self.rematched: str | None = None  # the rematch's table code, once started
+        self.transfers = social.Transfers()
 
     # --- seats ------------------------------------------------------------------------------
 
@@ -220,6 +235,10 @@ class Table:
         self.seats[to], self.seats[seat] = self.seats[seat], Seat()
         if self.host == seat:
             self.host = to
+        if seat in self.muted:  # the mute follows the player
+            self.muted.discard(seat)
+            self.muted.add(to)
+        self.transfers.drop_seat(seat)  # a code carries a seat number: ask again
 
     def kick(self, seat: int, target: int) -> None:
         """The host takes a player off a waiting table: the seat is empty, his token dead."""
@@ -232,6 +251,25 @@ class Table:
         if self.seats[target].kind != "human":
             raise TableError("not_allowed", f"seat {target} has no player to take off")
         self.seats[target] = Seat()
+        self.muted.discard(target)
+        self.transfers.drop_seat(target)
+
+    def mute(self, seat: int, target: int, muted: bool) -> None:
+        """The host mutes (or unmutes) a player's chat and emotes."""
+        if seat != self.host:
+            raise TableError("not_host", "only the host can mute a player")
+        if target == seat:
+            raise TableError("not_allowed", "the host cannot mute himself")
+        if self.seats[target].kind != "human":
+            raise TableError("not_allowed", f"seat {target} has no player to mute")
+        if muted:
+            self.muted.add(target)
+        else:
+            self.muted.discard(target)
+
+    def free_seats(self) -> int:
+        """Empty seats (a waiting table's places for players)."""
+        return sum(1 for s in self.seats if s.kind == "empty")
 
     def start(self, seat: int) -> None:
         """The host starts: empty seats get bots, and the first deal is dealt."""
@@ -243,7 +281,12 @@ class Table:
             if s.kind == "empty":
                 self.seats[i] = Seat(name=f"Bot {'NWSE'[i]}", kind="bot")
         self.status = "playing"
-        self.match = Match(self.seed, self.settings["preset"])
+        self._new_session()
+
+    def _new_session(self) -> Session:
+        s = self.settings
+        self.session = Session(s["preset"], seed=self.seed, deals=s["deals"], baazis=s["baazis"])
+        return self.session
 
     def by_bot(self, seat: int) -> bool:
         """True when a bot chooses this seat's moves (a bot seat, or a human gone away)."""
@@ -255,25 +298,32 @@ class Table:
     @property
     def position(self) -> Position | None:
         """The deal on show: the running one, or the last one once the match is over."""
-        if self.final is not None:
-            return self.final
-        return self.match.position if self.match is not None else None
+        return self.session.position if self.session is not None else None
+
+    @property
+    def history(self) -> tuple[tuple[int, int], ...]:
+        """The (seat, move code) moves of the deal on show."""
+        return self.session.history if self.session is not None else ()
+
+    @property
+    def moves_made(self) -> int:
+        """Moves made so far in the whole match (the stored moves' sequence numbers)."""
+        return self.session.moves_made if self.session is not None else 0
 
     @property
     def to_move(self) -> int | None:
         """The seat to move, ``None`` before the start, between deals and at the end."""
-        if self.status != "playing" or self.match is None:
+        if self.status != "playing" or self.session is None:
             return None
-        return self.match.position.to_move
+        return self.session.to_move
 
     def deal_over(self) -> bool:
         """True while a finished deal's summary is on show."""
-        pos = self.position
-        return pos is not None and pos.is_over()
+        return self.session is not None and self.session.deal_over
 
     def check_move(self, seat: int, data: Any, version: int) -> int:
         """The code of a human's move, checked; raises :class:`TableError` saying why not."""
-        if self.status != "playing" or self.match is None:
+        if self.status != "playing" or self.session is None:
             raise TableError("not_allowed", f"the table is {self.status}: no moves now")
         to_move = self.to_move
         if to_move is None:
@@ -288,32 +338,23 @@ class Table:
         if not isinstance(data, dict):
             raise TableError("malformed_move", "'move' must be a FORMAT.md move object")
         try:
-            code = int(Move.from_dict(data))
-        except MalformedMoveError as exc:
+            return self.session.check(data, seat=seat)
+        except MalformedMoveError as exc:  # before its base class
             raise TableError("malformed_move", str(exc)) from None
-        try:
-            verify_move(self.match.position, code)
         except IllegalMoveError as exc:
             raise TableError("illegal_move", str(exc)) from None
-        return code
 
     def apply(self, code: int) -> dict[str, Any]:
         """Make a checked move for the seat to move; returns its record (with ``seat``)."""
-        assert self.match is not None
-        seat = self.match.position.to_move
-        assert seat is not None
-        record = self.match.play(code)
-        self.history.append((seat, code))
-        self.moves_made += 1
+        assert self.session is not None
+        seat, code = self.session.play(code)
         self.ready.clear()
-        self._summary = None
-        return record
+        return dict(_move_dict(code), seat=seat)
 
     def view(self, seat: int) -> View:
         """What ``seat`` knows of the deal on show."""
-        pos = self.position
-        assert pos is not None
-        return View.from_position(pos, seat, self.history)
+        assert self.session is not None
+        return View.from_position(self.session.position, seat, self.session.history)
 
     def think(self, seat: int) -> Decision:
         """The table's bot's choice for ``seat`` (a bot seat, an absent player, or a hint)."""
@@ -324,18 +365,12 @@ class Table:
         returns how many moves were taken back."""
         if not self.settings["practice"]:
             raise TableError("not_allowed", "undo is only for practice tables")
-        if self.status != "playing" or self.match is None:
+        if self.status != "playing" or self.session is None:
             raise TableError("not_allowed", f"the table is {self.status}: nothing to undo")
-        mine = [i for i, (s, _) in enumerate(self.history) if s == seat]
-        if not mine:
+        if all(s != seat for s, _ in self.session.history):
             raise TableError("not_allowed", "you have no move to take back in this deal")
-        n = len(self.history) - mine[-1]
-        for _ in range(n):
-            self.match.undo()
-            self.history.pop()
-        self.moves_made -= n
+        n = self.session.undo_to(seat)
         self.ready.clear()
-        self._summary = None
         return n
 
     def humans_waited_for(self) -> set[int]:
@@ -347,86 +382,54 @@ class Table:
         return self.deal_over() and self.humans_waited_for() <= self.ready
 
     def summary(self) -> dict[str, Any] | None:
-        """The finished deal's summary (``None`` while a deal runs)."""
-        if self._final_summary is not None:
-            return self._final_summary
-        if self.match is None or not self.match.position.is_over():
+        """The finished deal's summary (``None`` while a deal runs): its outcome (R42,
+        R44-R47, from the session: nothing is dealt to learn it), the cards each team took and
+        who has said ``next``."""
+        out = self.session.outcome() if self.session is not None else None
+        if out is None:
             return None
-        if self._summary is not None and self._summary[0] == self.moves_made:
-            return dict(self._summary[1], ready=sorted(self.ready))
-        pos = self.match.position
-        # The match after this deal (R44-R47), by the engine's own next_deal on the side.
-        after = pos.next_deal(0)
-        won = [after.match_baazis[t] - pos.match_baazis[t] for t in (0, 1)]
-        deals = self.match.deals_finished + 1
-        s = self.settings
-        match_over = (s["deals"] is not None and deals >= s["deals"]) or (
-            s["baazis"] is not None and sum(after.match_baazis) >= s["baazis"]
+        captured = self.session.position.captured if self.session is not None else (0, 0)
+        return dict(
+            out.to_dict(),
+            captured=[card_list(captured[0]), card_list(captured[1])],
+            ready=sorted(self.ready),
         )
-        summary = {
-            "deal": deals,
-            "result": deal_result(pos),
-            "captured": [card_list(pos.captured[0]), card_list(pos.captured[1])],
-            "baazi_over": any(won),
-            "baazi_winner": (0 if won[0] else 1) if any(won) else None,
-            "diff": after.match_diff,
-            "baazis": list(after.match_baazis),
-            "match_over": match_over,
-        }
-        self._summary = (self.moves_made, summary)
-        return dict(summary, ready=sorted(self.ready))
 
     def advance(self) -> None:
-        """Leave a finished deal: the next deal, or the end of the match."""
-        assert self.match is not None
-        summary = self.summary()
-        assert summary is not None
-        pos = self.match.position
-        self.match.next_deal()
-        self.history = []
+        """Leave a finished deal: the next deal, or the end of the match (the last deal
+        stays on show)."""
+        assert self.session is not None
+        out = self.session.outcome()
+        assert out is not None
         self.ready.clear()
-        self._summary = None
-        if summary["match_over"]:
+        if out.match_over:
             self.status = "finished"
-            self.final = pos
-            self._final_summary = dict(summary, ready=[])
+        else:
+            self.session.start_next_deal()
 
     def match_info(self) -> dict[str, Any] | None:
-        """The running match: deals finished, the baazi difference, baazis won, history."""
-        m = self.match
-        if m is None:
+        """The running match: deals finished, the baazi difference, baazis won, history (a
+        finished deal on show counts, as on its summary)."""
+        session = self.session
+        if session is None:
             return None
-        pos = m.position
-        info: dict[str, Any] = {
-            "deals": m.deals_finished,
-            "diff": pos.match_diff,
-            "baazis": list(pos.match_baazis),
-            "history": [d["result"] for d in m.deals],
+        standing = session.standing()
+        shown = session.position
+        return {
+            "deals": standing.deals,
+            "diff": standing.diff,
+            "baazis": list(standing.baazis),
+            "history": session.results(),
+            # The deal on show so far: card points and score (R42), public information.
+            "points": list(shown.card_points()),
+            "score": list(shown.deal_scores()),
         }
-        shown = self.position or pos
-        # The deal on show so far: card points and score (R42), public information.
-        info["points"] = list(shown.card_points())
-        info["score"] = list(shown.deal_scores())
-        summary = self.summary() if pos.is_over() else None
-        if summary is not None and self.status != "finished":
-            # A finished deal waiting for "next" already counts, as on its summary.
-            info["deals"] = summary["deal"]
-            info["diff"] = summary["diff"]
-            info["baazis"] = summary["baazis"]
-            info["history"] = [*info["history"], summary["result"]]
-        return info
 
     def last_moves(self) -> list[dict[str, Any] | None]:
         """Each seat's latest move of the deal on show."""
-        out: list[dict[str, Any] | None] = [None, None, None, None]
-        missing = 4
-        for seat, code in reversed(self.history):  # the latest four moves are usually enough
-            if out[seat] is None:
-                out[seat] = _move_dict(code)
-                missing -= 1
-                if not missing:
-                    break
-        return out
+        if self.session is None:
+            return [None, None, None, None]
+        return [None if m is None else _move_dict(m[0]) for m in self.session.last_moves()]
 
     def public(self) -> dict[str, Any]:
         """The table as anyone may see it (``GET /api/tables/{code}``, ``state.table``)."""
@@ -436,6 +439,9 @@ class Table:
             "host": self.host,
             "settings": dict(self.settings),
             "seats": [s.public() for s in self.seats],
+            "muted": sorted(self.muted),
+            "watching": self.watching,
+            "rematch": sorted(self.rematch),
         }
 
     def state(self, seat: int | None) -> dict[str, Any]:
@@ -443,6 +449,7 @@ class Table:
         pos = self.position
         view: dict[str, Any] | None = None
         legal: list[dict[str, Any]] = []
+        counts: dict[str, int] | None = None
         if pos is not None:
             if seat is None:
                 # A spectator's view: any seat's, with that seat's hand reduced to a count.
@@ -453,7 +460,10 @@ class Table:
                 view = View.from_position(pos, seat, self.history).to_dict()
                 # The legal moves only for the seat to move: nobody else needs them.
                 if self.to_move == seat:
-                    legal = [_move_dict(c) for c in pos.legal_codes()]
+                    # A huge list (issue 12) goes as counts per card: the page asks for one
+                    # card's moves with a 'moves' message.
+                    codes, counts = social.legal_or_counts(pos)
+                    legal = [_move_dict(c) for c in codes]
         clock = None
         if self.deadline is not None and self.to_move is not None:
             clock = {"seat": self.to_move, "deadline": self.deadline}
@@ -468,39 +478,27 @@ class Table:
             "match": self.match_info(),
             "summary": self.summary(),
             "clock": clock,
+            "legal_counts": counts,
         }
 
     def record(self) -> dict[str, Any]:
         """The game so far as a FORMAT.md game record: the finished deals only, since a deal's
         start shows every hand (the deal on show joins the record when it is over). The
         match's ``seed``, which fixes every shuffle, is in it only once the match is over."""
-        if self.match is None:
+        if self.session is None:
             raise TableError("not_allowed", "the game has not started: no record yet")
-        record = self.match.to_record()
+        record = self.session.to_record(unfinished=False)
         if self.status != "finished":
             # The seed fixes every shuffle: while the match runs it would show every hand.
             del record["seed"]
-        pos = self.match.position
-        if record["deals"] and "result" not in record["deals"][-1]:
-            if pos.is_over():
-                record["deals"][-1]["result"] = deal_result(pos)
-            else:
-                record["deals"].pop()
         return record
 
     # --- restoring --------------------------------------------------------------------------
 
     def replay(self, moves: list[dict[str, Any]]) -> None:
         """Replay stored moves (a restart): the same engine checks as when they were made."""
-        if self.match is None:
-            self.match = Match(self.seed, self.settings["preset"])
-        for mv in moves:
-            if self.match.position.is_over():
-                self.match.next_deal()
-                self.history = []
-            code = int(Move.from_dict(mv))
-            verify_move(self.match.position, code)
-            self.apply(code)
+        session = self.session if self.session is not None else self._new_session()
+        session.replay(moves)
 
 
 class Connection:
@@ -513,7 +511,10 @@ class Connection:
         self.client = ""  # the client's address key (seep.web.limits), for logs and limits
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self._times: deque[float] = deque()
+        self._chats: deque[float] = deque()
         self.close_code: int | None = None  # set when the server ends the connection
+        self.name = ""  # a spectator's name, if he gave one
+        self.origin = ""  # the page's origin (scheme and host), for transfer links
 
     def push(self, text: str) -> None:
         """Queue a message for this client."""
@@ -535,6 +536,17 @@ class Connection:
     def error(self, code: str, message: str) -> None:
         """Queue an ``error`` message for this client only."""
         self.push(json.dumps({"type": "error", "code": code, "message": message}))
+
+    def allow_chat(self, now: float) -> bool:
+        """Chat limit: at most :data:`CHAT_LIMIT` lines and emotes in its window."""
+        count, window = CHAT_LIMIT
+        times = self._chats
+        while times and now - times[0] >= window:
+            times.popleft()
+        if len(times) >= count:
+            return False
+        times.append(now)
+        return True
 
     def allow(self, now: float, limit: int = RATE_LIMIT) -> bool:
         """Rate limit: at most ``limit`` messages in any second."""
@@ -607,6 +619,8 @@ class TableManager:
         self.log_bad_input: Callable[[str, str], None] | None = None
         self.lease_seconds = lease_seconds
         self._claims: dict[str, asyncio.Future[None]] = {}  # tables being taken over
+        self._bad_claims: dict[str, deque[float]] = {}  # client -> times of wrong codes
+        self._watch_pending: set[str] = set()  # tables whose watchers' broadcast is due
 
     # --- lifecycle --------------------------------------------------------------------------
 
@@ -660,7 +674,7 @@ class TableManager:
         moves stay stored), its last state goes to anyone still watching, and it leaves
         memory."""
         record = None
-        if table.match is not None:
+        if table.session is not None:
             with contextlib.suppress(TableError):
                 record = table.record()
         table.status = "closed"
@@ -873,6 +887,37 @@ class TableManager:
             raise TableError("unknown_table", f"no table {code}")
         return table
 
+    def lobby(self) -> dict[str, Any]:
+        """Open public tables with free seats (``GET /api/lobby``), oldest first, at most
+        :data:`LOBBY_SIZE`. Private tables never show. (Several instances: each lists the
+        tables it holds.)"""
+        out: list[dict[str, Any]] = []
+        for t in self.tables.values():
+            if t.settings.get("public") and t.status == "waiting" and t.free_seats():
+                out.append(
+                    {
+                        "code": t.code,
+                        "settings": dict(t.settings),
+                        "seats": [s.public() for s in t.seats],
+                        "free": t.free_seats(),
+                    }
+                )
+                if len(out) >= LOBBY_SIZE:
+                    break
+        return {"tables": out}
+
+    def quick_table(self, body: Any) -> str | None:
+        """Quick match: the first open public table with the settings of ``body`` (a create
+        request), or ``None`` (then the caller opens one)."""
+        req = _checked(lambda d: parse_body(CreateTable, d), body)
+        if req.practice:
+            raise TableError("bad_request", "quick match is for tables with other players")
+        wanted = dict(_settings(req), public=True)
+        for t in self.tables.values():
+            if t.status == "waiting" and t.settings == wanted and t.free_seats():
+                return t.code
+        return None
+
     def join(self, code: str, body: Any) -> dict[str, Any]:
         """Take a seat (``POST /api/tables/{code}/join``)."""
         table = self.get(code)
@@ -950,11 +995,18 @@ class TableManager:
                     f"/replay/{code.upper()}",
                 )
             raise TableError("unknown_table", f"no table {code}")
+        conns = self.conns.setdefault(table.code, set())
+        if len(conns) >= MAX_CONNECTIONS:
+            raise TableError(
+                "too_many_connections",
+                f"table {table.code} has {MAX_CONNECTIONS} connections, its limit: try later",
+            )
         conn = Connection(table.code, None)
-        self.conns.setdefault(table.code, set()).add(conn)
+        conns.add(conn)
         for observe in self.observers:
             observe(table)
         conn.push(_dumps(table.state(None)))
+        self._watchers_changed(table)
         return conn  # a spectator never wakes a paused table
 
     def hello(self, conn: Connection, token: str) -> None:
@@ -988,6 +1040,7 @@ class TableManager:
             self._forget(table)  # over and unwatched: the store keeps it
             return
         if conn.seat is None:
+            self._watchers_changed(table)
             return
         s = table.seats[conn.seat]
         s.connections -= 1
@@ -1051,7 +1104,7 @@ class TableManager:
             return
         handler = self._handlers[kind]
         table = self.get(conn.code)
-        if conn.seat is None:
+        if conn.seat is None and kind not in ("watch", "claim"):
             raise TableError("not_allowed", "spectators can only watch")
         await handler(self, table, conn, msg)
 
@@ -1129,6 +1182,204 @@ class TableManager:
             self.store.save_table(table)
         self._changed(table, game=False)
 
+    # --- the social side: chat, emotes, mute, watchers, rematch, transfer, coach, report ------
+
+    def _to_all(self, table: Table, msg: dict[str, Any]) -> None:
+        text = _dumps(msg)
+        for c in self.conns.get(table.code, ()):
+            c.push(text)
+
+    def _speaker(self, table: Table, conn: Connection) -> tuple[int, str]:
+        assert conn.seat is not None
+        if conn.seat in table.muted:
+            raise TableError("muted", "the host has muted you at this table")
+        if not conn.allow_chat(self.clock()):
+            raise TableError(
+                "rate_limited", f"at most {CHAT_LIMIT[0]} chat lines in {CHAT_LIMIT[1]:g} s"
+            )
+        return conn.seat, table.seats[conn.seat].name
+
+    async def _on_chat(self, table: Table, conn: Connection, msg: Any) -> None:
+        assert isinstance(msg, Chat)
+        seat, name = self._speaker(table, conn)
+        self._to_all(table, {"type": "chat", "seat": seat, "name": name, "text": msg.text})
+
+    async def _on_emote(self, table: Table, conn: Connection, msg: Any) -> None:
+        assert isinstance(msg, Emote)
+        seat, name = self._speaker(table, conn)
+        self._to_all(table, {"type": "emote", "seat": seat, "name": name, "emote": msg.emote})
+
+    async def _on_mute(self, table: Table, conn: Connection, msg: Any) -> None:
+        assert conn.seat is not None and isinstance(msg, Mute)
+        table.mute(conn.seat, msg.seat, msg.muted)
+        self._changed(table, game=False)
+
+    async def _on_watch(self, table: Table, conn: Connection, msg: Any) -> None:
+        assert isinstance(msg, Watch)
+        if conn.seat is not None:
+            raise TableError("not_allowed", "a player's name is his seat's")
+        if not conn.allow_chat(self.clock()):
+            raise TableError("rate_limited", "too many name changes: wait a few seconds")
+        conn.name = msg.name or ""
+        self._watchers_changed(table)
+
+    def _watchers_changed(self, table: Table) -> None:
+        """Spectators came, went or gave a name: everyone's state says so within a second
+        (one broadcast a second at most, however fast sockets open and close)."""
+        code = table.code
+        if code in self._watch_pending:
+            return
+
+        def flush() -> None:
+            self._watch_pending.discard(code)
+            t = self.tables.get(code)
+            # Nothing to send when the list is as last sent (a player's socket is a
+            # spectator's only until its hello).
+            if t is not None and self.conns.get(code) and self._watching(t) != t.watching:
+                t.version += 1
+                self._broadcast(t)
+
+        self._watch_pending.add(code)
+        asyncio.get_running_loop().call_later(1.0, flush)
+
+    async def _on_rematch(self, table: Table, conn: Connection, msg: Any) -> None:
+        assert conn.seat is not None
+        if table.status != "finished":
+            raise TableError("not_allowed", "a rematch is for a finished match")
+        if table.rematched is not None:
+            raise TableError("not_allowed", f"the rematch has begun at table {table.rematched}")
+        table.rematch.add(conn.seat)
+        here = {c.seat for c in self.conns.get(table.code, ()) if c.seat is not None}
+        if here <= table.rematch:
+            self._start_rematch(table)
+        table.version += 1
+        self._broadcast(table)
+
+    def _start_rematch(self, table: Table) -> None:
+        """A new match for the players who accepted, in the same seats (a new table code:
+        each match keeps its own record); bots take the other seats."""
+        new = Table(self._new_code(), table.settings, secrets.randbits(62))
+        new.client = table.client
+        new.alone_since = self.clock()
+        tokens: dict[int, str] = {}
+        for i in sorted(table.rematch):
+            old = table.seats[i]
+            if old.kind == "human":
+                tokens[i] = secrets.token_hex(24)
+                new.seats[i] = Seat(name=old.name, kind="human", token_hash=hash_token(tokens[i]))
+        if not tokens:
+            return
+        new.host = table.host if table.host in tokens else min(tokens)
+        new.start(new.host)
+        if self.store is not None:
+            for _ in range(8):
+                try:
+                    self.store.create_table(new)
+                    break
+                except StoreConflict:
+                    new.code = self._new_code()
+        if not self.clustered:
+            self.tables[new.code] = new
+        table.rematched = new.code
+        for c in self.conns.get(table.code, ()):
+            token = tokens.get(c.seat) if c.seat is not None else None
+            c.push(
+                _dumps(
+                    {
+                        "type": "rematch",
+                        "code": new.code,
+                        "seat": c.seat if token is not None else None,
+                        "token": token,
+                    }
+                )
+            )
+
+    async def _on_transfer(self, table: Table, conn: Connection, msg: Any) -> None:
+        assert conn.seat is not None
+        if table.status not in ("waiting", "playing"):
+            raise TableError("not_allowed", f"the table is {table.status}: no seat to carry")
+        code, expires = table.transfers.issue(conn.seat, self.clock())
+        # The code rides in the link's fragment, which browsers never send to a server.
+        link = f"{conn.origin}/t/{table.code}#transfer={code}"
+        conn.push(
+            _dumps(
+                {"type": "transfer", "code": code, "expires": expires, "qr": social.qr_svg(link)}
+            )
+        )
+
+    async def _on_claim(self, table: Table, conn: Connection, msg: Any) -> None:
+        assert isinstance(msg, Claim)
+        if conn.seat is not None:
+            raise TableError("not_allowed", "this connection already holds a seat")
+        now = self.clock()
+        key = conn.client or "?"
+        times = self._bad_claims.get(key)
+        if times is not None:
+            while times and now - times[0] >= 60.0:
+                times.popleft()
+            if len(times) >= CLAIM_LIMIT:
+                raise TableError(
+                    "rate_limited", f"more than {CLAIM_LIMIT} wrong transfer codes in a minute"
+                )
+        seat = table.transfers.redeem(msg.code, now)
+        if seat is None or table.seats[seat].kind != "human":
+            if len(self._bad_claims) > 10_000:
+                self._bad_claims.clear()  # bounded: a flood of addresses forgets old ones
+            self._bad_claims.setdefault(key, deque()).append(now)
+            raise TableError("bad_transfer", "this transfer code is wrong, used or expired")
+        token = secrets.token_hex(24)
+        s = table.seats[seat]
+        s.token_hash = hash_token(token)  # the old device's token is dead
+        for c in self.conns.get(table.code, ()):
+            if c.seat == seat:
+                c.seat = None
+                c.error("moved_device", "your seat went to another device: you are watching")
+        s.connections = 1
+        conn.seat = seat
+        handle = self._grace.pop((table.code, seat), None)
+        if handle is not None:
+            handle.cancel()
+        s.away = False
+        if self.store is not None:
+            self.store.save_table(table)
+        conn.push(_dumps({"type": "claimed", "seat": seat, "token": token}))
+        self._changed(table, game=False)
+
+    async def _on_coach(self, table: Table, conn: Connection, msg: Any) -> None:
+        assert conn.seat is not None
+        if not table.settings["practice"]:
+            raise TableError("not_allowed", "the coach is for practice tables")
+        if table.to_move != conn.seat:
+            raise TableError("not_your_turn", "the coach advises on your own turn")
+        advice = social.coach(table.view(conn.seat))
+        conn.push(_dumps({"type": "coach", "version": table.version, **advice}))
+
+    async def _on_report(self, table: Table, conn: Connection, msg: Any) -> None:
+        assert conn.seat is not None
+        state = table.state(conn.seat)
+        if state["view"] is None:
+            raise TableError("not_allowed", "the game has not started: no position yet")
+        report = social.report(state["view"], state["legal"], state["legal_counts"])
+        conn.push(_dumps({"type": "report", "report": report}))
+
+    async def _on_moves(self, table: Table, conn: Connection, msg: Any) -> None:
+        assert conn.seat is not None and isinstance(msg, MovesRequest)
+        if table.to_move != conn.seat or table.position is None:
+            raise TableError("not_your_turn", "moves are asked for on your own turn")
+        card = parse_card(msg.card)
+        codes, count = social.card_moves(table.position, card)
+        conn.push(
+            _dumps(
+                {
+                    "type": "moves",
+                    "version": table.version,
+                    "card": card_name(card),
+                    "moves": [_move_dict(c) for c in codes],
+                    "count": count,
+                }
+            )
+        )
+
     _handlers: ClassVar[dict[str, Callable[[TableManager, Table, Connection, Any], Any]]] = {
         "move": _on_move,
         "start": _on_start,
@@ -1137,14 +1388,23 @@ class TableManager:
         "hint": _on_hint,
         "undo": _on_undo,
         "next": _on_next,
+        "chat": _on_chat,
+        "emote": _on_emote,
+        "mute": _on_mute,
+        "watch": _on_watch,
+        "rematch": _on_rematch,
+        "transfer": _on_transfer,
+        "claim": _on_claim,
+        "coach": _on_coach,
+        "report": _on_report,
+        "moves": _on_moves,
     }
 
     # --- changes ------------------------------------------------------------------------------
 
     def _play(self, table: Table, code: int) -> None:
         """Store, make and broadcast a checked move of the seat to move."""
-        assert table.match is not None
-        seat = table.match.position.to_move
+        seat = table.to_move
         assert seat is not None
         if self.store is not None:
             # Written before anything is sent: a move a player has seen is never lost.
@@ -1174,11 +1434,18 @@ class TableManager:
         if table.status == "finished" and not self.conns.get(table.code):
             self._forget(table)
 
+    def _watching(self, table: Table) -> dict[str, Any]:
+        watchers = [c for c in self.conns.get(table.code, ()) if c.seat is None]
+        names = sorted({c.name for c in watchers if c.name})[:MAX_WATCHER_NAMES]
+        return {"count": len(watchers), "names": names}
+
     def _broadcast(self, table: Table) -> None:
+        conns = self.conns.get(table.code, ())
+        table.watching = self._watching(table)
         for observe in self.observers:
             observe(table)
         texts: dict[int | None, str] = {}
-        for conn in self.conns.get(table.code, ()):
+        for conn in conns:
             text = texts.get(conn.seat)
             if text is None:
                 text = texts[conn.seat] = _dumps(table.state(conn.seat))

@@ -6,6 +6,7 @@ import {
   pastTenseHtml, sameMove, sortMoves,
 } from "./moves.js";
 import { api, esc, prefs, TableSocket, toast, tokens } from "./net.js";
+import { pendingTransfer, Social } from "./social.js";
 
 const POS = ["bottom", "right", "top", "left"]; // seat relative to me: me, my right, partner, left
 const MAX_CHOICES = 8;
@@ -33,6 +34,7 @@ export class TableView {
 
   async start() {
     const saved = tokens.get(this.code);
+    if (pendingTransfer()) return this.open(null); // another device's seat: claimed over the socket
     if (saved && saved.token) {
       this.open(saved.token);
       return;
@@ -106,6 +108,7 @@ export class TableView {
       </div>
       <div class="overlay" id="overlay" hidden></div>
     </div>`;
+    this.social = new Social(this);
     this.socket = new TableSocket(this.code, token, {
       onMessage: (m) => this.onMessage(m),
       onStatus: (s) => {
@@ -119,6 +122,7 @@ export class TableView {
   // --- messages ----------------------------------------------------------------------------
 
   onMessage(msg) {
+    if (this.social.onMessage(msg)) return;
     if (msg.type === "state") {
       this.setState(msg);
     } else if (msg.type === "hint") {
@@ -178,6 +182,7 @@ export class TableView {
       if (saved && saved.seat !== st.seat) tokens.set(this.code, this.token, st.seat);
     }
     this.render();
+    this.social.onState(st);
   }
 
   send(msg) {
@@ -733,6 +738,11 @@ export class TableView {
 
   play(m) {
     if (!m || this.sending) return;
+    const warned = this.social.warningsFor(m); // the coach's warning, once, before the move goes
+    if (warned.length && this.warnedMove !== JSON.stringify(m)) {
+      this.warnedMove = JSON.stringify(m);
+      return toast(`Coach: this move ${warned.join("; ")}. Play it again to confirm.`, "info");
+    }
     if (this.send({ type: "move", move: m, version: this.state.version })) {
       this.sending = true;
       this.hint = null;
