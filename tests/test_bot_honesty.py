@@ -24,7 +24,7 @@ make_bot("random")  # loads the built-in bots, each of which registers itself
 
 # Settings that keep a bot fast and deterministic here: a search bot gets a small fixed
 # number of iterations (a time budget would make its play depend on the machine).
-TEST_SETTINGS: dict[str, dict[str, Any]] = {"ismcts": {"iterations": 30}}
+TEST_SETTINGS: dict[str, dict[str, Any]] = {"ismcts": {"iterations": 30}, "ismcts@1": {"iterations": 30}}
 BOT_NAMES = sorted({*BOTS, "ismcts"})
 
 RULE_SETS: list[dict[str, Any]] = [

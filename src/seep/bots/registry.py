@@ -12,7 +12,7 @@ from typing import Any
 
 from .base import Bot, RandomBot, UnknownBotError
 
-__all__ = ["BOTS", "DIFFICULTIES", "make_bot", "register"]
+__all__ = ["BOTS", "DIFFICULTIES", "FROZEN", "make_bot", "register"]
 
 #: Bot factories by name; :func:`register` adds more (an arena plugin, an example).
 BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot}
@@ -29,6 +29,16 @@ DIFFICULTIES: dict[str, tuple[str, dict[str, Any]]] = {
 }
 
 
+#: Frozen bots: today's presets as they were before issue 14 (``name@1``), kept playing the
+#: same moves so that the new bots are measured against them (``seep arena expert expert@1``).
+#: Resolved by :func:`make_bot` like a difficulty, but not offered to players.
+FROZEN: dict[str, tuple[str, dict[str, Any]]] = {
+    "heuristic@1": ("heuristic", {}),
+    "hard@1": ("ismcts@1", {"iterations": 300, "candidates": 3}),
+    "expert@1": ("ismcts@1", {"iterations": 1500, "candidates": 3}),
+}
+
+
 def register(name: str, factory: Callable[..., Bot]) -> None:
     """Add a bot factory under ``name``."""
     BOTS[name] = factory
@@ -38,12 +48,13 @@ def make_bot(name: str, **settings: Any) -> Bot:
     """A bot by name (``random``, ``greedy``, ``heuristic``, ``ismcts``) or difficulty
     (``easy``, ``medium``, ``hard``, ``expert``), with optional settings."""
     _load_builtin()
-    if name in DIFFICULTIES:
-        base, preset = DIFFICULTIES[name]
+    preset_of = DIFFICULTIES.get(name) or FROZEN.get(name)
+    if preset_of is not None:
+        base, preset = preset_of
         return BOTS[base](**{**preset, **settings})
     factory = BOTS.get(name)
     if factory is None:
-        known = ", ".join([*BOTS, *DIFFICULTIES])
+        known = ", ".join([*BOTS, *DIFFICULTIES, *FROZEN])
         raise UnknownBotError(f"unknown bot {name!r} (known: {known})")
     return factory(**settings)
 
@@ -54,7 +65,9 @@ def _load_builtin() -> None:
     from .greedy import GreedyBot
     from .heuristic import HeuristicBot
     from .ismcts import IsmctsBot
+    from .ismcts_v1 import IsmctsBotV1
 
     BOTS.setdefault("greedy", GreedyBot)
     BOTS.setdefault("heuristic", HeuristicBot)
     BOTS.setdefault("ismcts", IsmctsBot)
+    BOTS.setdefault("ismcts@1", IsmctsBotV1)
