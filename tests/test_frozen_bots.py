@@ -16,7 +16,7 @@ from seep.bots import DIFFICULTIES, make_bot
 from seep.bots.registry import FROZEN
 
 sys.path.insert(0, str(Path(__file__).parent / "data"))
-from frozen_bots import replay  # noqa: E402
+from frozen_bots import replay
 
 DATA: dict[str, list[dict[str, Any]]] = json.loads(
     (Path(__file__).parent / "data" / "frozen_bots.json").read_text(encoding="utf-8")

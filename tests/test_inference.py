@@ -60,7 +60,7 @@ def test_a_throw_past_a_capture_lowers_that_value() -> None:
 def test_inferred_deals_fit_the_view() -> None:
     rng = random.Random(3)
     for seed in (1, 2):
-        for pos, view in self_play(seed)[::5]:
+        for _, view in self_play(seed)[::5]:
             factors = evidence(view)
             for _ in range(3):
                 det = determinize(view, rng, factors)

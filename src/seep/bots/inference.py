@@ -121,8 +121,10 @@ def _evidence(view: View) -> Factors:
             # He keeps a card of the value he built (R21d): not evidence against it.
             f[seat][code >> SH_VALUE & 15] = max(f[seat][code >> SH_VALUE & 15], 1.0)
         pos.push(code)
-    if bid and bidder != view.seat and not any(
-        VALUE[c] == bid for c in range(52) if played[bidder] >> c & 1
+    if (
+        bid
+        and bidder != view.seat
+        and not any(VALUE[c] == bid for c in range(52) if played[bidder] >> c & 1)
     ):
         f[bidder][bid] *= BID_HOLDS
     return tuple(tuple(max(FLOOR, x) for x in row) for row in f)

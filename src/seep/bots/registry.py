@@ -66,8 +66,10 @@ def _load_builtin() -> None:
     from .heuristic import HeuristicBot
     from .ismcts import IsmctsBot
     from .ismcts_v1 import IsmctsBotV1
+    from .policy import PolicyBot
 
     BOTS.setdefault("greedy", GreedyBot)
     BOTS.setdefault("heuristic", HeuristicBot)
     BOTS.setdefault("ismcts", IsmctsBot)
     BOTS.setdefault("ismcts@1", IsmctsBotV1)
+    BOTS.setdefault("policy", PolicyBot)
