@@ -16,16 +16,25 @@ __all__ = ["BOTS", "DIFFICULTIES", "FROZEN", "make_bot", "register"]
 
 #: Bot factories by name; :func:`register` adds more (an arena plugin, an example).
 BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot}
+#: The search settings of ``hard`` and ``expert`` (docs/strength.md): the heuristic's three
+#: best plays, playouts cut after 8 plies and scored by the learned value network, deals
+#: weighted by inference from the play, and the last 8 cards solved exactly.
+_SEARCH: dict[str, Any] = {
+    "candidates": 3,
+    "horizon": 8,
+    "value": "net",
+    "inference": True,
+    "endgame": 8,
+}
 #: Difficulty presets: a bot name and its settings. Budgets in playouts, not milliseconds, so
 #: that a preset plays the same moves from the same seed on any machine and under any load
 #: (the arena's figures reproduce exactly); on one core of the reference machine ``hard`` and
-#: ``expert`` take about 0.1 s and 0.5 s per move (bench/bots.py). The search looks at the
-#: heuristic's three best card plays.
+#: ``expert`` take at most 0.1 s and 1 s per move (bench/bots.py).
 DIFFICULTIES: dict[str, tuple[str, dict[str, Any]]] = {
     "easy": ("greedy", {}),
     "medium": ("heuristic", {}),
-    "hard": ("ismcts", {"iterations": 300, "candidates": 3}),
-    "expert": ("ismcts", {"iterations": 1500, "candidates": 3}),
+    "hard": ("ismcts", {"iterations": 500, **_SEARCH}),
+    "expert": ("ismcts", {"iterations": 3000, **_SEARCH, "endgame_samples": 48}),
 }
 
 
