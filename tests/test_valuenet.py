@@ -12,6 +12,7 @@ import pytest
 
 from seep.__main__ import main
 from seep.bots import make_bot
+from seep.bots.ismcts import estimate
 from seep.bots.valuenet import FEATURE_NAMES, Net, features, load_net, load_value
 from seep.engine import Position
 from seep.errors import SeepError
@@ -38,7 +39,7 @@ def test_the_bots_runtime_does_not_import_numpy() -> None:
 def test_shipped_weights_load_and_score_positions() -> None:
     net = load_net()
     assert net.info["positions"] > 0 and "seep train" in net.info["command"]
-    value = load_value()
+    value = load_value(estimate)
     pos = Position.new_deal(5)
     pos.push(pos.legal_codes()[0])
     while not pos.is_over():

@@ -26,13 +26,20 @@ __all__ = ["ARENA_ONLY", "OracleBot"]
 
 class OracleBot:
     """ISMCTS on the true position (settings as :class:`~seep.bots.ismcts.IsmctsBot`;
-    default the ``expert`` budget with the endgame solver)."""
+    default the ``expert`` preset's search, which needs no inference here)."""
 
     name = "oracle"
     sees_all = True
 
     def __init__(self, **settings: Any) -> None:
-        preset = {"iterations": 1500, "candidates": 3, "endgame": 8, "endgame_samples": 1}
+        preset = {
+            "iterations": 3000,
+            "candidates": 3,
+            "horizon": 8,
+            "value": "net",
+            "endgame": 8,
+            "endgame_samples": 1,  # one deal: the true one
+        }
         self.search = IsmctsBot(**{**preset, **settings})
 
     def choose(self, view: View, rng: random.Random) -> Decision:  # pragma: no cover

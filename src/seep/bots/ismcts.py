@@ -694,7 +694,7 @@ class IsmctsBot:
         if value == "net":
             from .valuenet import load_value
 
-            self._evaluate = load_value()
+            self._evaluate = load_value(estimate)
 
     def choose(self, view: View, rng: random.Random) -> Decision:
         """Search from ``view`` and return the move found (see ``root``)."""

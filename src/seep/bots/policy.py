@@ -31,6 +31,7 @@ from ..view import View
 from .base import Decision
 from .heuristic import HeuristicBot
 from .inference import determinize, evidence
+from .ismcts import estimate
 from .valuenet import load_value
 
 __all__ = ["PolicyBot"]
@@ -48,7 +49,7 @@ class PolicyBot:
         self.candidates = candidates
         self.samples = samples
         self.heuristic = HeuristicBot(**heuristic)
-        self.value = load_value()
+        self.value = load_value(estimate)
 
     def choose(self, view: View, rng: random.Random) -> Decision:
         if view.phase_id != PHASE_PLAY:

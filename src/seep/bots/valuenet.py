@@ -13,10 +13,11 @@ read with the standard library: the bots never import numpy. ``seep train`` (the
 extra, :mod:`seep.bots.train`) reproduces them from a seed; docs/strength.md gives the command
 and the figures.
 
+>>> from seep.bots.ismcts import estimate
 >>> from seep.engine import Position
 >>> pos = Position.new_deal(3)
 >>> pos.push(pos.legal_codes()[0])
->>> value = load_value()
+>>> value = load_value(estimate)
 >>> isinstance(value(pos), float)
 True
 """
@@ -159,10 +160,9 @@ class Net:
             out += w * tanh(b + sum(map(float.__mul__, row, x)))
         return out
 
-    def value(self, pos: Position) -> float:
-        """The expected deal score difference, team 0 minus team 1 (like ``estimate``)."""
-        from .ismcts import estimate
-
+    def value(self, pos: Position, estimate: Callable[[Position], float]) -> float:
+        """The expected deal score difference, team 0 minus team 1, like ``estimate``
+        (:func:`seep.bots.ismcts.estimate`, one of the inputs)."""
         base = estimate(pos)
         if pos.phase_id == PHASE_OVER:
             return base
@@ -179,6 +179,11 @@ def load_net(name: str = "value.json") -> Net:
     return Net(json.loads(text))
 
 
-def load_value() -> Callable[[Position], float]:
-    """The shipped network's :meth:`Net.value`: a drop-in for ``estimate``."""
-    return load_net().value
+def load_value(estimate: Callable[[Position], float]) -> Callable[[Position], float]:
+    """The shipped network's :meth:`Net.value` over ``estimate``: a drop-in for it."""
+    net = load_net()
+
+    def value(pos: Position) -> float:
+        return net.value(pos, estimate)
+
+    return value
