@@ -15,7 +15,7 @@ spent the solver gives up (``None``) and the caller falls back to its search.
 
 >>> from seep.engine import Position
 >>> pos = Position.new_deal(3)
->>> while pos.phase == "bid" or sum(h.bit_count() for h in pos.hands) > 4:
+>>> while pos.phase == "bid" or hidden_cards(pos) > 4:
 ...     pos.push(pos.legal_codes()[0])
 >>> value = solve(pos)
 >>> value is not None and value == brute_force(pos)
@@ -71,6 +71,7 @@ class _Solver:
             pos.sweeps[0] - pos.sweeps[1],
             pos.last_capture,
             pos.plays,
+            *pos.stock,  # empty in the endgames it is meant for
         )
         hit = self.table.get(key)
         if hit is not None:
