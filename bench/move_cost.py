@@ -62,7 +62,10 @@ def main() -> int:
             t0 = time.process_time()
             bot.choose(view, random.Random(k))
             times.append(1000 * (time.process_time() - t0))
-        result[name] = {"mean_ms": round(sum(times) / len(times), 1), "max_ms": round(max(times), 1)}
+        result[name] = {
+            "mean_ms": round(sum(times) / len(times), 1),
+            "max_ms": round(max(times), 1),
+        }
     if args.json:
         print(json.dumps({"positions": len(sample), "bots": result}))
     else:
