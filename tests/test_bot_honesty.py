@@ -27,7 +27,6 @@ make_bot("random")  # loads the built-in bots, each of which registers itself
 # number of iterations (a time budget would make its play depend on the machine).
 TEST_SETTINGS: dict[str, dict[str, Any]] = {
     "ismcts": {"iterations": 30},
-    "ismcts@1": {"iterations": 30},
     "policy": {"samples": 2},
     # The presets keep their other settings (inference, endgame solver, value network).
     "hard": {"iterations": 30},

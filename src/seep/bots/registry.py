@@ -48,6 +48,10 @@ FROZEN: dict[str, tuple[str, dict[str, Any]]] = {
 }
 
 
+#: The frozen bots' own factories (not in :data:`BOTS`: not offered to players).
+_FROZEN_BOTS: dict[str, Callable[..., Bot]] = {}
+
+
 def register(name: str, factory: Callable[..., Bot]) -> None:
     """Add a bot factory under ``name``."""
     BOTS[name] = factory
@@ -57,10 +61,12 @@ def make_bot(name: str, **settings: Any) -> Bot:
     """A bot by name (``random``, ``greedy``, ``heuristic``, ``ismcts``) or difficulty
     (``easy``, ``medium``, ``hard``, ``expert``), with optional settings."""
     _load_builtin()
-    preset_of = DIFFICULTIES.get(name) or FROZEN.get(name)
-    if preset_of is not None:
-        base, preset = preset_of
+    if name in DIFFICULTIES:
+        base, preset = DIFFICULTIES[name]
         return BOTS[base](**{**preset, **settings})
+    if name in FROZEN:
+        base, preset = FROZEN[name]
+        return _FROZEN_BOTS.get(base, BOTS.get(base, RandomBot))(**{**preset, **settings})
     factory = BOTS.get(name)
     if factory is None:
         known = ", ".join([*BOTS, *DIFFICULTIES, *FROZEN])
@@ -80,5 +86,5 @@ def _load_builtin() -> None:
     BOTS.setdefault("greedy", GreedyBot)
     BOTS.setdefault("heuristic", HeuristicBot)
     BOTS.setdefault("ismcts", IsmctsBot)
-    BOTS.setdefault("ismcts@1", IsmctsBotV1)
+    _FROZEN_BOTS.setdefault("ismcts@1", IsmctsBotV1)
     BOTS.setdefault("policy", PolicyBot)
