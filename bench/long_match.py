@@ -5,7 +5,8 @@ away for the search bots on a shared machine. This plays the same pairs (pair k 
 depends only on the seed and k, not on the number of pairs or workers), appends each pair's
 result to ``--out`` as one JSON line, skips the pairs already there when run again, and prints
 the mean score difference per deal and its Student t 95% interval over the pairs done: when
-all N/2 pairs are done, the same figures as the ``seep arena`` command.
+all N/2 pairs are done, the same figures as the ``seep arena`` command. A second process
+with ``--reverse`` on the same file plays the pairs from the last one down.
 
     python bench/long_match.py expert expert@1 --deals 300 --seed 82 --out expert.jsonl
 """
@@ -50,6 +51,11 @@ def main() -> int:
     ap.add_argument("--deals", type=int, default=300)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", required=True)
+    ap.add_argument(
+        "--reverse",
+        action="store_true",
+        help="play the pairs from the last one down (a second process on the same --out)",
+    )
     args = ap.parse_args()
     config = MatchConfig(
         bots=(BotSpec.parse(args.bots[0]), BotSpec.parse(args.bots[1])),
@@ -58,9 +64,14 @@ def main() -> int:
     )
     out = Path(args.out)
     rows = [json.loads(x) for x in out.read_text().splitlines()] if out.exists() else []
-    done = {r["pair"] for r in rows}
-    for pair in range(config.pairs):
-        if pair in done:
+    order = range(config.pairs - 1, -1, -1) if args.reverse else range(config.pairs)
+    for pair in order:
+        # Another process may be filling the same file from the other end.
+        if out.exists():
+            rows = [json.loads(x) for x in out.read_text().splitlines() if x.strip()]
+        if pair in {r["pair"] for r in rows}:
+            if args.reverse:
+                break  # met the forward process
             continue
         games = play_pair(config, pair)
         row = {
