@@ -34,3 +34,14 @@ def test_frozen_bot_plays_the_frozen_moves(name: str) -> None:
 def test_frozen_bots_are_not_offered_to_players() -> None:
     assert not set(FROZEN) & set(DIFFICULTIES)
     assert all("@" not in name for name in DIFFICULTIES)
+
+
+@pytest.mark.parametrize("name", ["hard", "expert"])
+def test_new_search_with_its_additions_off_is_the_old_one(name: str) -> None:
+    """``ismcts`` with the old settings (inference, endgame solver, value network and prior
+    all off, their defaults) still plays the old moves."""
+    iterations = {"hard": 300, "expert": 1500}[name]
+    bot = make_bot("ismcts", iterations=iterations, candidates=3)
+    for row in DATA[name][:6]:
+        move = bot.choose(replay(row), random.Random(row["seed"])).move
+        assert int(move) == row["move"]
