@@ -51,6 +51,7 @@ def main() -> int:
     ap.add_argument("--deals", type=int, default=300)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", required=True)
+    ap.add_argument("--start", type=int, default=0, help="the first pair to play (default 0)")
     ap.add_argument(
         "--reverse",
         action="store_true",
@@ -64,14 +65,14 @@ def main() -> int:
     )
     out = Path(args.out)
     rows = [json.loads(x) for x in out.read_text().splitlines()] if out.exists() else []
-    order = range(config.pairs - 1, -1, -1) if args.reverse else range(config.pairs)
+    order = range(config.pairs - 1, -1, -1) if args.reverse else range(args.start, config.pairs)
     for pair in order:
         # Another process may be filling the same file from the other end.
         if out.exists():
             rows = [json.loads(x) for x in out.read_text().splitlines() if x.strip()]
         if pair in {r["pair"] for r in rows}:
-            if args.reverse:
-                break  # met the forward process
+            if args.reverse or args.start:
+                break  # met another process
             continue
         games = play_pair(config, pair)
         row = {
