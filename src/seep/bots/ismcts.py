@@ -51,6 +51,13 @@ and loose cards, fitted by least squares to the final results of full playouts) 
 cheaper and less noisy. In duplicate-deal duels against the greedy bot (``seep.arena``), cut
 playouts did at least as well as full ones at equal iterations.
 
+**Additions of issue 14** (settings, each off by default; the ``hard`` and ``expert`` presets
+turn them on, docs/strength.md measures them): ``value="net"`` scores cut playouts with the
+learned value network (:mod:`.valuenet`) instead of :func:`estimate`; ``prior`` adds the
+network's (or ``estimate``'s) value of each root move as a progressive bias; ``inference``
+deals the hidden cards weighted by the history (:mod:`.inference`); ``endgame`` solves the
+last cards exactly on sampled deals instead of searching (:mod:`.endgame`).
+
 The search depends only on the view and the ``rng`` passed in: with an ``iterations`` budget
 (and no time limit) the same view and seed give the same move.
 
