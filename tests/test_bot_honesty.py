@@ -14,7 +14,8 @@ from typing import Any
 
 import pytest
 
-from seep.bots import BOTS, Bot, make_bot
+from seep.bots import BOTS, DIFFICULTIES, Bot, make_bot
+from seep.bots.registry import FROZEN
 from seep.engine import Position
 from seep.errors import SeepError
 from seep.options import Rules
@@ -24,8 +25,17 @@ make_bot("random")  # loads the built-in bots, each of which registers itself
 
 # Settings that keep a bot fast and deterministic here: a search bot gets a small fixed
 # number of iterations (a time budget would make its play depend on the machine).
-TEST_SETTINGS: dict[str, dict[str, Any]] = {"ismcts": {"iterations": 30}}
-BOT_NAMES = sorted({*BOTS, "ismcts"})
+TEST_SETTINGS: dict[str, dict[str, Any]] = {
+    "ismcts": {"iterations": 30},
+    "policy": {"samples": 2},
+    # The presets keep their other settings (inference, endgame solver, value network).
+    "hard": {"iterations": 30},
+    "expert": {"iterations": 30},
+    "hard@1": {"iterations": 30},
+    "expert@1": {"iterations": 30},
+}
+# Every registered bot, every difficulty and every frozen bot.
+BOT_NAMES = sorted({*BOTS, "ismcts", *DIFFICULTIES, *FROZEN})
 
 RULE_SETS: list[dict[str, Any]] = [
     {},
@@ -64,7 +74,7 @@ def sample_positions(rules: dict[str, Any], seed: int) -> list[tuple[Position, H
 
 def build_bot(name: str) -> Bot:
     """The bot with its test settings, or a skip saying why it cannot be tested yet."""
-    if name not in BOTS:
+    if name not in BOTS and name not in DIFFICULTIES and name not in FROZEN:
         pytest.skip(f"bot {name!r} is not registered yet")
     settings = TEST_SETTINGS.get(name, {})
     try:

@@ -146,6 +146,9 @@ def main(argv: list[str] | None = None) -> int:
     from .arena.cli import add_arena_parser, run_arena  # the arena's options live with it
 
     add_arena_parser(sub)
+    from .bots.train import add_train_parser, run_train  # numpy is imported only to train
+
+    add_train_parser(sub)
     from .cli import COMMANDS as CLI_COMMANDS  # play, replay, show (rich is imported lazily)
     from .cli import add_cli_parsers, run_cli
 
@@ -159,6 +162,8 @@ def main(argv: list[str] | None = None) -> int:
         return serve()
     if args.command == "arena":
         return run_arena(args)
+    if args.command == "train":
+        return run_train(args)
     if args.command == "serve":
         return serve_web(
             args.host,

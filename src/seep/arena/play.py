@@ -108,6 +108,10 @@ class BotSpec:
 
     def make(self) -> Bot:
         """A fresh bot (raises :class:`~seep.errors.SeepError` for an unknown name)."""
+        from .oracle import ARENA_ONLY  # measurement-only bots, never in the registry
+
+        if self.name in ARENA_ONLY:
+            return ARENA_ONLY[self.name](**dict(self.settings))
         return make_bot(self.name, **dict(self.settings))
 
 
@@ -250,8 +254,12 @@ def play_game(config: MatchConfig, pair: int, seating: int) -> GameResult:
             assert seat is not None
             view = View.from_position(pos, seat, session.history)
             t0 = clock()
+            bot = bots[seat]
             try:
-                decision = bots[seat].choose(view, rngs[seat])
+                if getattr(bot, "sees_all", False):  # the oracle (seep.arena.oracle)
+                    decision = bot.choose_seeing(pos.copy(), view, rngs[seat])  # type: ignore[attr-defined]
+                else:
+                    decision = bot.choose(view, rngs[seat])
             except Exception as exc:
                 where = (
                     f"bot {specs[side[seat]].label!r} on seat {seat} (arena seed {seed}, "

@@ -51,6 +51,13 @@ and loose cards, fitted by least squares to the final results of full playouts) 
 cheaper and less noisy. In duplicate-deal duels against the greedy bot (``seep.arena``), cut
 playouts did at least as well as full ones at equal iterations.
 
+**Additions of issue 14** (settings, each off by default; the ``hard`` and ``expert`` presets
+turn them on, docs/strength.md measures them): ``value="net"`` scores cut playouts with the
+learned value network (:mod:`.valuenet`) instead of :func:`estimate`; ``prior`` adds the
+network's (or ``estimate``'s) value of each root move as a progressive bias; ``inference``
+deals the hidden cards weighted by the history (:mod:`.inference`); ``endgame`` solves the
+last cards exactly on sampled deals instead of searching (:mod:`.endgame`).
+
 The search depends only on the view and the ``rng`` passed in: with an ``iterations`` budget
 (and no time limit) the same view and seed give the same move.
 
@@ -100,7 +107,10 @@ from ..options import Rules
 from ..verify import capture_else_throw_is_legal
 from ..view import View
 from .base import Decision
+from .endgame import solve_moves
 from .heuristic import HeuristicBot
+from .inference import determinize as infer_deal
+from .inference import evidence
 
 __all__ = ["IsmctsBot", "Search", "estimate", "playout", "policy_move"]
 
@@ -625,6 +635,18 @@ class IsmctsBot:
             the move played is the most visited) or ``"halving"`` (sequential halving on
             common determinizations; the move played is the best survivor).
         candidates: search only the heuristic bot's this many best card plays (0: all).
+        inference: deal the hidden cards by what the history says (:mod:`.inference`)
+            instead of uniformly.
+        endgame: once the stock is dealt and at most this many cards are left in the hands,
+            solve each of ``endgame_samples`` determinizations exactly (:mod:`.endgame`) and
+            play the move of the best mean instead of searching (0: never).
+        endgame_samples: determinizations solved per endgame move.
+        value: the leaf evaluation of cut playouts: ``"estimate"`` (:func:`estimate`) or
+            ``"net"`` (the learned value network, :mod:`.valuenet`).
+        prior: weight of the root move prior (progressive bias, 0: none): each root move's
+            evaluation (``value``) right after it, on ``prior_samples`` determinizations,
+            added to its UCB score divided by its visits.
+        prior_samples: determinizations the prior is measured on.
     """
 
     name = "ismcts"
@@ -639,6 +661,12 @@ class IsmctsBot:
         horizon: int | None = DEFAULT_HORIZON,
         root: str = DEFAULT_ROOT,
         candidates: int = 0,
+        inference: bool = False,
+        endgame: int = 0,
+        endgame_samples: int = 24,
+        value: str = "estimate",
+        prior: float = 0.0,
+        prior_samples: int = 4,
     ) -> None:
         if iterations is None and milliseconds is None:
             milliseconds = DEFAULT_MILLISECONDS
@@ -660,6 +688,24 @@ class IsmctsBot:
         self.horizon = horizon
         self.root = root
         self.candidates = candidates
+        if endgame < 0 or endgame_samples < 1:
+            raise SeepError("endgame must be 0 or more and endgame_samples at least 1")
+        if value not in ("estimate", "net"):
+            raise SeepError(f"value must be 'estimate' or 'net', got {value!r}")
+        self.inference = inference
+        self.endgame = endgame
+        self.endgame_samples = endgame_samples
+        self.value = value
+        if prior < 0 or prior_samples < 1:
+            raise SeepError("prior must be 0 or more and prior_samples at least 1")
+        self.prior = prior
+        self.prior_samples = prior_samples
+        self._bias: dict[int, float] = {}
+        self._evaluate: Callable[[Position], float] = estimate
+        if value == "net":
+            from .valuenet import load_value
+
+            self._evaluate = load_value(estimate)
 
     def choose(self, view: View, rng: random.Random) -> Decision:
         """Search from ``view`` and return the move found (see ``root``)."""
@@ -668,9 +714,24 @@ class IsmctsBot:
             raise SeepError(f"seat {view.seat} has no move to make (not his turn?)")
         if len(codes) == 1:
             return Decision(Move(codes[0]), "the only legal move")
+        deal = self._dealer(view)
+        if (
+            self.endgame
+            and view.phase_id == PHASE_PLAY
+            and view.stock_size == 0
+            and sum(view.hand_sizes) <= self.endgame
+        ):
+            solved = self.solve_endgame(view, rng, sorted(codes), deal)
+            if solved is not None:
+                code, mean = solved
+                return Decision(
+                    Move(code),
+                    f"solved the endgame exactly on {self.endgame_samples} deals: this move "
+                    f"averages {mean:+.1f} points for our team",
+                )
         if self.candidates and view.phase_id == PHASE_PLAY and len(codes) > self.candidates:
             codes = self.shortlist(view, codes)
-        found = self.search(view, rng, codes)
+        found = self.search(view, rng, codes, deal)
         return Decision(
             Move(found.move),
             f"searched {found.playouts:,} playouts: this move averages "
@@ -686,8 +747,69 @@ class IsmctsBot:
         ranked = sorted(((-sc, out.code) for sc, out, _ in scored))
         return [code for _, code in ranked[: self.candidates]]
 
-    def search(self, view: View, rng: random.Random, codes: list[int]) -> Search:
-        """Search the root moves ``codes`` (the view's legal moves)."""
+    def _dealer(self, view: View) -> Callable[[random.Random], Position]:
+        """How this search deals the hidden cards of ``view``: uniformly, or weighted by the
+        history (``inference``)."""
+        if not self.inference:
+            return view.determinize
+        factors = evidence(view)
+        return functools.partial(infer_deal, view, factors=factors)
+
+    def _prior(
+        self,
+        view: View,
+        rng: random.Random,
+        codes: list[int],
+        deal: Callable[[random.Random], Position],
+    ) -> dict[int, float]:
+        """The move prior: each root move's value by the network (``value="net"``) or
+        :func:`estimate`, after it is made on ``prior_samples`` common determinizations,
+        relative to the best, in points / 100, times ``prior``."""
+        evaluate = self._evaluate
+        sign = 1.0 if view.seat & 1 == 0 else -1.0
+        totals = dict.fromkeys(codes, 0.0)
+        for _ in range(self.prior_samples):
+            det = deal(rng)
+            for c in codes:
+                det.push(c)
+                totals[c] += sign * evaluate(det)
+                det.pop()
+        top = max(totals.values())
+        scale = self.prior / (100.0 * self.prior_samples)
+        return {c: scale * (t - top) for c, t in totals.items()}
+
+    def solve_endgame(
+        self,
+        view: View,
+        rng: random.Random,
+        codes: list[int],
+        deal: Callable[[random.Random], Position],
+    ) -> tuple[int, float] | None:
+        """The move of ``codes`` with the best mean exact value over ``endgame_samples``
+        determinizations, and that mean (our team's points); ``None`` when a solve runs
+        out of its node budget."""
+        sign = 1 if view.seat & 1 == 0 else -1
+        totals = [0] * len(codes)
+        for _ in range(self.endgame_samples):
+            values = solve_moves(deal(rng), codes)
+            if values is None:
+                return None
+            for i, v in enumerate(values):
+                totals[i] += sign * v
+        best = max(range(len(codes)), key=lambda i: (totals[i], -i))
+        return codes[best], totals[best] / self.endgame_samples
+
+    def search(
+        self,
+        view: View,
+        rng: random.Random,
+        codes: list[int],
+        deal: Callable[[random.Random], Position] | None = None,
+    ) -> Search:
+        """Search the root moves ``codes`` (the view's legal moves); ``deal`` samples the
+        hidden cards (default: uniformly)."""
+        if deal is None:
+            deal = view.determinize
         if self.root == "halving":
             return self._search_halving(view, rng, codes)
         limit = self.iterations if self.iterations is not None else 1 << 62
@@ -700,11 +822,12 @@ class IsmctsBot:
         iterate = self._iterate
         team = view.seat & 1
         root = _Node(1.0)
+        self._bias = self._prior(view, rng, codes, deal) if self.prior else {}
         n = 0
         while n < limit and (n == 0 or clock() < deadline):
             n += 1
             # The root's moves are the view's own: they depend on his hand and the floor only.
-            iterate(view.determinize(rng), root, codes, [], team, rng)
+            iterate(deal(rng), root, codes, [], team, rng)
         code, child = max(
             root.children.items(), key=lambda kv: (kv[1].visits, kv[1].total / kv[1].visits)
         )
@@ -782,6 +905,7 @@ class IsmctsBot:
         sqrt = math.sqrt
         rand = rng.random
         top = not path  # no widening at the search root: every root move gets tried
+        bias = self._bias
         while legal:
             children = node.children
             # UCB1 over the tried moves legal in this determinization; each of them was
@@ -797,6 +921,8 @@ class IsmctsBot:
                 tried += 1
                 ch.avail += 1
                 score = ch.total / ch.visits + c_ucb * sqrt(log(ch.avail) / ch.visits)
+                if top and bias:  # progressive bias: the prior fades as visits come in
+                    score += bias[c] / ch.visits
                 if score > best_score:
                     best_score = score
                     best = ch
@@ -828,7 +954,7 @@ class IsmctsBot:
                 break
             legal = pos.legal_codes()
         playout(pos, rng, self.epsilon, self.horizon)
-        result = estimate(pos) / (100.0 if team == 0 else -100.0)
+        result = self._evaluate(pos) / (100.0 if team == 0 else -100.0)
         for nd in path:
             nd.visits += 1
             nd.total += nd.sign * result

@@ -12,21 +12,44 @@ from typing import Any
 
 from .base import Bot, RandomBot, UnknownBotError
 
-__all__ = ["BOTS", "DIFFICULTIES", "make_bot", "register"]
+__all__ = ["BOTS", "DIFFICULTIES", "FROZEN", "make_bot", "register"]
 
 #: Bot factories by name; :func:`register` adds more (an arena plugin, an example).
 BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot}
+#: The search settings of ``hard`` and ``expert`` (docs/strength.md): the heuristic's three
+#: best plays, playouts cut after 8 plies and scored by the learned value network, deals
+#: weighted by inference from the play, and the last 8 cards solved exactly.
+_SEARCH: dict[str, Any] = {
+    "candidates": 3,
+    "horizon": 8,
+    "value": "net",
+    "inference": True,
+    "endgame": 8,
+}
 #: Difficulty presets: a bot name and its settings. Budgets in playouts, not milliseconds, so
 #: that a preset plays the same moves from the same seed on any machine and under any load
 #: (the arena's figures reproduce exactly); on one core of the reference machine ``hard`` and
-#: ``expert`` take about 0.1 s and 0.5 s per move (bench/bots.py). The search looks at the
-#: heuristic's three best card plays.
+#: ``expert`` take at most 0.1 s and 1 s per move (bench/bots.py).
 DIFFICULTIES: dict[str, tuple[str, dict[str, Any]]] = {
     "easy": ("greedy", {}),
     "medium": ("heuristic", {}),
-    "hard": ("ismcts", {"iterations": 300, "candidates": 3}),
-    "expert": ("ismcts", {"iterations": 1500, "candidates": 3}),
+    "hard": ("ismcts", {"iterations": 500, **_SEARCH}),
+    "expert": ("ismcts", {"iterations": 3000, **_SEARCH, "endgame_samples": 48}),
 }
+
+
+#: Frozen bots: today's presets as they were before issue 14 (``name@1``), kept playing the
+#: same moves so that the new bots are measured against them (``seep arena expert expert@1``).
+#: Resolved by :func:`make_bot` like a difficulty, but not offered to players.
+FROZEN: dict[str, tuple[str, dict[str, Any]]] = {
+    "heuristic@1": ("heuristic", {}),
+    "hard@1": ("ismcts@1", {"iterations": 300, "candidates": 3}),
+    "expert@1": ("ismcts@1", {"iterations": 1500, "candidates": 3}),
+}
+
+
+#: The frozen bots' own factories (not in :data:`BOTS`: not offered to players).
+_FROZEN_BOTS: dict[str, Callable[..., Bot]] = {}
 
 
 def register(name: str, factory: Callable[..., Bot]) -> None:
@@ -41,9 +64,12 @@ def make_bot(name: str, **settings: Any) -> Bot:
     if name in DIFFICULTIES:
         base, preset = DIFFICULTIES[name]
         return BOTS[base](**{**preset, **settings})
+    if name in FROZEN:
+        base, preset = FROZEN[name]
+        return _FROZEN_BOTS.get(base, BOTS.get(base, RandomBot))(**{**preset, **settings})
     factory = BOTS.get(name)
     if factory is None:
-        known = ", ".join([*BOTS, *DIFFICULTIES])
+        known = ", ".join([*BOTS, *DIFFICULTIES, *FROZEN])
         raise UnknownBotError(f"unknown bot {name!r} (known: {known})")
     return factory(**settings)
 
@@ -54,7 +80,11 @@ def _load_builtin() -> None:
     from .greedy import GreedyBot
     from .heuristic import HeuristicBot
     from .ismcts import IsmctsBot
+    from .ismcts_v1 import IsmctsBotV1
+    from .policy import PolicyBot
 
     BOTS.setdefault("greedy", GreedyBot)
     BOTS.setdefault("heuristic", HeuristicBot)
     BOTS.setdefault("ismcts", IsmctsBot)
+    _FROZEN_BOTS.setdefault("ismcts@1", IsmctsBotV1)
+    BOTS.setdefault("policy", PolicyBot)

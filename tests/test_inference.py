@@ -1,0 +1,77 @@
+"""Inference from the play (seep.bots.inference): the evidence it reads and the deals it makes."""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+from seep.bots.heuristic import HeuristicBot
+from seep.bots.inference import LACK_STRONG, determinize, evidence
+from seep.cards import VALUE_MASK, parse_cards
+from seep.codes import THROW, make_code
+from seep.engine import Position
+from seep.view import View
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+
+
+def self_play(seed: int) -> list[tuple[Position, View]]:
+    """Positions and the mover's view (with history) along a heuristic self-play deal."""
+    rng = random.Random(seed)
+    pos = Position.new_deal(seed, seed % 4)
+    history: list[tuple[int, int]] = []
+    out = []
+    bot = HeuristicBot()
+    while not pos.is_over():
+        seat = pos.to_move
+        assert seat is not None
+        view = View.from_position(pos, seat, history)
+        out.append((pos.copy(), view))
+        code = int(bot.choose(view, rng).move)
+        pos.push(code)
+        history = [] if pos.phase == "bid" else [*history, (seat, code)]
+    return out
+
+
+def test_no_history_means_uniform_deals() -> None:
+    pos = Position.new_deal(4)
+    pos.push(pos.legal_codes()[0])
+    view = View.from_position(pos, 1)
+    assert all(x == 1.0 for row in evidence(view) for x in row)
+
+
+def test_a_throw_past_a_capture_lowers_that_value() -> None:
+    # Seat 1 throws the 2 of clubs while a 9 lies loose: he probably holds no 9.
+    floor = parse_cards("9s 3h")
+    hands = [parse_cards("Kd"), parse_cards("2c Qd"), parse_cards("4h"), parse_cards("5h")]
+    pos = Position(dealer=3, phase_id=1, bid=13, plays=1, hands=hands, loose=floor)
+    two_clubs = (hands[1] & -hands[1]).bit_length() - 1
+    throw = make_code(THROW, two_clubs)
+    pos.push(throw)
+    view = View.from_position(pos, 2, [(1, throw)])
+    f = evidence(view)
+    # 9 (points), 12 (9 + 3 sweeps the floor) and 3 (no points, weaker) were capturable.
+    assert f[1][9] <= LACK_STRONG and f[1][12] <= LACK_STRONG
+    assert LACK_STRONG < f[1][3] < 1.0
+    assert f[1][13] == 1.0 and f[3][9] == 1.0
+
+
+def test_inferred_deals_fit_the_view() -> None:
+    rng = random.Random(3)
+    for seed in (1, 2):
+        for _, view in self_play(seed)[::5]:
+            factors = evidence(view)
+            for _ in range(3):
+                det = determinize(view, rng, factors)
+                assert View.from_position(det, view.seat, view.history) == view
+                for s, v in view.owner_needs():
+                    assert det.hands[s] & VALUE_MASK[v]
+
+
+def test_inference_raises_the_hit_rate() -> None:
+    from inference import hit_rates  # bench/inference.py
+
+    r = hit_rates(deals=12, samples=8, seed=2)
+    print(f"hit rate: uniform {r['uniform']:.3f}, with inference {r['inferred']:.3f}")
+    assert r["inferred"] > r["uniform"]
