@@ -337,8 +337,9 @@ def _make_policy(rules: Rules) -> _Policy:
         plays = pos.plays
         if plays == 0 or not shortcut:
             return _fallback_move(pos, rand, epsilon, table)
-        p = seat_to_move(pos.dealer, plays)
         hands = pos.hands
+        n = len(hands)  # four seats, or two (RULES.md §12)
+        p = seat_to_move(pos.dealer, plays, n)
         hand = hands[p]
         loose = pos.loose
         hp = pos.hpresent
@@ -354,7 +355,7 @@ def _make_policy(rules: Rules) -> _Policy:
         held = _fold(hand, values)
         # The next player is an opponent; a playout knows his hand (it is part of the
         # determinization), so it knows which floors he would sweep.
-        nxt = _fold(hands[(p + 1) & 3], values)
+        nxt = _fold(hands[(p + 1) % n], values)
         lose = sweeps[plays + 2]
         floor_sum = _fold(loose, value_sum)
         best_code = 0
@@ -556,8 +557,12 @@ def estimate(pos: Position) -> float:
     table = _points_table(pos.rules.ten_diamonds_points)
     h = pos.hands
     plays = pos.plays
-    team0 = h[0] | h[2]
-    team1 = h[1] | h[3]
+    if len(h) == 4:
+        team0 = h[0] | h[2]
+        team1 = h[1] | h[3]
+    else:  # two players: each is his own team (R2P1)
+        team0 = h[0]
+        team1 = h[1]
     diff += _w_hand(plays) * (_fold(team0, table) - _fold(team1, table))
     hp = pos.hpresent
     while hp:
@@ -571,7 +576,7 @@ def estimate(pos: Position) -> float:
         elif not owners & 0b0101:  # team 1's house
             w = _w_contested(plays) if team0 & VALUE_MASK[v] else _w_secure(plays)
             diff -= w * _fold(pos.hcards[v], table)
-    mover = seat_to_move(pos.dealer, plays)
+    mover = seat_to_move(pos.dealer, plays, len(h))
     loose = _fold(pos.loose, table)
     if loose:
         diff += _W_LOOSE_NEXT * (loose if mover & 1 == 0 else -loose)
@@ -813,7 +818,7 @@ class IsmctsBotV1:
                 if code in children or code not in legal:
                     untried = [c for c in legal if c not in children]
                     code = untried[int(rand() * len(untried))]
-                mover = seat_to_move(pos.dealer, pos.plays)
+                mover = seat_to_move(pos.dealer, pos.plays, len(pos.hands))
                 child = _Node(1.0 if mover & 1 == team else -1.0)
                 child.avail = 1
                 children[code] = child

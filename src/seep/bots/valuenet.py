@@ -68,11 +68,12 @@ def features(pos: Position, base: float) -> list[float]:
     """:data:`FEATURE_NAMES` of a play-phase position, from the side of the seat to move;
     ``base`` is :func:`~seep.bots.ismcts.estimate` of it (team 0 minus team 1)."""
     plays = pos.plays
-    mover = seat_to_move(pos.dealer, plays)
-    us = mover & 1
     h = pos.hands
-    ours = h[us] | h[us + 2]
-    theirs = h[1 - us] | h[3 - us]
+    n = len(h)  # four seats, or two (RULES.md §12: each player his own team)
+    mover = seat_to_move(pos.dealer, plays, n)
+    us = mover & 1
+    ours = h[us] | h[us + 2] if n == 4 else h[us]
+    theirs = h[1 - us] | h[3 - us] if n == 4 else h[1 - us]
     tdp = pos.rules.ten_diamonds_points
     s0, s1 = pos.deal_scores()
     sign = 1.0 if us == 0 else -1.0
@@ -99,7 +100,7 @@ def features(pos: Position, base: float) -> list[float]:
                 sec_them += pts
     loose = pos.loose
     sweeps = sweep_values(loose, hpresent) if loose or hpresent else 0
-    nxt = h[(mover + 1) & 3]
+    nxt = h[(mover + 1) % n]
     sweep_now = 1.0 if sweeps and any(h[mover] & VALUE_MASK[v] for v in _bits(sweeps)) else 0.0
     sweep_next = 1.0 if sweeps and any(nxt & VALUE_MASK[v] for v in _bits(sweeps)) else 0.0
     last = pos.last_capture
@@ -168,7 +169,7 @@ class Net:
             return base
         s0, s1 = pos.deal_scores()
         rest = 100.0 * self.forward(features(pos, base))
-        mover = seat_to_move(pos.dealer, pos.plays)
+        mover = seat_to_move(pos.dealer, pos.plays, len(pos.hands))
         return (s0 - s1) + (rest if mover & 1 == 0 else -rest)
 
 
