@@ -62,6 +62,8 @@ def legal_or_counts(pos: Position) -> tuple[list[int], dict[str, int] | None]:
     """The legal move codes of ``pos``, or, when there are more than :data:`MAX_LEGAL`, no list
     and each card's number of moves (the page then asks for one card's moves). With
     ``seep.counting`` a huge floor is counted in milliseconds, never listed."""
+    if pos.phase_id != PHASE_PLAY:
+        return pos.legal_codes(), None  # bids: a handful, and no card to sort them by
     counting = _counting()
     if counting is not None and pos.loose.bit_count() + len(pos.houses()) >= _COUNT_FROM:
         by_card: dict[int, int] = counting.count_by_card(pos)

@@ -140,7 +140,11 @@ def test_coach_report_and_transfer(tmp_path: Path) -> None:
         p = Player(client, checker, code, made["token"])
         p.recv()
         p.send({"type": "start"})
-        msg = p.until(lambda m: my_turn(m) and m["view"]["phase"] == "play")
+        while True:  # the bid, if it is mine, then my first play
+            msg = p.until(my_turn)
+            if msg["view"]["phase"] == "play":
+                break
+            p.send({"type": "move", "move": msg["legal"][0], "version": msg["version"]})
         p.send({"type": "coach"})
         advice = p.until(lambda m: m["type"] == "coach")
         assert 1 <= len(advice["top"]) <= 3
