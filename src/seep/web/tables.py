@@ -29,12 +29,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from ..bots import Bot, Decision, make_bot
-from ..cards import card_list
-from ..engine import Position
+from ..cards import card_list, card_name
+from ..engine import PHASE_PLAY, Position
 from ..errors import IllegalMoveError, MalformedMoveError, SeepError
 from ..match import Match, deal_result, replay_record
 from ..moves import Move
-from ..verify import verify_move
+from ..verify import check, verify_move
 from ..view import View
 from .messages import (
     BadInput,
@@ -87,6 +87,22 @@ _ENCODER = json.JSONEncoder(separators=(",", ":"), check_circular=False)
 def _dumps(msg: dict[str, Any]) -> str:
     """A state message as compact JSON (no spaces: a tenth smaller, and quicker to write)."""
     return _ENCODER.encode(msg)
+
+
+def _dead_cards(pos: Position, seat: int, legal: list[dict[str, Any]]) -> dict[str, str]:
+    """Why each card of ``seat``'s hand with no legal use has none: the rules checker's
+    refusal of throwing it (R16 the bid, R21d retention, R21f(b) a house of its value ...)."""
+    if pos.phase_id != PHASE_PLAY:
+        return {}
+    used = {m.get("card") for m in legal}
+    out: dict[str, str] = {}
+    for card in range(52):
+        if pos.hands[seat] >> card & 1 and card_name(card) not in used:
+            refusal = check(pos, int(Move.throw(card)))
+            out[card_name(card)] = (
+                f"{refusal.text} ({refusal.rule})" if refusal else "no legal use now"
+            )
+    return out
 
 
 def _move_dict(code: int) -> dict[str, Any]:
@@ -383,7 +399,9 @@ class Table:
         assert summary is not None
         pos = self.match.position
         self.match.next_deal()
-        self.history = []
+        if not summary["match_over"]:
+            # The last deal stays on show at the end, with each seat's last move.
+            self.history = []
         self.ready.clear()
         self._summary = None
         if summary["match_over"]:
@@ -443,6 +461,7 @@ class Table:
         pos = self.position
         view: dict[str, Any] | None = None
         legal: list[dict[str, Any]] = []
+        dead: dict[str, str] = {}
         if pos is not None:
             if seat is None:
                 # A spectator's view: any seat's, with that seat's hand reduced to a count.
@@ -454,6 +473,7 @@ class Table:
                 # The legal moves only for the seat to move: nobody else needs them.
                 if self.to_move == seat:
                     legal = [_move_dict(c) for c in pos.legal_codes()]
+                    dead = _dead_cards(pos, seat, legal)
         clock = None
         if self.deadline is not None and self.to_move is not None:
             clock = {"seat": self.to_move, "deadline": self.deadline}
@@ -464,6 +484,7 @@ class Table:
             "table": self.public(),
             "view": view,
             "legal": legal,
+            "dead": dead,
             "last_moves": self.last_moves(),
             "match": self.match_info(),
             "summary": self.summary(),
