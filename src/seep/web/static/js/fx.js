@@ -35,6 +35,7 @@ function glide(el, from, to) {
  */
 export function animate(root, before, { origin = null, pile = null } = {}) {
   if (reducedMotion() || !before || !before.size) return;
+  window.seepAnimated = (window.seepAnimated || 0) + 1; // for the browser tests
   const seen = new Set();
   for (const el of root.querySelectorAll("[data-card]")) {
     const c = el.dataset.card;

@@ -1,7 +1,10 @@
 // The page's language: English or Hindi (Devanagari), chosen with a switch and remembered in
 // localStorage. Strings are looked up by their English text in one dictionary per language;
 // a string missing from Hindi shows in English. The server's own messages stay English.
-import { HI } from "./i18n-hi.js";
+import { HI as HI_PAGE } from "./i18n-hi.js";
+import { HI_HOWTO } from "./i18n-hi-howto.js";
+
+const HI = { ...HI_PAGE, ...HI_HOWTO };
 
 const KEY = "seep:lang";
 export const LANGS = { en: "English", hi: "हिन्दी" };

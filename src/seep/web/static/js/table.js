@@ -206,7 +206,7 @@ export class TableView {
     const pv = prev && prev.view;
     const sameDeal = pv && pv.dealer === v.dealer && (pv.plays ?? 0) <= (v.plays ?? 0) && prev.match && st.match && prev.match.deals === st.match.deals;
     const last = h.length ? h[h.length - 1] : null;
-    if (sameDeal && last && (v.plays ?? 0) > (pv.plays ?? 0)) {
+    if (sameDeal && last && h.length > (pv.history || []).length) {
       const origin = this.root.querySelector(`[data-seat="${last.seat}"]`);
       const pile = last.action === "capture" ? this.root.querySelector(`#score-team${last.seat % 2}`) : null;
       animate(this.root, before, { origin, pile });
@@ -220,7 +220,7 @@ export class TableView {
         toast(t("The clock ran out: a move was played for you ({move}).", { move: notation(last) }), "info");
       }
     }
-    if (!prev || (prev.view && prev.view.plays !== v.plays) || !sameDeal) this.sentMove = false;
+    if (!prev || !sameDeal || h.length !== (pv.history || []).length) this.sentMove = false;
     const mine = this.isMyTurn();
     if (mine && !wasMyTurn) {
       turnTone();
@@ -326,7 +326,11 @@ export class TableView {
     this.renderConn();
     this.renderClock();
     this.renderScoreline();
-    if (focusKey) {
+    if (this.focusMoves) {
+      this.focusMoves = false;
+      const next = this.root.querySelector("#confirm-btn, [data-act=choose], [data-act=action]:not([disabled])");
+      if (next) next.focus({ preventScroll: true });
+    } else if (focusKey) {
       const again = this.root.querySelector(focusKey) || (f.id && this.root.querySelector(`#${f.id}`));
       if (again) again.focus({ preventScroll: true });
       else if (this.isMyTurn()) {
@@ -423,10 +427,10 @@ export class TableView {
           return cardHtml(c, cls.join(" "), `data-act="loose" data-c="${c}" role="button" tabindex="0" aria-label="${t("On the floor: {card}", { card: cardLabel(c) })}" aria-pressed="${this.sel.loose.has(c)}"`);
         })
         .join("");
-      const empty = !houses && !loose ? `<div class="floor-note">The floor is empty.</div>` : "";
+      const empty = !houses && !loose ? `<div class="floor-note">${t("The floor is empty.")}</div>` : "";
       inner = `${houses ? `<div class="houses">${houses}</div>` : ""}<div class="loose">${loose}</div>${empty}`;
     }
-    const info = v.phase === "play" ? `<div class="floor-info"><span>Bid <b>${v.bid ?? "–"}</b></span><span>Play <b>${Math.min(v.plays + 1, 48)}</b>/48</span><span>Stock <b>${v.stock}</b></span></div>` : "";
+    const info = v.phase === "play" ? `<div class="floor-info"><span>${t("Bid")} <b>${v.bid ?? "–"}</b></span><span>${t("Play #")} <b>${Math.min(v.plays + 1, 48)}</b>/48</span><span>${t("Stock")} <b>${v.stock}</b></span></div>` : "";
     return `<div class="floor" id="floor">${info}${inner}</div>`;
   }
 
@@ -475,20 +479,20 @@ export class TableView {
     const host = st.table.host === me;
     const seats = st.table.seats
       .map((s, i) => {
-        const here = s.kind === "human" && !s.connected && i !== me ? ` <span class="muted">(not here)</span>` : "";
-        const who = s.kind === "empty" ? `<span class="muted">empty: a bot will play</span>` : esc(i === me ? `${s.name} (you)` : s.name) + here;
-        const sit = s.kind === "empty" && me != null ? `<button class="btn small" data-act="sit" data-seat="${i}">Sit here</button>` : "";
+        const here = s.kind === "human" && !s.connected && i !== me ? ` <span class="muted">(${t("not here")})</span>` : "";
+        const who = s.kind === "empty" ? `<span class="muted">${t("empty: a bot will play")}</span>` : esc(i === me ? `${s.name} (${t("you")})` : s.name) + here;
+        const sit = s.kind === "empty" && me != null ? `<button class="btn small" data-act="sit" data-seat="${i}">${t("Sit here")}</button>` : "";
         // The host sees who joined and may take a stranger off the table before the start.
-        const kick = host && s.kind === "human" && i !== me ? `<button class="btn small ghost" data-act="kick" data-seat="${i}" title="Take this player off the table">Remove</button>` : "";
-        return `<li class="team${i % 2}"><span class="dot team${i % 2}"></span> Seat ${i + 1}: ${who} ${sit}${kick}</li>`;
+        const kick = host && s.kind === "human" && i !== me ? `<button class="btn small ghost" data-act="kick" data-seat="${i}" title="${t("Take this player off the table")}">${t("Remove")}</button>` : "";
+        return `<li class="team${i % 2}"><span class="dot team${i % 2}"></span> ${t("Seat {n}", { n: i + 1 })}: ${who} ${sit}${kick}</li>`;
       })
       .join("");
     return `<div class="waiting">
-      <h2>Waiting to start</h2>
-      <p>Partners sit opposite: seats 1 &amp; 3 play against seats 2 &amp; 4.</p>
+      <h2>${t("Waiting to start")}</h2>
+      <p>${t("Partners sit opposite: seats 1 &amp; 3 play against seats 2 &amp; 4.")}</p>
       <ul class="seat-list">${seats}</ul>
-      <p class="share">Invite friends: <input class="share-url" readonly value="${esc(location.origin + "/t/" + this.code)}"> <button class="btn small" data-act="share">Copy</button></p>
-      ${host ? `<button class="btn primary big" data-act="start" id="start-btn">Start the game</button>` : `<p class="muted">The host starts the game.</p>`}
+      <p class="share">${t("Invite friends:")} <input class="share-url" readonly aria-label="${t("Link to this table")}" value="${esc(location.origin + "/t/" + this.code)}"> <button class="btn small" data-act="share">${t("Copy")}</button></p>
+      ${host ? `<button class="btn primary big" data-act="start" id="start-btn">${t("Start the game")}</button>` : `<p class="muted">${t("The host starts the game.")}</p>`}
     </div>`;
   }
 
@@ -526,23 +530,23 @@ export class TableView {
     if (st.table.status !== "playing" || st.summary) return "";
     if (!this.isMyTurn()) {
       const who = v.to_move != null ? this.seatName(v.to_move) : "";
-      return `<div class="prompt muted">Waiting for <b>${esc(who)}</b>…</div>`;
+      return `<div class="prompt muted">${t("Waiting for <b>{who}</b>…", { who: esc(who) })}</div>`;
     }
     const legal = st.legal;
     const hintHtml = this.hint
-      ? `<div class="hint-box" id="hint-box"><b>Hint:</b> ${describeHtml(this.hint.move)} <span class="muted">(${esc(notation(this.hint.move))})</span><br><span class="reason">${esc(this.hint.reason || "")}</span>
-          <button class="btn small" data-act="use-hint">Select it</button></div>`
+      ? `<div class="hint-box" id="hint-box"><b>${t("Hint")}:</b> ${describeHtml(this.hint.move)} <span class="muted">(${esc(notation(this.hint.move))})</span><br><span class="reason">${esc(this.hint.reason || "")}</span>
+          <button class="btn small" data-act="use-hint">${t("Select it")}</button></div>`
       : "";
     // Bid phase: no card is chosen first, every move is a button.
     if (legal.some((m) => m.action === "bid" || m.action === "redeal")) {
       const btns = legal
         .map((m, i) => `<button class="btn move-btn ${m.action}" data-act="play-now" data-i="${i}">${describeHtml(m)}</button>`)
         .join("");
-      return `<div class="prompt"><b>Your bid.</b> Choose the house value you will play for: you must capture, build or throw with it on your first play.</div>
+      return `<div class="prompt">${t("<b>Your bid.</b> Choose the house value you will play for: you must capture, build or throw with it on your first play.")}</div>
         <div class="choices">${btns}</div>${hintHtml}`;
     }
     if (!this.sel.card && !this.sel.pick) {
-      return `<div class="prompt"><b>Your turn.</b> Pick a card from your hand${v.plays === 0 ? ` (your first play must use the bid, ${v.bid})` : ""}.</div>${hintHtml}`;
+      return `<div class="prompt">${v.plays === 0 ? t("<b>Your turn.</b> Pick a card from your hand (your first play must use the bid, {bid}).", { bid: v.bid }) : t("<b>Your turn.</b> Pick a card from your hand.")}</div>${hintHtml}`;
     }
     const cands = sortMoves(this.candidates());
     const forCard = narrow(legal, { card: this.sel.card, loose: new Set(), houses: new Set() }, this.floorValues());
@@ -557,24 +561,24 @@ export class TableView {
       .join("");
     const values = [...new Set(narrow(legal, { ...this.sel, value: null }, this.floorValues()).map(moveValue).filter((x) => x != null))].sort((a, b) => a - b);
     const valueChips = values.length > 1 || this.sel.value != null
-      ? `<span class="sep">value</span>` + values.map((x) => `<button class="chip-btn ${this.sel.value === x ? "on" : ""}" data-act="value" data-v="${x}">${x}</button>`).join("")
+      ? `<span class="sep">${t("value")}</span>` + values.map((x) => `<button class="chip-btn ${this.sel.value === x ? "on" : ""}" data-act="value" data-v="${x}">${x}</button>`).join("")
       : "";
     let body;
     if (cands.length === 0) {
-      body = `<div class="prompt muted">No move fits this selection. <button class="btn small" data-act="clear-floor">Clear the floor selection</button></div>`;
+      body = `<div class="prompt muted">${t("No move fits this selection.")} <button class="btn small" data-act="clear-floor">${t("Clear the floor selection")}</button></div>`;
     } else if (cands.length === 1) {
       const m = cands[0];
-      body = `<div class="confirm-row"><button class="btn primary big" data-act="confirm" id="confirm-btn" ${this.sending ? "disabled" : ""}>Play: ${describeHtml(m)}</button>
+      body = `<div class="confirm-row"><button class="btn primary big" data-act="confirm" id="confirm-btn" ${this.sending ? "disabled" : ""}>${t("Play")}: ${describeHtml(m)}</button>
         <span class="notation">${esc(notation(m))}</span></div>`;
     } else {
       const shown = cands.slice(0, MAX_CHOICES);
       const more = cands.length - shown.length;
       body = `<div class="choices">${shown
         .map((m) => `<button class="btn move-btn ${m.action}" data-act="choose" data-i="${this.state.legal.indexOf(m)}" title="${esc(notation(m))}">${describeHtml(m, { withCard: false })}</button>`)
-        .join("")}</div>${more > 0 ? `<div class="muted more">${more} more: point at the floor cards and houses to narrow them down.</div>` : `<div class="muted more">Choose one, or point at floor cards and houses.</div>`}`;
+        .join("")}</div>${more > 0 ? `<div class="muted more">${t("{n} more: point at the floor cards and houses to narrow them down.", { n: more })}</div>` : `<div class="muted more">${t("Choose one, or point at floor cards and houses.")}</div>`}`;
     }
     return `<div class="sel-row"><span class="sel-card">${chipsHtml([this.sel.card || this.sel.pick.card])}</span>${actionChips}${valueChips}
-      <button class="chip-btn ghost" data-act="clear">✕</button></div>${body}${hintHtml}`;
+      <button class="chip-btn ghost" data-act="clear" aria-label="${t("Clear the selection")}" title="${t("Clear the selection")}">✕</button></div>${body}${hintHtml}`;
   }
 
   sidebarHtml() {
@@ -728,6 +732,8 @@ export class TableView {
         const keep = this.sel.card === c ? null : c;
         this.sel = emptySel();
         this.sel.card = keep;
+        // Chosen by keyboard (a click of detail 0): the focus goes on to the card's moves.
+        this.focusMoves = !!keep && ev.detail === 0;
         break;
       }
       case "loose":
