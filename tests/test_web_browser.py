@@ -289,6 +289,7 @@ def test_play_a_whole_deal_by_clicking_with_a_reload(server: str, page: Any) -> 
     assert page.locator("#summary .sum-table tbody tr").count() == 2
     assert "Deal 1 is over" in page.inner_text("#summary h2")
     screenshot(page, "summary")
+    axe_check(page, "the deal summary")
 
     # The finished deal replays in the browser, position by position, forwards and back.
     replay = page.context.new_page()
@@ -307,6 +308,24 @@ def test_play_a_whole_deal_by_clicking_with_a_reload(server: str, page: Any) -> 
     assert replay.locator(".replay-hand").count() == 4
     assert replay.locator(".replay-hand .card").count() > 0
     assert "Plays" in replay.locator(".replay-floor .floor-info").inner_text()
+    # Teams by name; the seats around the floor as in play (seat 1 at the bottom, its
+    # partner at the top); autoplay moves on by itself at the chosen speed.
+    assert "Asha" in replay.inner_text("#replay-teams")
+    assert replay.get_attribute(".replay-board .me-area .seat", "data-seat") == "0"
+    assert replay.get_attribute(".replay-board .seat-slot.top .seat", "data-seat") == "2"
+    assert replay.get_attribute(".replay-board .seat-slot.right .seat", "data-seat") == "1"
+    replay.select_option("#replay-speed", "4")
+    replay.click("#replay-play")
+    replay.wait_for_function(at, arg=6)
+    replay.click("#replay-play")  # pause
+    assert replay.evaluate("() => document.body.dataset.autoplay") == "false"
+    axe_check(replay, "the replay")
+    # The deal's end: the result with the teams' names, the leftover cards and their taker.
+    replay.click("[data-act=last]")
+    replay.wait_for_selector("#replay-result")
+    assert "Asha" in replay.inner_text("#replay-result")
+    left = replay.inner_text("#replay-leftover")
+    assert "taken by" in left or "No cards were left" in left, left
     replay.close()
 
     page.click("#next-btn")
@@ -371,8 +390,14 @@ def test_two_friends_at_one_table(server: str, browser: Any) -> None:
             title = pg.inner_text("#summary h2")
             assert "match" in title, title
             assert pg.locator("#summary .baazi-count").count() == 1
+            # The winner is named (on baazis, else on the lead in the unfinished baazi).
+            winner = pg.inner_text("#match-winner")
+            assert "wins the match" in winner or "win the match" in winner or "draw" in winner
         a.click("[data-act=close-summary]")
         a.wait_for_selector("#summary", state="detached")
+        # After the match the last deal stays on show with each seat's last move.
+        a.wait_for_function("() => document.body.dataset.status === 'finished'")
+        assert a.locator(".seat .last:not(.none)").count() == 4
         a.click("#results-btn")
         a.wait_for_selector("#summary")
     finally:
@@ -519,7 +544,8 @@ def open_seat(page: Any, base: str, **body: Any) -> str:
           const r = await fetch('/api/tables', {method: 'POST',
             headers: {'Content-Type': 'application/json'}, body: JSON.stringify(body)});
           const d = await r.json();
-          localStorage.setItem('seep:token:' + d.code, JSON.stringify({token: d.token, seat: d.seat}));
+          const seat = JSON.stringify({token: d.token, seat: d.seat});
+          localStorage.setItem('seep:token:' + d.code, seat);
           return d;
         }""",
         body,
@@ -626,9 +652,7 @@ def test_reduced_motion_and_the_clock_notice(server: str, browser: Any) -> None:
         ctx.close()
 
 
-def test_phone_spectator_sees_four_seats_long_names_and_scores(
-    server: str, browser: Any
-) -> None:
+def test_phone_spectator_sees_four_seats_long_names_and_scores(server: str, browser: Any) -> None:
     host = browser.new_context(viewport={"width": 1200, "height": 820})
     phone = browser.new_context(
         viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True
@@ -708,7 +732,8 @@ def test_keyboard_play_and_hindi(server: str, page: Any) -> None:
             # Enter on a playable card (none chosen yet), a move or the bid; else Tab on.
             press = page.evaluate(
                 "() => { const a = document.activeElement;"
-                " if (a.closest('#confirm-btn, [data-act=choose], [data-act=play-now]')) return true;"
+                " if (a.closest('#confirm-btn, [data-act=choose], [data-act=play-now]'))"
+                " return true;"
                 " return !!a.closest('.hand .card.playable')"
                 " && !document.querySelector('.hand .card.selected'); }"
             )
