@@ -575,6 +575,11 @@ def test_the_table_comes_alive_and_the_polish_list(server: str, page: Any) -> No
     while plays(page) < 6 or not wait_turn(page):
         if wait_turn(page):
             play_turn(page, rng)
+    # In a background tab the title flashes "Your turn" until the turn is played.
+    page.evaluate("() => { document.hasFocus = () => false; }")
+    play_turn(page, rng)
+    assert wait_turn(page)
+    page.wait_for_function("() => document.title.includes('Your turn')")
     # Bot moves glided into place; our turn came with its tone.
     assert page.evaluate("() => window.seepAnimated || 0") > 0
     assert page.evaluate("() => window.seepTones || 0") >= 1
@@ -617,13 +622,21 @@ def test_the_table_comes_alive_and_the_polish_list(server: str, page: Any) -> No
     page.click(f".hand .card[data-c='{dead}']")
     page.wait_for_selector(".toast:has-text('R16')")
     assert "no legal use" not in page.inner_text(".toast")
+    page.evaluate("() => document.querySelectorAll('.toast').forEach(t => t.remove())")
     patched_state(
         page,
         "const h = s.view.history; s.view.plays += 1; s.view.loose = []; s.view.houses = [];"
         "s.view.sweeps[1] += 50; s.legal = [];"
-        "h.push({action: 'capture', card: 'KS', loose: [], houses: [], seat: 1});",
+        "h.push({action: 'capture', card: 'KS', loose: [], houses: [], seat: 1});"
+        "s.view.to_move = 2; s.last_moves[1] = h[h.length - 1];",
     )
     page.wait_for_selector("#sweep-banner:has-text('+50')")
+    # The picture once the captured cards have reached the pile and the banner stands.
+    page.wait_for_function(
+        "() => { const b = document.querySelector('#sweep-banner');"
+        " return !document.querySelector('.ghost-card')"
+        " && (!b || b.getAnimations().every(a => a.currentTime > 600)); }"
+    )
     screenshot(page, "sweep")
     page.reload()  # back to the server's own state
     page.wait_for_selector(".hand .card")

@@ -11,10 +11,15 @@ export function reducedMotion() {
   return !!(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
 }
 
-/** Where every card face (data-card) is on screen, before a redraw. */
+/** Where every card face (data-card) is on screen, before a redraw, and its face. */
 export function snapshot(root) {
   const out = new Map();
-  for (const el of root.querySelectorAll("[data-card]")) out.set(el.dataset.card, el.getBoundingClientRect());
+  for (const el of root.querySelectorAll("[data-card]")) {
+    const r = el.getBoundingClientRect();
+    r.face = el.innerHTML; // our own card markup, drawn again for a captured card's slide
+    r.color = el.classList.contains("red") ? "red" : "black";
+    out.set(el.dataset.card, r);
+  }
   return out;
 }
 
@@ -49,8 +54,9 @@ export function animate(root, before, { origin = null, pile = null } = {}) {
   for (const [c, from] of before) {
     if (seen.has(c)) continue;
     const ghost = document.createElement("div");
-    ghost.className = "card ghost-card";
+    ghost.className = `card ghost-card ${from.color || ""}`;
     ghost.setAttribute("aria-hidden", "true");
+    ghost.innerHTML = from.face || "";
     document.body.appendChild(ghost);
     ghost.style.left = `${from.left}px`;
     ghost.style.top = `${from.top}px`;
