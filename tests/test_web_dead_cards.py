@@ -18,8 +18,8 @@ def bidder_table() -> tuple[Table, int]:
             continue
         table = Table("DEADCD", parse_settings({"bots": "easy"}), seed)
         table.start(0)
-        assert table.match is not None
-        codes = table.match.position.legal_codes()
+        assert table.position is not None
+        codes = table.position.legal_codes()
         bids = [c for c in codes if Move(c).to_dict()["action"] == "bid"]
         if not bids:
             continue  # a redeal hand

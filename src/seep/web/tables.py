@@ -1,7 +1,9 @@
 """Tables: seats, tokens, bots, the turn clock, undo, and what each connection may see.
 
 No web framework here and no rules either: every rule question goes to the ``seep`` core
-(:class:`seep.match.Match`, :class:`seep.engine.Position`, :class:`seep.view.View`, the bots).
+(:class:`seep.session.Session`, :class:`seep.engine.Position`, :class:`seep.view.View`, the
+bots). A table drives a session, which keeps the moves, knows when the match is over and gives
+each deal's outcome; the table keeps seats, tokens, readiness and versions.
 
 A :class:`Table` is a plain synchronous state machine. The :class:`TableManager` runs the tables
 on one asyncio event loop: it persists every change through a :class:`~seep.web.store.Store`
@@ -32,9 +34,10 @@ from ..bots import Bot, Decision, make_bot
 from ..cards import card_list, card_name
 from ..engine import PHASE_PLAY, Position
 from ..errors import IllegalMoveError, MalformedMoveError, SeepError
-from ..match import Match, deal_result, replay_record
+from ..match import replay_record
 from ..moves import Move
-from ..verify import check, verify_move
+from ..session import Session
+from ..verify import check
 from ..view import View
 from .messages import (
     BadInput,
@@ -183,16 +186,11 @@ class Table:
         self.seats = [Seat() for _ in range(4)]
         self.host = 0
         self.status = "waiting"
-        self.match: Match | None = None
-        self.history: list[tuple[int, int]] = []  # the current deal's (seat, move code)
+        self.session: Session | None = None  # the match, once started
         self.version = 0  # bumped on every change that is broadcast
         self.game_version = 0  # the version of the last change to the game itself
-        self.moves_made = 0  # moves stored so far (their sequence numbers)
         self.ready: set[int] = set()
         self.deadline: float | None = None
-        self.final: Position | None = None  # the last deal, shown once the match is over
-        self._final_summary: dict[str, Any] | None = None
-        self._summary: tuple[int, dict[str, Any]] | None = None
         self.bot: Bot = make_bot(self.settings["bots"])
         self.rngs = [random.Random(f"seep-web:{seed}:{s}") for s in range(4)]
         self.client = ""  # the address that created it (limits per client)
@@ -259,7 +257,12 @@ class Table:
             if s.kind == "empty":
                 self.seats[i] = Seat(name=f"Bot {'NWSE'[i]}", kind="bot")
         self.status = "playing"
-        self.match = Match(self.seed, self.settings["preset"])
+        self._new_session()
+
+    def _new_session(self) -> Session:
+        s = self.settings
+        self.session = Session(s["preset"], seed=self.seed, deals=s["deals"], baazis=s["baazis"])
+        return self.session
 
     def by_bot(self, seat: int) -> bool:
         """True when a bot chooses this seat's moves (a bot seat, or a human gone away)."""
@@ -271,25 +274,32 @@ class Table:
     @property
     def position(self) -> Position | None:
         """The deal on show: the running one, or the last one once the match is over."""
-        if self.final is not None:
-            return self.final
-        return self.match.position if self.match is not None else None
+        return self.session.position if self.session is not None else None
+
+    @property
+    def history(self) -> tuple[tuple[int, int], ...]:
+        """The (seat, move code) moves of the deal on show."""
+        return self.session.history if self.session is not None else ()
+
+    @property
+    def moves_made(self) -> int:
+        """Moves made so far in the whole match (the stored moves' sequence numbers)."""
+        return self.session.moves_made if self.session is not None else 0
 
     @property
     def to_move(self) -> int | None:
         """The seat to move, ``None`` before the start, between deals and at the end."""
-        if self.status != "playing" or self.match is None:
+        if self.status != "playing" or self.session is None:
             return None
-        return self.match.position.to_move
+        return self.session.to_move
 
     def deal_over(self) -> bool:
         """True while a finished deal's summary is on show."""
-        pos = self.position
-        return pos is not None and pos.is_over()
+        return self.session is not None and self.session.deal_over
 
     def check_move(self, seat: int, data: Any, version: int) -> int:
         """The code of a human's move, checked; raises :class:`TableError` saying why not."""
-        if self.status != "playing" or self.match is None:
+        if self.status != "playing" or self.session is None:
             raise TableError("not_allowed", f"the table is {self.status}: no moves now")
         to_move = self.to_move
         if to_move is None:
@@ -304,32 +314,23 @@ class Table:
         if not isinstance(data, dict):
             raise TableError("malformed_move", "'move' must be a FORMAT.md move object")
         try:
-            code = int(Move.from_dict(data))
-        except MalformedMoveError as exc:
+            return self.session.check(data, seat=seat)
+        except MalformedMoveError as exc:  # before its base class
             raise TableError("malformed_move", str(exc)) from None
-        try:
-            verify_move(self.match.position, code)
         except IllegalMoveError as exc:
             raise TableError("illegal_move", str(exc)) from None
-        return code
 
     def apply(self, code: int) -> dict[str, Any]:
         """Make a checked move for the seat to move; returns its record (with ``seat``)."""
-        assert self.match is not None
-        seat = self.match.position.to_move
-        assert seat is not None
-        record = self.match.play(code)
-        self.history.append((seat, code))
-        self.moves_made += 1
+        assert self.session is not None
+        seat, code = self.session.play(code)
         self.ready.clear()
-        self._summary = None
-        return record
+        return dict(_move_dict(code), seat=seat)
 
     def view(self, seat: int) -> View:
         """What ``seat`` knows of the deal on show."""
-        pos = self.position
-        assert pos is not None
-        return View.from_position(pos, seat, self.history)
+        assert self.session is not None
+        return View.from_position(self.session.position, seat, self.session.history)
 
     def think(self, seat: int) -> Decision:
         """The table's bot's choice for ``seat`` (a bot seat, an absent player, or a hint)."""
@@ -340,18 +341,12 @@ class Table:
         returns how many moves were taken back."""
         if not self.settings["practice"]:
             raise TableError("not_allowed", "undo is only for practice tables")
-        if self.status != "playing" or self.match is None:
+        if self.status != "playing" or self.session is None:
             raise TableError("not_allowed", f"the table is {self.status}: nothing to undo")
-        mine = [i for i, (s, _) in enumerate(self.history) if s == seat]
-        if not mine:
+        if all(s != seat for s, _ in self.session.history):
             raise TableError("not_allowed", "you have no move to take back in this deal")
-        n = len(self.history) - mine[-1]
-        for _ in range(n):
-            self.match.undo()
-            self.history.pop()
-        self.moves_made -= n
+        n = self.session.undo_to(seat)
         self.ready.clear()
-        self._summary = None
         return n
 
     def humans_waited_for(self) -> set[int]:
@@ -363,88 +358,54 @@ class Table:
         return self.deal_over() and self.humans_waited_for() <= self.ready
 
     def summary(self) -> dict[str, Any] | None:
-        """The finished deal's summary (``None`` while a deal runs)."""
-        if self._final_summary is not None:
-            return self._final_summary
-        if self.match is None or not self.match.position.is_over():
+        """The finished deal's summary (``None`` while a deal runs): its outcome (R42,
+        R44-R47, from the session: nothing is dealt to learn it), the cards each team took and
+        who has said ``next``."""
+        out = self.session.outcome() if self.session is not None else None
+        if out is None:
             return None
-        if self._summary is not None and self._summary[0] == self.moves_made:
-            return dict(self._summary[1], ready=sorted(self.ready))
-        pos = self.match.position
-        # The match after this deal (R44-R47), by the engine's own next_deal on the side.
-        after = pos.next_deal(0)
-        won = [after.match_baazis[t] - pos.match_baazis[t] for t in (0, 1)]
-        deals = self.match.deals_finished + 1
-        s = self.settings
-        match_over = (s["deals"] is not None and deals >= s["deals"]) or (
-            s["baazis"] is not None and sum(after.match_baazis) >= s["baazis"]
+        captured = self.session.position.captured if self.session is not None else (0, 0)
+        return dict(
+            out.to_dict(),
+            captured=[card_list(captured[0]), card_list(captured[1])],
+            ready=sorted(self.ready),
         )
-        summary = {
-            "deal": deals,
-            "result": deal_result(pos),
-            "captured": [card_list(pos.captured[0]), card_list(pos.captured[1])],
-            "baazi_over": any(won),
-            "baazi_winner": (0 if won[0] else 1) if any(won) else None,
-            "diff": after.match_diff,
-            "baazis": list(after.match_baazis),
-            "match_over": match_over,
-        }
-        self._summary = (self.moves_made, summary)
-        return dict(summary, ready=sorted(self.ready))
 
     def advance(self) -> None:
-        """Leave a finished deal: the next deal, or the end of the match."""
-        assert self.match is not None
-        summary = self.summary()
-        assert summary is not None
-        pos = self.match.position
-        self.match.next_deal()
-        if not summary["match_over"]:
-            # The last deal stays on show at the end, with each seat's last move.
-            self.history = []
+        """Leave a finished deal: the next deal, or the end of the match (the last deal
+        stays on show)."""
+        assert self.session is not None
+        out = self.session.outcome()
+        assert out is not None
         self.ready.clear()
-        self._summary = None
-        if summary["match_over"]:
+        if out.match_over:
             self.status = "finished"
-            self.final = pos
-            self._final_summary = dict(summary, ready=[])
+        else:
+            self.session.start_next_deal()
 
     def match_info(self) -> dict[str, Any] | None:
-        """The running match: deals finished, the baazi difference, baazis won, history."""
-        m = self.match
-        if m is None:
+        """The running match: deals finished, the baazi difference, baazis won, history (a
+        finished deal on show counts, as on its summary)."""
+        session = self.session
+        if session is None:
             return None
-        pos = m.position
-        info: dict[str, Any] = {
-            "deals": m.deals_finished,
-            "diff": pos.match_diff,
-            "baazis": list(pos.match_baazis),
-            "history": [d["result"] for d in m.deals],
+        standing = session.standing()
+        shown = session.position
+        return {
+            "deals": standing.deals,
+            "diff": standing.diff,
+            "baazis": list(standing.baazis),
+            "history": session.results(),
+            # The deal on show so far: card points and score (R42), public information.
+            "points": list(shown.card_points()),
+            "score": list(shown.deal_scores()),
         }
-        shown = self.position or pos
-        # The deal on show so far: card points and score (R42), public information.
-        info["points"] = list(shown.card_points())
-        info["score"] = list(shown.deal_scores())
-        summary = self.summary() if pos.is_over() else None
-        if summary is not None and self.status != "finished":
-            # A finished deal waiting for "next" already counts, as on its summary.
-            info["deals"] = summary["deal"]
-            info["diff"] = summary["diff"]
-            info["baazis"] = summary["baazis"]
-            info["history"] = [*info["history"], summary["result"]]
-        return info
 
     def last_moves(self) -> list[dict[str, Any] | None]:
         """Each seat's latest move of the deal on show."""
-        out: list[dict[str, Any] | None] = [None, None, None, None]
-        missing = 4
-        for seat, code in reversed(self.history):  # the latest four moves are usually enough
-            if out[seat] is None:
-                out[seat] = _move_dict(code)
-                missing -= 1
-                if not missing:
-                    break
-        return out
+        if self.session is None:
+            return [None, None, None, None]
+        return [None if m is None else _move_dict(m[0]) for m in self.session.last_moves()]
 
     def public(self) -> dict[str, Any]:
         """The table as anyone may see it (``GET /api/tables/{code}``, ``state.table``)."""
@@ -495,33 +456,20 @@ class Table:
         """The game so far as a FORMAT.md game record: the finished deals only, since a deal's
         start shows every hand (the deal on show joins the record when it is over). The
         match's ``seed``, which fixes every shuffle, is in it only once the match is over."""
-        if self.match is None:
+        if self.session is None:
             raise TableError("not_allowed", "the game has not started: no record yet")
-        record = self.match.to_record()
+        record = self.session.to_record(unfinished=False)
         if self.status != "finished":
             # The seed fixes every shuffle: while the match runs it would show every hand.
             del record["seed"]
-        pos = self.match.position
-        if record["deals"] and "result" not in record["deals"][-1]:
-            if pos.is_over():
-                record["deals"][-1]["result"] = deal_result(pos)
-            else:
-                record["deals"].pop()
         return record
 
     # --- restoring --------------------------------------------------------------------------
 
     def replay(self, moves: list[dict[str, Any]]) -> None:
         """Replay stored moves (a restart): the same engine checks as when they were made."""
-        if self.match is None:
-            self.match = Match(self.seed, self.settings["preset"])
-        for mv in moves:
-            if self.match.position.is_over():
-                self.match.next_deal()
-                self.history = []
-            code = int(Move.from_dict(mv))
-            verify_move(self.match.position, code)
-            self.apply(code)
+        session = self.session if self.session is not None else self._new_session()
+        session.replay(moves)
 
 
 class Connection:
@@ -681,7 +629,7 @@ class TableManager:
         moves stay stored), its last state goes to anyone still watching, and it leaves
         memory."""
         record = None
-        if table.match is not None:
+        if table.session is not None:
             with contextlib.suppress(TableError):
                 record = table.record()
         table.status = "closed"
@@ -1164,8 +1112,7 @@ class TableManager:
 
     def _play(self, table: Table, code: int) -> None:
         """Store, make and broadcast a checked move of the seat to move."""
-        assert table.match is not None
-        seat = table.match.position.to_move
+        seat = table.to_move
         assert seat is not None
         if self.store is not None:
             # Written before anything is sent: a move a player has seen is never lost.
