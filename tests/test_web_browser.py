@@ -53,6 +53,12 @@ def screenshot(page: Any, name: str, **kw: Any) -> None:
     if os.environ.get("SEEP_SCREENSHOTS") == "1":
         SHOTS.mkdir(parents=True, exist_ok=True)
         page.mouse.move(1, 1)  # no hover effect in the picture
+        # No card in mid-flight (the sweep banner and the endless "thinking" dots may run).
+        page.wait_for_function(
+            "() => !document.querySelector('.ghost-card') && document.getAnimations().every("
+            "a => a.playState !== 'running' || a.effect.getTiming().iterations === Infinity"
+            " || (a.effect.target && a.effect.target.id === 'sweep-banner'))"
+        )
         page.screenshot(path=str(SHOTS / f"{name}.png"), **kw)
 
 
