@@ -55,6 +55,7 @@ _STATUS = {
     "seat_taken": 409,
     "already_seated": 409,
     "rate_limited": 429,
+    "bad_transfer": 403,
     "too_many_tables": 429,
     "unavailable": 503,
 }
@@ -372,6 +373,7 @@ def create_app(
 
     creations = RateLimiter(per_minute)
     misses = RateLimiter(misses_cap)  # lookups of codes that name no table
+    lobby_looks = RateLimiter(_env_int("SEEP_MAX_LOBBY_PER_MINUTE", 60))
     log_bad = LogLimiter(log)
     manager.log_bad_input = log_bad
 
@@ -458,9 +460,7 @@ def create_app(
     # --- API ----------------------------------------------------------------------------------
     # The handlers are ``async`` so that they run on the event loop's thread, like the tables.
 
-    @app.post("/api/tables", status_code=201, openapi_extra=_body_doc(CreateTable))
-    async def create_table(request: Request) -> dict[str, Any]:
-        key = client(request)
+    def create(key: str, body: Any) -> dict[str, Any]:
         if creations.over(key):
             raise TableError(
                 "rate_limited",
@@ -477,10 +477,43 @@ def create_app(
                 "too_many_tables",
                 f"the server has {open_cap} open tables, its limit: try again later",
             )
-        made = manager.create(await _json_body(request), key)
+        made = manager.create(body, key)
         creations.add(key)
         open_tables.add(key, made["code"])
         return made
+
+    @app.post("/api/tables", status_code=201, openapi_extra=_body_doc(CreateTable))
+    async def create_table(request: Request) -> dict[str, Any]:
+        return create(client(request), await _json_body(request))
+
+    @app.get("/api/lobby")
+    async def lobby_tables(request: Request) -> dict[str, Any]:
+        key = client(request)
+        if lobby_looks.over(key):
+            raise TableError(
+                "rate_limited",
+                f"at most {lobby_looks.limit} lobby lookups a minute from one address",
+            )
+        lobby_looks.add(key)
+        return manager.lobby()
+
+    @app.post("/api/quick", openapi_extra=_body_doc(CreateTable))
+    async def quick_match(request: Request) -> dict[str, Any]:
+        # Sit at the first open public table with these settings, or open one (counted as a
+        # table created, with its limits).
+        key = client(request)
+        body = await _json_body(request)
+        if lobby_looks.over(key):
+            raise TableError(
+                "rate_limited",
+                f"at most {lobby_looks.limit} lobby lookups a minute from one address",
+            )
+        lobby_looks.add(key)
+        code = manager.quick_table(body)
+        if code is not None:
+            joined = manager.join(code, {"name": body.get("name")} if body.get("name") else {})
+            return {"code": code, "url": f"/t/{code}", **joined}
+        return create(key, dict(body, public=True))
 
     @app.get("/api/tables/{code}")
     async def table_summary(code: str, request: Request) -> dict[str, Any]:
@@ -540,6 +573,7 @@ def create_app(
             await ws.close(code=4429 if exc.code == "rate_limited" else 4404)
             return
         conn.client = key
+        conn.origin = f"{'https' if ws.url.scheme == 'wss' else 'http'}://{ws.url.netloc}"
         task = asyncio.create_task(writer(ws, conn))
         try:
             while True:

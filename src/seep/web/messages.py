@@ -53,6 +53,8 @@ __all__ = [
 ]
 
 NAME_LENGTH = 24
+CHAT_LENGTH = 200  # characters of one chat line
+EMOTES = ("well_played", "nice_sweep", "oops", "thanks", "hurry", "good_game")
 MAX_DEPTH = 32  # nesting of arrays and objects: a move needs 3
 MAX_INT_DIGITS = 18  # fits 64 bits; the protocol has no larger integers
 
@@ -256,6 +258,9 @@ class CreateTable(_Body):
     turn_seconds: Annotated[
         int | None, Field(ge=5, le=3600, description="the turn clock (null: none)")
     ] = None
+    public: Annotated[
+        bool, Field(description="listed in the lobby (GET /api/lobby) while seats are free")
+    ] = False
 
     @model_validator(mode="after")
     def _one_length(self) -> CreateTable:
@@ -364,6 +369,81 @@ class Next(_Message):
     type: Literal["next"]
 
 
+def _clean_text(value: str) -> str:
+    """Printable characters, spaces squeezed; not empty."""
+    text = " ".join("".join(ch for ch in value if ch.isprintable()).split())
+    if not text:
+        raise ValueError("a chat line needs some text")
+    return text
+
+
+class Chat(_Message):
+    """A chat line to everyone at the table (players and spectators); shown as text."""
+
+    type: Literal["chat"]
+    text: Annotated[str, Field(max_length=CHAT_LENGTH), AfterValidator(_clean_text)]
+
+
+class Emote(_Message):
+    """A quick emote to everyone at the table."""
+
+    type: Literal["emote"]
+    emote: Literal[EMOTES]  # type: ignore[valid-type]
+
+
+class Mute(_Message):
+    """Host only: mute (or unmute) the chat and emotes of the player in ``seat``."""
+
+    type: Literal["mute"]
+    seat: SeatNumber
+    muted: bool = True
+
+
+class Watch(_Message):
+    """A spectator gives his name, shown in the table's list of who is watching."""
+
+    type: Literal["watch"]
+    name: Name = None
+
+
+class Rematch(_Message):
+    """After the match: I play again at this table with the same seats."""
+
+    type: Literal["rematch"]
+
+
+class Transfer(_Message):
+    """Ask for a one-time code that carries my seat to another device."""
+
+    type: Literal["transfer"]
+
+
+class Claim(_Message):
+    """Another device claims a seat with a transfer code (from the link's fragment)."""
+
+    type: Literal["claim"]
+    code: Annotated[str, Field(min_length=1, max_length=64)]
+
+
+class Coach(_Message):
+    """Practice tables: the coach's advice for my turn."""
+
+    type: Literal["coach"]
+
+
+class Report(_Message):
+    """The position as my seat sees it, the moves offered and the app version."""
+
+    type: Literal["report"]
+
+
+class MovesRequest(_Message):
+    """One card's legal moves, when the state sends counts per card instead of the list."""
+
+    type: Literal["moves"]
+    card: Annotated[str, Field(min_length=2, max_length=2, pattern="^[A2-9TJQK][CDHS]$")]
+
+
 MESSAGES: dict[str, type[_Message]] = {
     "hello": Hello,
     "ping": Ping,
@@ -374,10 +454,38 @@ MESSAGES: dict[str, type[_Message]] = {
     "hint": Hint,
     "undo": Undo,
     "next": Next,
+    "chat": Chat,
+    "emote": Emote,
+    "mute": Mute,
+    "watch": Watch,
+    "rematch": Rematch,
+    "transfer": Transfer,
+    "claim": Claim,
+    "coach": Coach,
+    "report": Report,
+    "moves": MovesRequest,
 }
 
 ClientMessage = Annotated[
-    Hello | Ping | MoveMessage | Start | Sit | Kick | Hint | Undo | Next,
+    Hello
+    | Ping
+    | MoveMessage
+    | Start
+    | Sit
+    | Kick
+    | Hint
+    | Undo
+    | Next
+    | Chat
+    | Emote
+    | Mute
+    | Watch
+    | Rematch
+    | Transfer
+    | Claim
+    | Coach
+    | Report
+    | MovesRequest,
     Field(discriminator="type"),
 ]
 
@@ -413,6 +521,13 @@ class SeatInfo(_Sent):
     away: bool
 
 
+class Watching(_Sent):
+    """Who is watching: how many spectators, and the names of those who gave one."""
+
+    count: int
+    names: list[str]
+
+
 class TableInfo(_Sent):
     """A table as anyone may see it (``GET /api/tables/{code}`` and ``state.table``)."""
 
@@ -421,6 +536,26 @@ class TableInfo(_Sent):
     host: int
     settings: dict[str, Any]
     seats: list[SeatInfo]
+    muted: list[int] = Field(default_factory=list, description="seats the host muted")
+    watching: Watching | None = None
+    rematch: list[int] = Field(
+        default_factory=list, description="after the match: the seats that asked for a rematch"
+    )
+
+
+class LobbyTable(_Sent):
+    """An open public table with free seats."""
+
+    code: str
+    settings: dict[str, Any]
+    seats: list[SeatInfo]
+    free: int
+
+
+class Lobby(_Sent):
+    """``GET /api/lobby``: open public tables with free seats (at most 50, oldest first)."""
+
+    tables: list[LobbyTable]
 
 
 class Created(_Sent):
@@ -498,6 +633,11 @@ class State(_Sent):
     match: MatchInfo | None
     summary: Summary | None
     clock: Clock | None
+    legal_counts: dict[str, int] | None = Field(
+        default=None,
+        description="when the legal list is too long to send (more than 10,000 moves): "
+        "each card's number of moves, and 'legal' is empty; ask with a 'moves' message",
+    )
 
 
 class HintAnswer(_Sent):
@@ -507,6 +647,98 @@ class HintAnswer(_Sent):
     version: int
     move: dict[str, Any]
     reason: str
+
+
+class ChatLine(_Sent):
+    """A chat line, to every player and spectator of the table."""
+
+    type: Literal["chat"]
+    seat: int
+    name: str
+    text: str
+
+
+class EmoteSent(_Sent):
+    """An emote, to every player and spectator of the table."""
+
+    type: Literal["emote"]
+    seat: int
+    name: str
+    emote: str
+
+
+class RematchReady(_Sent):
+    """The rematch has begun at a new table code: a player gets his new seat's token (to his
+    connections only), a spectator only the code."""
+
+    type: Literal["rematch"]
+    code: str
+    seat: int | None
+    token: str | None
+
+
+class TransferCode(_Sent):
+    """A one-time code carrying the seat to another device (``/t/{table}#transfer={code}``),
+    valid once until ``expires`` (Unix time); ``qr`` is the link as a QR code: ``size``
+    (modules) and ``path`` (an SVG path of the dark modules), null when the server has no QR
+    library."""
+
+    type: Literal["transfer"]
+    code: str
+    expires: float
+    qr: dict[str, Any] | None
+
+
+class Claimed(_Sent):
+    """A transfer code was good: this connection holds the seat, with a new token (the old
+    device's token is dead)."""
+
+    type: Literal["claimed"]
+    seat: int
+    token: str
+
+
+class CoachMove(_Sent):
+    """One of the bots' best moves."""
+
+    move: dict[str, Any]
+    reason: str
+
+
+class CoachWarning(_Sent):
+    """A move the coach warns about."""
+
+    move: dict[str, Any]
+    warnings: list[str]
+
+
+class CoachAnswer(_Sent):
+    """Practice tables: the bots' top three moves, warnings on the moves offered, and the
+    unseen cards by value (1..13, from the seat's view only)."""
+
+    type: Literal["coach"]
+    version: int
+    top: list[CoachMove]
+    warnings: list[CoachWarning]
+    unseen: dict[str, int]
+
+
+class ReportAnswer(_Sent):
+    """The position as the seat sees it (a FORMAT.md view), the moves offered and the app
+    version, for a bug report."""
+
+    type: Literal["report"]
+    report: dict[str, Any]
+
+
+class MovesAnswer(_Sent):
+    """One card's legal moves (at most 10,000; ``count`` is how many there are)."""
+
+    type: Literal["moves"]
+    version: int
+    card: str
+    moves: list[dict[str, Any]]
+    count: int
 
 
 class Pong(_Sent):
@@ -523,7 +755,21 @@ class ErrorMessage(_Sent):
     message: str
 
 
-ServerMessage = Annotated[State | HintAnswer | Pong | ErrorMessage, Field(discriminator="type")]
+ServerMessage = Annotated[
+    State
+    | HintAnswer
+    | ChatLine
+    | EmoteSent
+    | RematchReady
+    | TransferCode
+    | Claimed
+    | CoachAnswer
+    | ReportAnswer
+    | MovesAnswer
+    | Pong
+    | ErrorMessage,
+    Field(discriminator="type"),
+]
 
 
 def protocol_schema() -> dict[str, Any]:
@@ -537,6 +783,7 @@ def protocol_schema() -> dict[str, Any]:
         "Created": Created,
         "Joined": Joined,
         "TableInfo": TableInfo,
+        "Lobby": Lobby,
     }
     defs: dict[str, Any] = {}
     tops: dict[str, Any] = {}
@@ -551,8 +798,9 @@ def protocol_schema() -> dict[str, Any]:
         "title": "Seep web protocol (docs/web.md)",
         "description": (
             "A message a client sends on /ws/{code}. $defs: ServerMessage (what the server "
-            "sends), CreateTable and JoinTable (HTTP bodies), Created, Joined and TableInfo "
-            "(HTTP answers). Generated from seep.web.messages: python -m seep.web.messages"
+            "sends), CreateTable and JoinTable (HTTP bodies; CreateTable also for POST "
+            "/api/quick), Created, Joined, TableInfo and Lobby (HTTP answers). Generated "
+            "from seep.web.messages: python -m seep.web.messages"
         ),
         "$ref": "#/$defs/ClientMessage",
         "$defs": dict(sorted(defs.items())),

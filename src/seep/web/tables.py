@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from ..bots import Bot, Decision, make_bot
-from ..cards import card_list, card_name
+from ..cards import card_list, card_name, parse_card
 from ..engine import PHASE_PLAY, Position
 from ..errors import IllegalMoveError, MalformedMoveError, SeepError
 from ..match import replay_record
@@ -39,14 +39,21 @@ from ..moves import Move
 from ..session import Session
 from ..verify import check
 from ..view import View
+from . import social
 from .messages import (
     BadInput,
+    Chat,
+    Claim,
     CreateTable,
+    Emote,
     Hello,
     JoinTable,
     Kick,
     MoveMessage,
+    MovesRequest,
+    Mute,
     Sit,
+    Watch,
     parse_body,
     parse_json,
     parse_message,
@@ -79,6 +86,11 @@ SLOW_BOTS = ("hard", "expert", "ismcts")
 # WebSocket close code for a table this server no longer holds (RFC 6455 "service restart"):
 # the client reconnects, and the proxy sends it to the table's new owner.
 CLOSE_MOVED = 1012
+CHAT_LIMIT = (5, 10.0)  # chat lines and emotes: at most 5 in 10 s per connection
+MAX_CONNECTIONS = 200  # sockets per table (players and spectators)
+MAX_WATCHER_NAMES = 20  # spectators' names shown (the count is exact)
+LOBBY_SIZE = 50  # tables listed by GET /api/lobby
+CLAIM_LIMIT = 10  # wrong transfer codes per client per minute
 
 
 M = TypeVar("M")
@@ -92,12 +104,11 @@ def _dumps(msg: dict[str, Any]) -> str:
     return _ENCODER.encode(msg)
 
 
-def _dead_cards(pos: Position, seat: int, legal: list[dict[str, Any]]) -> dict[str, str]:
+def _dead_cards(pos: Position, seat: int, used: set[Any]) -> dict[str, str]:
     """Why each card of ``seat``'s hand with no legal use has none: the rules checker's
     refusal of throwing it (R16 the bid, R21d retention, R21f(b) a house of its value ...)."""
     if pos.phase_id != PHASE_PLAY:
         return {}
-    used = {m.get("card") for m in legal}
     out: dict[str, str] = {}
     for card in range(52):
         if pos.hands[seat] >> card & 1 and card_name(card) not in used:
@@ -153,6 +164,7 @@ def _settings(req: CreateTable) -> dict[str, Any]:
         "baazis": req.baazis if req.deals is not None or req.baazis is not None else 1,
         "practice": req.practice,
         "turn_seconds": req.turn_seconds,
+        "public": req.public and not req.practice,
     }
 
 
@@ -197,6 +209,11 @@ class Table:
         # Since when nobody who keeps it open has been connected (None: someone is); the
         # manager's sweep closes it after a while.
         self.alone_since: float | None = None
+        self.muted: set[int] = set()  # seats whose chat the host muted
+        self.watching: dict[str, Any] = {"count": 0, "names": []}  # kept by the manager
+        self.rematch: set[int] = set()  # after the match: seats that asked for a rematch
+        self.rematched: str | None = None  # the rematch's table code, once started
+        self.transfers = social.Transfers()
 
     # --- seats ------------------------------------------------------------------------------
 
@@ -246,6 +263,25 @@ class Table:
         if self.seats[target].kind != "human":
             raise TableError("not_allowed", f"seat {target} has no player to take off")
         self.seats[target] = Seat()
+        self.muted.discard(target)
+        self.transfers.drop_seat(target)
+
+    def mute(self, seat: int, target: int, muted: bool) -> None:
+        """The host mutes (or unmutes) a player's chat and emotes."""
+        if seat != self.host:
+            raise TableError("not_host", "only the host can mute a player")
+        if target == seat:
+            raise TableError("not_allowed", "the host cannot mute himself")
+        if self.seats[target].kind != "human":
+            raise TableError("not_allowed", f"seat {target} has no player to mute")
+        if muted:
+            self.muted.add(target)
+        else:
+            self.muted.discard(target)
+
+    def free_seats(self) -> int:
+        """Empty seats (a waiting table's places for players)."""
+        return sum(1 for s in self.seats if s.kind == "empty")
 
     def start(self, seat: int) -> None:
         """The host starts: empty seats get bots, and the first deal is dealt."""
@@ -415,6 +451,9 @@ class Table:
             "host": self.host,
             "settings": dict(self.settings),
             "seats": [s.public() for s in self.seats],
+            "muted": sorted(self.muted),
+            "watching": self.watching,
+            "rematch": sorted(self.rematch),
         }
 
     def state(self, seat: int | None) -> dict[str, Any]:
@@ -423,6 +462,7 @@ class Table:
         view: dict[str, Any] | None = None
         legal: list[dict[str, Any]] = []
         dead: dict[str, str] = {}
+        counts: dict[str, int] | None = None
         if pos is not None:
             if seat is None:
                 # A spectator's view: any seat's, with that seat's hand reduced to a count.
@@ -433,8 +473,12 @@ class Table:
                 view = View.from_position(pos, seat, self.history).to_dict()
                 # The legal moves only for the seat to move: nobody else needs them.
                 if self.to_move == seat:
-                    legal = [_move_dict(c) for c in pos.legal_codes()]
-                    dead = _dead_cards(pos, seat, legal)
+                    # A huge list (issue 12) goes as counts per card: the page asks for one
+                    # card's moves with a 'moves' message.
+                    codes, counts = social.legal_or_counts(pos)
+                    legal = [_move_dict(c) for c in codes]
+                    used = set(counts) if counts is not None else {m.get("card") for m in legal}
+                    dead = _dead_cards(pos, seat, used)
         clock = None
         if self.deadline is not None and self.to_move is not None:
             clock = {"seat": self.to_move, "deadline": self.deadline}
@@ -450,6 +494,7 @@ class Table:
             "match": self.match_info(),
             "summary": self.summary(),
             "clock": clock,
+            "legal_counts": counts,
         }
 
     def record(self) -> dict[str, Any]:
@@ -482,7 +527,10 @@ class Connection:
         self.client = ""  # the client's address key (seep.web.limits), for logs and limits
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self._times: deque[float] = deque()
+        self._chats: deque[float] = deque()
         self.close_code: int | None = None  # set when the server ends the connection
+        self.name = ""  # a spectator's name, if he gave one
+        self.origin = ""  # the page's origin (scheme and host), for transfer links
 
     def push(self, text: str) -> None:
         """Queue a message for this client."""
@@ -504,6 +552,17 @@ class Connection:
     def error(self, code: str, message: str) -> None:
         """Queue an ``error`` message for this client only."""
         self.push(json.dumps({"type": "error", "code": code, "message": message}))
+
+    def allow_chat(self, now: float) -> bool:
+        """Chat limit: at most :data:`CHAT_LIMIT` lines and emotes in its window."""
+        count, window = CHAT_LIMIT
+        times = self._chats
+        while times and now - times[0] >= window:
+            times.popleft()
+        if len(times) >= count:
+            return False
+        times.append(now)
+        return True
 
     def allow(self, now: float, limit: int = RATE_LIMIT) -> bool:
         """Rate limit: at most ``limit`` messages in any second."""
@@ -576,6 +635,7 @@ class TableManager:
         self.log_bad_input: Callable[[str, str], None] | None = None
         self.lease_seconds = lease_seconds
         self._claims: dict[str, asyncio.Future[None]] = {}  # tables being taken over
+        self._bad_claims: dict[str, deque[float]] = {}  # client -> times of wrong codes
 
     # --- lifecycle --------------------------------------------------------------------------
 
@@ -842,6 +902,37 @@ class TableManager:
             raise TableError("unknown_table", f"no table {code}")
         return table
 
+    def lobby(self) -> dict[str, Any]:
+        """Open public tables with free seats (``GET /api/lobby``), oldest first, at most
+        :data:`LOBBY_SIZE`. Private tables never show. (Several instances: each lists the
+        tables it holds.)"""
+        out: list[dict[str, Any]] = []
+        for t in self.tables.values():
+            if t.settings.get("public") and t.status == "waiting" and t.free_seats():
+                out.append(
+                    {
+                        "code": t.code,
+                        "settings": dict(t.settings),
+                        "seats": [s.public() for s in t.seats],
+                        "free": t.free_seats(),
+                    }
+                )
+                if len(out) >= LOBBY_SIZE:
+                    break
+        return {"tables": out}
+
+    def quick_table(self, body: Any) -> str | None:
+        """Quick match: the first open public table with the settings of ``body`` (a create
+        request), or ``None`` (then the caller opens one)."""
+        req = _checked(lambda d: parse_body(CreateTable, d), body)
+        if req.practice:
+            raise TableError("bad_request", "quick match is for tables with other players")
+        wanted = dict(_settings(req), public=True)
+        for t in self.tables.values():
+            if t.status == "waiting" and t.settings == wanted and t.free_seats():
+                return t.code
+        return None
+
     def join(self, code: str, body: Any) -> dict[str, Any]:
         """Take a seat (``POST /api/tables/{code}/join``)."""
         table = self.get(code)
@@ -919,12 +1010,19 @@ class TableManager:
                     f"/replay/{code.upper()}",
                 )
             raise TableError("unknown_table", f"no table {code}")
+        conns = self.conns.setdefault(table.code, set())
+        if len(conns) >= MAX_CONNECTIONS:
+            raise TableError(
+                "too_many_connections",
+                f"table {table.code} has {MAX_CONNECTIONS} connections, its limit: try later",
+            )
         conn = Connection(table.code, None)
-        self.conns.setdefault(table.code, set()).add(conn)
-        for observe in self.observers:
-            observe(table)
-        conn.push(_dumps(table.state(None)))
-        return conn  # a spectator never wakes a paused table
+        conns.add(conn)
+        # Everyone sees who is watching: a new state for all (a spectator never wakes a
+        # paused table: no driving here).
+        table.version += 1
+        self._broadcast(table)
+        return conn
 
     def hello(self, conn: Connection, token: str) -> None:
         """The ``hello`` handshake: the connection takes the seat its token holds. A token that
@@ -957,6 +1055,8 @@ class TableManager:
             self._forget(table)  # over and unwatched: the store keeps it
             return
         if conn.seat is None:
+            table.version += 1  # one spectator fewer
+            self._broadcast(table)
             return
         s = table.seats[conn.seat]
         s.connections -= 1
@@ -1020,7 +1120,7 @@ class TableManager:
             return
         handler = self._handlers[kind]
         table = self.get(conn.code)
-        if conn.seat is None:
+        if conn.seat is None and kind not in ("watch", "claim"):
             raise TableError("not_allowed", "spectators can only watch")
         await handler(self, table, conn, msg)
 
@@ -1098,6 +1198,186 @@ class TableManager:
             self.store.save_table(table)
         self._changed(table, game=False)
 
+    # --- the social side: chat, emotes, mute, watchers, rematch, transfer, coach, report ------
+
+    def _to_all(self, table: Table, msg: dict[str, Any]) -> None:
+        text = _dumps(msg)
+        for c in self.conns.get(table.code, ()):
+            c.push(text)
+
+    def _speaker(self, table: Table, conn: Connection) -> tuple[int, str]:
+        assert conn.seat is not None
+        if conn.seat in table.muted:
+            raise TableError("muted", "the host has muted you at this table")
+        if not conn.allow_chat(self.clock()):
+            raise TableError(
+                "rate_limited", f"at most {CHAT_LIMIT[0]} chat lines in {CHAT_LIMIT[1]:g} s"
+            )
+        return conn.seat, table.seats[conn.seat].name
+
+    async def _on_chat(self, table: Table, conn: Connection, msg: Any) -> None:
+        assert isinstance(msg, Chat)
+        seat, name = self._speaker(table, conn)
+        self._to_all(table, {"type": "chat", "seat": seat, "name": name, "text": msg.text})
+
+    async def _on_emote(self, table: Table, conn: Connection, msg: Any) -> None:
+        assert isinstance(msg, Emote)
+        seat, name = self._speaker(table, conn)
+        self._to_all(table, {"type": "emote", "seat": seat, "name": name, "emote": msg.emote})
+
+    async def _on_mute(self, table: Table, conn: Connection, msg: Any) -> None:
+        assert conn.seat is not None and isinstance(msg, Mute)
+        table.mute(conn.seat, msg.seat, msg.muted)
+        self._changed(table, game=False)
+
+    async def _on_watch(self, table: Table, conn: Connection, msg: Any) -> None:
+        assert isinstance(msg, Watch)
+        if conn.seat is not None:
+            raise TableError("not_allowed", "a player's name is his seat's")
+        if not conn.allow_chat(self.clock()):
+            raise TableError("rate_limited", "too many name changes: wait a few seconds")
+        conn.name = msg.name or ""
+        table.version += 1
+        self._broadcast(table)
+
+    async def _on_rematch(self, table: Table, conn: Connection, msg: Any) -> None:
+        assert conn.seat is not None
+        if table.status != "finished":
+            raise TableError("not_allowed", "a rematch is for a finished match")
+        if table.rematched is not None:
+            raise TableError("not_allowed", f"the rematch has begun at table {table.rematched}")
+        table.rematch.add(conn.seat)
+        here = {c.seat for c in self.conns.get(table.code, ()) if c.seat is not None}
+        if here <= table.rematch:
+            self._start_rematch(table)
+        table.version += 1
+        self._broadcast(table)
+
+    def _start_rematch(self, table: Table) -> None:
+        """A new match for the players who accepted, in the same seats (a new table code:
+        each match keeps its own record); bots take the other seats."""
+        new = Table(self._new_code(), table.settings, secrets.randbits(62))
+        new.client = table.client
+        new.alone_since = self.clock()
+        tokens: dict[int, str] = {}
+        for i in sorted(table.rematch):
+            old = table.seats[i]
+            if old.kind == "human":
+                tokens[i] = secrets.token_hex(24)
+                new.seats[i] = Seat(name=old.name, kind="human", token_hash=hash_token(tokens[i]))
+        if not tokens:
+            return
+        new.host = table.host if table.host in tokens else min(tokens)
+        new.start(new.host)
+        if self.store is not None:
+            for _ in range(8):
+                try:
+                    self.store.create_table(new)
+                    break
+                except StoreConflict:
+                    new.code = self._new_code()
+        if not self.clustered:
+            self.tables[new.code] = new
+        table.rematched = new.code
+        for c in self.conns.get(table.code, ()):
+            token = tokens.get(c.seat) if c.seat is not None else None
+            c.push(
+                _dumps(
+                    {
+                        "type": "rematch",
+                        "code": new.code,
+                        "seat": c.seat if token is not None else None,
+                        "token": token,
+                    }
+                )
+            )
+
+    async def _on_transfer(self, table: Table, conn: Connection, msg: Any) -> None:
+        assert conn.seat is not None
+        if table.status not in ("waiting", "playing"):
+            raise TableError("not_allowed", f"the table is {table.status}: no seat to carry")
+        code, expires = table.transfers.issue(conn.seat, self.clock())
+        # The code rides in the link's fragment, which browsers never send to a server.
+        link = f"{conn.origin}/t/{table.code}#transfer={code}"
+        conn.push(
+            _dumps(
+                {"type": "transfer", "code": code, "expires": expires, "qr": social.qr_svg(link)}
+            )
+        )
+
+    async def _on_claim(self, table: Table, conn: Connection, msg: Any) -> None:
+        assert isinstance(msg, Claim)
+        if conn.seat is not None:
+            raise TableError("not_allowed", "this connection already holds a seat")
+        now = self.clock()
+        key = conn.client or "?"
+        times = self._bad_claims.get(key)
+        if times is not None:
+            while times and now - times[0] >= 60.0:
+                times.popleft()
+            if len(times) >= CLAIM_LIMIT:
+                raise TableError(
+                    "rate_limited", f"more than {CLAIM_LIMIT} wrong transfer codes in a minute"
+                )
+        seat = table.transfers.redeem(msg.code, now)
+        if seat is None or table.seats[seat].kind != "human":
+            if len(self._bad_claims) > 10_000:
+                self._bad_claims.clear()  # bounded: a flood of addresses forgets old ones
+            self._bad_claims.setdefault(key, deque()).append(now)
+            raise TableError("bad_transfer", "this transfer code is wrong, used or expired")
+        token = secrets.token_hex(24)
+        s = table.seats[seat]
+        s.token_hash = hash_token(token)  # the old device's token is dead
+        for c in self.conns.get(table.code, ()):
+            if c.seat == seat:
+                c.seat = None
+                c.error("moved_device", "your seat went to another device: you are watching")
+        s.connections = 1
+        conn.seat = seat
+        handle = self._grace.pop((table.code, seat), None)
+        if handle is not None:
+            handle.cancel()
+        s.away = False
+        if self.store is not None:
+            self.store.save_table(table)
+        conn.push(_dumps({"type": "claimed", "seat": seat, "token": token}))
+        self._changed(table, game=False)
+
+    async def _on_coach(self, table: Table, conn: Connection, msg: Any) -> None:
+        assert conn.seat is not None
+        if not table.settings["practice"]:
+            raise TableError("not_allowed", "the coach is for practice tables")
+        if table.to_move != conn.seat:
+            raise TableError("not_your_turn", "the coach advises on your own turn")
+        advice = social.coach(table.view(conn.seat))
+        conn.push(_dumps({"type": "coach", "version": table.version, **advice}))
+
+    async def _on_report(self, table: Table, conn: Connection, msg: Any) -> None:
+        assert conn.seat is not None
+        state = table.state(conn.seat)
+        if state["view"] is None:
+            raise TableError("not_allowed", "the game has not started: no position yet")
+        report = social.report(state["view"], state["legal"], state["legal_counts"])
+        conn.push(_dumps({"type": "report", "report": report}))
+
+    async def _on_moves(self, table: Table, conn: Connection, msg: Any) -> None:
+        assert conn.seat is not None and isinstance(msg, MovesRequest)
+        if table.to_move != conn.seat or table.position is None:
+            raise TableError("not_your_turn", "moves are asked for on your own turn")
+        card = parse_card(msg.card)
+        codes, count = social.card_moves(table.position, card)
+        conn.push(
+            _dumps(
+                {
+                    "type": "moves",
+                    "version": table.version,
+                    "card": card_name(card),
+                    "moves": [_move_dict(c) for c in codes],
+                    "count": count,
+                }
+            )
+        )
+
     _handlers: ClassVar[dict[str, Callable[[TableManager, Table, Connection, Any], Any]]] = {
         "move": _on_move,
         "start": _on_start,
@@ -1106,6 +1386,16 @@ class TableManager:
         "hint": _on_hint,
         "undo": _on_undo,
         "next": _on_next,
+        "chat": _on_chat,
+        "emote": _on_emote,
+        "mute": _on_mute,
+        "watch": _on_watch,
+        "rematch": _on_rematch,
+        "transfer": _on_transfer,
+        "claim": _on_claim,
+        "coach": _on_coach,
+        "report": _on_report,
+        "moves": _on_moves,
     }
 
     # --- changes ------------------------------------------------------------------------------
@@ -1143,10 +1433,14 @@ class TableManager:
             self._forget(table)
 
     def _broadcast(self, table: Table) -> None:
+        conns = self.conns.get(table.code, ())
+        watchers = [c for c in conns if c.seat is None]
+        names = sorted({c.name for c in watchers if c.name})[:MAX_WATCHER_NAMES]
+        table.watching = {"count": len(watchers), "names": names}
         for observe in self.observers:
             observe(table)
         texts: dict[int | None, str] = {}
-        for conn in self.conns.get(table.code, ()):
+        for conn in conns:
             text = texts.get(conn.seat)
             if text is None:
                 text = texts[conn.seat] = _dumps(table.state(conn.seat))
