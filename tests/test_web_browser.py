@@ -484,8 +484,13 @@ def test_phone_size_practice_with_undo(server: str, browser: Any) -> None:
             box = page.locator(sel).first.bounding_box()
             assert box and box["x"] >= 0 and box["x"] + box["width"] <= 390, f"{sel}: {box}"
         screenshot(page, "phone")
+        # Taken: the play count moves on (the bots may answer before a check of the turn).
+        n = plays(page)
         page.click("#confirm-btn")
-        page.wait_for_function("() => document.body.dataset.myturn !== 'true'")
+        page.wait_for_function(
+            "n => document.body.dataset.myturn !== 'true' || Number(document.body.dataset.plays) !== n",
+            arg=n,
+        )
     finally:
         ctx.close()
 
