@@ -488,7 +488,8 @@ def test_phone_size_practice_with_undo(server: str, browser: Any) -> None:
         n = plays(page)
         page.click("#confirm-btn")
         page.wait_for_function(
-            "n => document.body.dataset.myturn !== 'true' || Number(document.body.dataset.plays) !== n",
+            "n => document.body.dataset.myturn !== 'true'"
+            " || Number(document.body.dataset.plays) !== n",
             arg=n,
         )
     finally:
