@@ -655,3 +655,176 @@ def test_seed_hidden_until_the_match_is_over(tmp_path: Path) -> None:
         record = client.get(f"/api/tables/{code}/record").json()
         assert record["seed"] == manager.get(code).seed
         p.close()
+
+
+# --- the social side (issue 13): lobby, chat, mute, transfer codes, one card's moves ----------
+
+
+def test_the_lobby_shows_no_private_table_and_is_limited(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SEEP_MAX_LOBBY_PER_MINUTE", "5")
+    monkeypatch.setattr("seep.web.tables.LOBBY_SIZE", 3)
+    with web_client(tmp_path, max_tables_per_minute=0) as (client, _manager, _):
+        private = [client.post("/api/tables", json={}).json()["code"] for _ in range(3)]
+        public = [
+            client.post("/api/tables", json={"public": True}).json()["code"] for _ in range(4)
+        ]
+        listed = client.get("/api/lobby").json()["tables"]
+        assert [t["code"] for t in listed] == public[:3]  # bounded, oldest first
+        assert not set(private) & {t["code"] for t in listed}
+        assert "token" not in json.dumps(listed)
+        # Quick match never seats anyone at a private table, whatever its settings.
+        quick = client.post("/api/quick", json={}).json()
+        assert quick["code"] in public and quick["code"] not in private
+        quick = client.post("/api/quick", json={"practice": True})
+        assert quick.status_code == 400 and quick.json()["error"]["code"] == "bad_request"
+        for _ in range(5):
+            client.get("/api/lobby")
+        r = client.get("/api/lobby")
+        assert r.status_code == 429 and r.json()["error"]["code"] == "rate_limited"
+        assert client.post("/api/quick", json={}).status_code == 429
+
+
+def test_chat_is_text_bounded_and_rate_limited(tmp_path: Path) -> None:
+    with web_client(tmp_path) as (client, _manager, checker):
+        made = client.post("/api/tables", json={"name": "Asha"}).json()
+        code = made["code"]
+        p = Player(client, checker, code, made["token"])
+        p.recv()
+        watcher = Player(client, checker, code)
+        watcher.recv()
+        # Markup travels as the text it is (the page shows it with textContent), squeezed
+        # and stripped of control characters.
+        p.send({"type": "chat", "text": "<img src=x onerror=alert(1)>\u0000\u202e\n<script>"})
+        line = watcher.until(lambda m: m["type"] == "chat")
+        assert line["text"] == "<img src=x onerror=alert(1)> <script>"
+        for text in ("x" * 10_000, "x" * 201, "", "   \u0000 "):
+            p.send({"type": "chat", "text": text})
+            assert p.error()["code"] == "bad_message"
+        p.send({"type": "chat", "text": 5})
+        assert p.error()["code"] == "bad_message"
+        p.send({"type": "emote", "emote": "<b>"})
+        assert p.error()["code"] == "bad_message"
+        time.sleep(1.0)  # (the socket's own limit, 20 messages a second, is not tested here)
+        # A flood: five lines in ten seconds, the rest refused and never broadcast.
+        for i in range(12):
+            p.send({"type": "chat", "text": f"spam {i}"})
+        errors = [p.until(lambda m: m["type"] == "error") for _ in range(8)]
+        assert {e["code"] for e in errors} == {"rate_limited"}
+        p.alive()
+        watcher.alive()
+        lines = [m for m in watcher.received if m["type"] == "chat"]
+        assert len(lines) == 5  # the first line and four of the flood
+        # Spectators cannot chat, mute or ask for a transfer.
+        for msg in (
+            {"type": "chat", "text": "hi"},
+            {"type": "mute", "seat": 0},
+            {"type": "transfer"},
+        ):
+            watcher.send(msg)
+            assert watcher.error()["code"] == "not_allowed"
+        # A spectator's name is cleaned and bounded like a player's.
+        watcher.send({"type": "watch", "name": "x" * 25})
+        assert watcher.error()["code"] == "bad_message"
+        p.close()
+        watcher.close()
+
+
+def test_only_the_host_mutes_and_only_players(tmp_path: Path) -> None:
+    with web_client(tmp_path) as (client, _manager, checker):
+        made = client.post("/api/tables", json={"name": "Asha"}).json()
+        code = made["code"]
+        joined = client.post(f"/api/tables/{code}/join", json={"name": "Eve"}).json()
+        host = Player(client, checker, code, made["token"])
+        host.recv()
+        eve = Player(client, checker, code, joined["token"])
+        eve.recv()
+        eve.send({"type": "mute", "seat": 0})
+        assert eve.error()["code"] == "not_host"
+        host.send({"type": "mute", "seat": 0})
+        assert host.error()["code"] == "not_allowed"  # himself
+        host.send({"type": "mute", "seat": 2})
+        assert host.error()["code"] == "not_allowed"  # nobody there
+        host.send({"type": "mute", "seat": 9})
+        assert host.error()["code"] == "bad_message"
+        host.send({"type": "mute", "seat": 1})
+        eve.until(lambda m: m["type"] == "state" and m["table"]["muted"] == [1])
+        eve.send({"type": "emote", "emote": "oops"})
+        assert eve.error()["code"] == "muted"
+        host.close()
+        eve.close()
+
+
+def test_transfer_codes_resist_guessing_reuse_and_age(tmp_path: Path) -> None:
+    with web_client(tmp_path) as (client, manager, checker):
+        made = client.post("/api/tables", json={"name": "Asha"}).json()
+        code = made["code"]
+        p = Player(client, checker, code, made["token"])
+        p.recv()
+        p.send({"type": "transfer"})
+        tr = p.until(lambda m: m["type"] == "transfer")
+        assert len(tr["code"]) == 32  # 128 random bits
+        thief = Player(client, checker, code)
+        thief.recv()
+        # Guessing: wrong codes are refused, and after ten in a minute every claim is, even
+        # the right one (the limit is per client address).
+        for i in range(10):
+            thief.send({"type": "claim", "code": f"{i:032x}"})
+            assert thief.error()["code"] == "bad_transfer"
+        thief.send({"type": "claim", "code": tr["code"]})
+        assert thief.error()["code"] == "rate_limited"
+        thief.send({"type": "claim", "code": "x" * 65})
+        assert thief.error()["code"] == "bad_message"
+        manager._bad_claims.clear()
+        # The code was not spent by the refused claims: its owner's device takes it once.
+        other = Player(client, checker, code)
+        other.recv()
+        other.send({"type": "claim", "code": tr["code"]})
+        assert other.until(lambda m: m["type"] == "claimed")["seat"] == 0
+        thief.send({"type": "claim", "code": tr["code"]})
+        assert thief.error()["code"] == "bad_transfer"  # used
+        # A code dies after its time; a new code replaces the seat's older one.
+        other.send({"type": "transfer"})
+        first = other.until(lambda m: m["type"] == "transfer")
+        other.send({"type": "transfer"})
+        second = other.until(lambda m: m["type"] == "transfer")
+        thief.send({"type": "claim", "code": first["code"]})
+        assert thief.error()["code"] == "bad_transfer"  # replaced
+        clock = manager.clock
+        manager.clock = lambda: clock() + 301.0
+        try:
+            thief.send({"type": "claim", "code": second["code"]})
+            assert thief.error()["code"] == "bad_transfer"  # expired
+        finally:
+            manager.clock = clock
+        assert manager.get(code).seats[0].token_hash is not None
+        for x in (p, thief, other):
+            x.close()
+
+
+def test_the_moves_message_is_limited(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("seep.web.social.MAX_LEGAL", 1)
+    with web_client(tmp_path) as (client, _manager, checker):
+        made = client.post("/api/tables", json={"practice": True, "bots": "easy"}).json()
+        code = made["code"]
+        p = Player(client, checker, code, made["token"])
+        p.recv()
+        watcher = Player(client, checker, code)
+        watcher.recv()
+        p.send({"type": "start"})
+        msg = p.until(lambda m: m["type"] == "state" and bool(m.get("legal_counts")))
+        assert msg["legal"] == []
+        card, count = next(iter(msg["legal_counts"].items()))
+        p.send({"type": "moves", "card": card})
+        got = p.until(lambda m: m["type"] == "moves")
+        assert got["card"] == card and got["count"] == count and len(got["moves"]) == 1
+        for bad in ("ZZ", "1S", "AS" * 5000, 7, "as"):
+            p.send({"type": "moves", "card": bad})
+            assert p.error()["code"] == "bad_message"
+        watcher.send({"type": "moves", "card": card})
+        assert watcher.error()["code"] == "not_allowed"
+        watcher.send({"type": "coach"})
+        assert watcher.error()["code"] == "not_allowed"
+        p.close()
+        watcher.close()

@@ -370,8 +370,10 @@ class Next(_Message):
 
 
 def _clean_text(value: str) -> str:
-    """Printable characters, spaces squeezed; not empty."""
-    text = " ".join("".join(ch for ch in value if ch.isprintable()).split())
+    """Printable characters (line breaks become spaces; control and direction characters
+    go), spaces squeezed; not empty."""
+    kept = "".join(ch if ch.isprintable() else " " if ch.isspace() else "" for ch in value)
+    text = " ".join(kept.split())
     if not text:
         raise ValueError("a chat line needs some text")
     return text

@@ -9,6 +9,8 @@ seat's :class:`~seep.view.View`), the moves come from the engine.
 from __future__ import annotations
 
 import hashlib
+import importlib
+import random
 import secrets
 from dataclasses import dataclass, field
 from typing import Any
@@ -42,9 +44,29 @@ _VALUE_NAMES = ("", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q",
 # --- long move lists ---------------------------------------------------------------------------
 
 
+def _counting() -> Any:
+    """``seep.counting`` (issue 12: counts per card without listing, one card's moves alone)
+    when this build has it; ``None`` before it is merged (then the engine lists the moves)."""
+    try:
+        return importlib.import_module("seep.counting")
+    except ImportError:
+        return None
+
+
+# Under this many floor items (loose cards and houses) the list is short and cheaper to make
+# than to count: counting is for the huge floors of throw_rule "always".
+_COUNT_FROM = 10
+
+
 def legal_or_counts(pos: Position) -> tuple[list[int], dict[str, int] | None]:
     """The legal move codes of ``pos``, or, when there are more than :data:`MAX_LEGAL`, no list
-    and each card's number of moves (the page then asks for one card's moves)."""
+    and each card's number of moves (the page then asks for one card's moves). With
+    ``seep.counting`` a huge floor is counted in milliseconds, never listed."""
+    counting = _counting()
+    if counting is not None and pos.loose.bit_count() + len(pos.houses()) >= _COUNT_FROM:
+        by_card: dict[int, int] = counting.count_by_card(pos)
+        if sum(by_card.values()) > MAX_LEGAL:
+            return [], {card_name(c): n for c, n in sorted(by_card.items()) if n}
     codes = pos.legal_codes()
     if len(codes) <= MAX_LEGAL:
         return codes, None
@@ -57,8 +79,12 @@ def legal_or_counts(pos: Position) -> tuple[list[int], dict[str, int] | None]:
 
 def card_moves(pos: Position, card: int) -> tuple[list[int], int]:
     """The legal moves of ``pos`` that play ``card`` (at most :data:`MAX_LEGAL`) and how many
-    there are."""
-    codes = [c for c in pos.legal_codes() if code_card(c) == card]
+    there are (with ``seep.counting``: that card's moves only are made)."""
+    counting = _counting()
+    if counting is not None:
+        codes: list[int] = counting.card_codes(pos, card)
+    else:
+        codes = [c for c in pos.legal_codes() if code_card(c) == card]
     return codes[:MAX_LEGAL], len(codes)
 
 
@@ -74,9 +100,13 @@ def coach(view: View) -> dict[str, Any]:
     top: list[dict[str, Any]] = []
     warnings: list[dict[str, Any]] = []
     codes = sorted(view.legal_codes())
-    if not codes or view.phase_id != PHASE_PLAY or len(codes) > MAX_LEGAL:
+    if not codes or len(codes) > MAX_LEGAL:
         return {"top": top, "warnings": warnings, "unseen": unseen}
     bot = HeuristicBot()
+    if view.phase_id != PHASE_PLAY:  # the bid (R13): the bot's choice and its reason
+        decision = bot.choose(view, random.Random(0))
+        top.append({"move": decision.move.to_dict(), "reason": decision.reason})
+        return {"top": top, "warnings": warnings, "unseen": unseen}
     scored = bot.score_moves(view, codes)
     ranked = sorted(scored, key=lambda item: -item[0])
     for _, out, threat in ranked[:3]:

@@ -251,6 +251,10 @@ class Table:
         self.seats[to], self.seats[seat] = self.seats[seat], Seat()
         if self.host == seat:
             self.host = to
+        if seat in self.muted:  # the mute follows the player
+            self.muted.discard(seat)
+            self.muted.add(to)
+        self.transfers.drop_seat(seat)  # a code carries a seat number: ask again
 
     def kick(self, seat: int, target: int) -> None:
         """The host takes a player off a waiting table: the seat is empty, his token dead."""
@@ -636,6 +640,7 @@ class TableManager:
         self.lease_seconds = lease_seconds
         self._claims: dict[str, asyncio.Future[None]] = {}  # tables being taken over
         self._bad_claims: dict[str, deque[float]] = {}  # client -> times of wrong codes
+        self._watch_pending: set[str] = set()  # tables whose watchers' broadcast is due
 
     # --- lifecycle --------------------------------------------------------------------------
 
@@ -1018,11 +1023,11 @@ class TableManager:
             )
         conn = Connection(table.code, None)
         conns.add(conn)
-        # Everyone sees who is watching: a new state for all (a spectator never wakes a
-        # paused table: no driving here).
-        table.version += 1
-        self._broadcast(table)
-        return conn
+        for observe in self.observers:
+            observe(table)
+        conn.push(_dumps(table.state(None)))
+        self._watchers_changed(table)
+        return conn  # a spectator never wakes a paused table
 
     def hello(self, conn: Connection, token: str) -> None:
         """The ``hello`` handshake: the connection takes the seat its token holds. A token that
@@ -1055,8 +1060,7 @@ class TableManager:
             self._forget(table)  # over and unwatched: the store keeps it
             return
         if conn.seat is None:
-            table.version += 1  # one spectator fewer
-            self._broadcast(table)
+            self._watchers_changed(table)
             return
         s = table.seats[conn.seat]
         s.connections -= 1
@@ -1237,8 +1241,26 @@ class TableManager:
         if not conn.allow_chat(self.clock()):
             raise TableError("rate_limited", "too many name changes: wait a few seconds")
         conn.name = msg.name or ""
-        table.version += 1
-        self._broadcast(table)
+        self._watchers_changed(table)
+
+    def _watchers_changed(self, table: Table) -> None:
+        """Spectators came, went or gave a name: everyone's state says so within a second
+        (one broadcast a second at most, however fast sockets open and close)."""
+        code = table.code
+        if code in self._watch_pending:
+            return
+
+        def flush() -> None:
+            self._watch_pending.discard(code)
+            t = self.tables.get(code)
+            # Nothing to send when the list is as last sent (a player's socket is a
+            # spectator's only until its hello).
+            if t is not None and self.conns.get(code) and self._watching(t) != t.watching:
+                t.version += 1
+                self._broadcast(t)
+
+        self._watch_pending.add(code)
+        asyncio.get_running_loop().call_later(1.0, flush)
 
     async def _on_rematch(self, table: Table, conn: Connection, msg: Any) -> None:
         assert conn.seat is not None
@@ -1432,11 +1454,14 @@ class TableManager:
         if table.status == "finished" and not self.conns.get(table.code):
             self._forget(table)
 
+    def _watching(self, table: Table) -> dict[str, Any]:
+        watchers = [c for c in self.conns.get(table.code, ()) if c.seat is None]
+        names = sorted({c.name for c in watchers if c.name})[:MAX_WATCHER_NAMES]
+        return {"count": len(watchers), "names": names}
+
     def _broadcast(self, table: Table) -> None:
         conns = self.conns.get(table.code, ())
-        watchers = [c for c in conns if c.seat is None]
-        names = sorted({c.name for c in watchers if c.name})[:MAX_WATCHER_NAMES]
-        table.watching = {"count": len(watchers), "names": names}
+        table.watching = self._watching(table)
         for observe in self.observers:
             observe(table)
         texts: dict[int | None, str] = {}

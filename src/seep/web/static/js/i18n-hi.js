@@ -219,4 +219,9 @@ export const HI = {
   "took": "उठाया",
   "built": "बनाया",
   "broke {house} to {v}": "{house} को {v} तक तोड़ा",
+  // web1's lobby
+  "Public: listed in the lobby for anyone to join": "सार्वजनिक: लॉबी में सबके जुड़ने के लिए दिखेगी",
+  "Open tables": "खुली मेज़ें",
+  "Quick match": "झटपट खेल",
+  "Refresh": "ताज़ा करें",
 };

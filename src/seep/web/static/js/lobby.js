@@ -27,6 +27,7 @@ export function initLobby(root) {
       preset: create.preset.value,
       bots: create.bots.value,
       practice: create.practice.checked,
+      public: Boolean(create.public && create.public.checked) && !create.practice.checked,
       turn_seconds: create.clock.value ? Number(create.clock.value) : null,
     };
     body[lengthKind()] = Math.max(1, Number(create.count.value) || 1);
@@ -44,6 +45,8 @@ export function initLobby(root) {
       btn.disabled = false;
     }
   });
+
+  initOpenTables(root, create, lengthKind);
 
   join.addEventListener("submit", async (ev) => {
     ev.preventDefault();
@@ -64,4 +67,56 @@ export function initLobby(root) {
       else location.href = `/t/${code}`; // full or started: the table page offers to watch
     }
   });
+}
+
+// Open public tables (GET /api/lobby) and quick match (POST /api/quick: the first open
+// public table with the chosen settings, or a new public one). Names go in as text.
+function initOpenTables(root, create, lengthKind) {
+  const list = root.querySelector("#lobby-list");
+  if (!list) return;
+  const refresh = async () => {
+    let data;
+    try {
+      data = await api("/api/lobby");
+    } catch (e) {
+      return;
+    }
+    list.textContent = "";
+    if (!data.tables.length) {
+      const li = document.createElement("li");
+      li.className = "empty";
+      li.textContent = "No open public table: start one, or use Quick match.";
+      list.appendChild(li);
+    }
+    for (const t of data.tables) {
+      const li = document.createElement("li");
+      const a = document.createElement("a");
+      a.href = `/t/${t.code}`;
+      a.className = "btn small";
+      a.textContent = "Join";
+      const s = t.settings;
+      const length = s.deals ? `${s.deals} deal(s)` : `${s.baazis} baazi(s)`;
+      const who = t.seats.filter((x) => x.kind === "human").map((x) => x.name).join(", ");
+      li.append(`${t.code} · ${s.preset} · ${s.bots} bots · ${length} · ${t.free} free · ${who} `, a);
+      list.appendChild(li);
+    }
+  };
+  root.querySelector("#lobby-refresh").addEventListener("click", refresh);
+  root.querySelector("#quick-btn").addEventListener("click", async () => {
+    const body = {
+      name: create.name.value.trim() || "Player",
+      preset: create.preset.value,
+      bots: create.bots.value,
+      turn_seconds: create.clock.value ? Number(create.clock.value) : null,
+    };
+    body[lengthKind()] = Math.max(1, Number(create.count.value) || 1);
+    try {
+      const res = await api("/api/quick", body);
+      tokens.set(res.code, res.token, res.seat);
+      location.href = res.url || `/t/${res.code}`;
+    } catch (e) {
+      toast(e.message);
+    }
+  });
+  refresh();
 }

@@ -8,6 +8,7 @@ import {
   pastTenseHtml, sameMove, sortMoves,
 } from "./moves.js";
 import { api, esc, prefs, TableSocket, toast, tokens } from "./net.js";
+import { pendingTransfer, Social } from "./social.js";
 
 const POS = ["bottom", "right", "top", "left"]; // seat relative to me: me, my right, partner, left
 const MAX_CHOICES = 8;
@@ -43,6 +44,7 @@ export class TableView {
 
   async start() {
     const saved = tokens.get(this.code);
+    if (pendingTransfer()) return this.open(null); // another device's seat: claimed over the socket
     if (saved && saved.token) {
       this.open(saved.token);
       return;
@@ -119,6 +121,7 @@ export class TableView {
       </div>
       <div class="overlay" id="overlay" hidden></div>
     </div>`;
+    this.social = new Social(this);
     this.socket = new TableSocket(this.code, token, {
       onMessage: (m) => this.onMessage(m),
       onStatus: (s) => {
@@ -132,6 +135,7 @@ export class TableView {
   // --- messages ----------------------------------------------------------------------------
 
   onMessage(msg) {
+    if (this.social.onMessage(msg)) return;
     if (msg.type === "state") {
       this.setState(msg);
     } else if (msg.type === "hint") {
@@ -194,6 +198,7 @@ export class TableView {
     }
     const before = prev ? snapshot(this.root) : null;
     this.render();
+    this.social.onState(st);
     this.cues(prev, wasMyTurn, before);
   }
 
@@ -861,6 +866,11 @@ export class TableView {
 
   play(m) {
     if (!m || this.sending) return;
+    const warned = this.social.warningsFor(m); // the coach's warning, once, before the move goes
+    if (warned.length && this.warnedMove !== JSON.stringify(m)) {
+      this.warnedMove = JSON.stringify(m);
+      return toast(`Coach: this move ${warned.join("; ")}. Play it again to confirm.`, "info");
+    }
     if (this.send({ type: "move", move: m, version: this.state.version })) {
       this.sending = true;
       this.sentMove = true;

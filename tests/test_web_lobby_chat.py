@@ -192,3 +192,16 @@ def test_long_lists_go_as_counts_per_card() -> None:
         assert n == counts[card] and len(some) == min(n, social.MAX_LEGAL)
     finally:
         social.MAX_LEGAL = old
+
+
+def test_a_seat_change_kills_its_transfer_code_and_keeps_the_mute() -> None:
+    from seep.web.tables import Table, parse_settings
+
+    table = Table("ABCDEF", parse_settings({}), 1)
+    table.join("Asha", 0)
+    table.join("Ravi", 1)
+    code, _ = table.transfers.issue(1, 0.0)
+    table.mute(0, 1, True)
+    table.sit(1, 3)
+    assert table.transfers.redeem(code, 1.0) is None
+    assert table.muted == {3}
