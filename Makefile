@@ -58,6 +58,8 @@ test: $(STAMP) browser lint typecheck pytest pytest-pure
 # The browser tests drive Debian's chromium (never a browser of playwright's own download).
 browser:
 	@test -x /usr/bin/chromium || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium)
+	@# Hindi (Devanagari) text of the page in the screenshots: a font for it.
+	@fc-list | grep -qi devanagari || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y fonts-lohit-deva)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check src tests bench examples deploy

@@ -635,6 +635,11 @@ class State(_Sent):
     table: TableInfo
     view: dict[str, Any] | None = Field(description="a FORMAT.md view (null before the start)")
     legal: list[dict[str, Any]]
+    dead: dict[str, str] = Field(
+        default_factory=dict,
+        description="the seat to move's cards with no legal use, each with the rules "
+        "checker's reason (R16, R21d ...)",
+    )
     last_moves: list[dict[str, Any] | None]
     match: MatchInfo | None
     summary: Summary | None

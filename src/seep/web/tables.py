@@ -32,11 +32,12 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from ..bots import Bot, Decision, make_bot
 from ..cards import card_list, card_name, parse_card
-from ..engine import Position
+from ..engine import PHASE_PLAY, Position
 from ..errors import IllegalMoveError, MalformedMoveError, SeepError
 from ..match import replay_record
 from ..moves import Move
 from ..session import Session
+from ..verify import check
 from ..view import View
 from . import social
 from .messages import (
@@ -101,6 +102,21 @@ _ENCODER = json.JSONEncoder(separators=(",", ":"), check_circular=False)
 def _dumps(msg: dict[str, Any]) -> str:
     """A state message as compact JSON (no spaces: a tenth smaller, and quicker to write)."""
     return _ENCODER.encode(msg)
+
+
+def _dead_cards(pos: Position, seat: int, used: set[Any]) -> dict[str, str]:
+    """Why each card of ``seat``'s hand with no legal use has none: the rules checker's
+    refusal of throwing it (R16 the bid, R21d retention, R21f(b) a house of its value ...)."""
+    if pos.phase_id != PHASE_PLAY:
+        return {}
+    out: dict[str, str] = {}
+    for card in range(52):
+        if pos.hands[seat] >> card & 1 and card_name(card) not in used:
+            refusal = check(pos, int(Move.throw(card)))
+            out[card_name(card)] = (
+                f"{refusal.text} ({refusal.rule})" if refusal else "no legal use now"
+            )
+    return out
 
 
 def _move_dict(code: int) -> dict[str, Any]:
@@ -449,6 +465,7 @@ class Table:
         pos = self.position
         view: dict[str, Any] | None = None
         legal: list[dict[str, Any]] = []
+        dead: dict[str, str] = {}
         counts: dict[str, int] | None = None
         if pos is not None:
             if seat is None:
@@ -464,6 +481,8 @@ class Table:
                     # card's moves with a 'moves' message.
                     codes, counts = social.legal_or_counts(pos)
                     legal = [_move_dict(c) for c in codes]
+                    used = set(counts) if counts is not None else {m.get("card") for m in legal}
+                    dead = _dead_cards(pos, seat, used)
         clock = None
         if self.deadline is not None and self.to_move is not None:
             clock = {"seat": self.to_move, "deadline": self.deadline}
@@ -474,6 +493,7 @@ class Table:
             "table": self.public(),
             "view": view,
             "legal": legal,
+            "dead": dead,
             "last_moves": self.last_moves(),
             "match": self.match_info(),
             "summary": self.summary(),

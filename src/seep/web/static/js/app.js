@@ -2,17 +2,20 @@
 import { initLobby } from "./lobby.js";
 import { TableView } from "./table.js";
 import { ReplayView } from "./replay.js";
+import { langSwitchHtml, t, translatePage, wireLangSwitch } from "./i18n.js";
 
 function show(id) {
   for (const el of document.querySelectorAll("body > .view")) el.hidden = el.id !== id;
 }
 
 function route() {
+  wireLangSwitch();
+  translatePage();
   const path = location.pathname;
   let m = path.match(/^\/t\/([A-Za-z0-9]{3,8})\/?$/);
   if (m) {
     show("table-view");
-    document.title = `Seep · table ${m[1].toUpperCase()}`;
+    document.title = `Seep · ${t("table")} ${m[1].toUpperCase()}`;
     const view = new TableView(document.getElementById("table-view"), m[1]);
     window.seepTable = view; // for the console and the browser tests
     view.start();
@@ -21,11 +24,12 @@ function route() {
   m = path.match(/^\/replay\/([A-Za-z0-9]{3,8})\/?$/);
   if (m) {
     show("replay-view");
-    document.title = `Seep · replay ${m[1].toUpperCase()}`;
+    document.title = `Seep · ${t("replay")} ${m[1].toUpperCase()}`;
     new ReplayView(document.getElementById("replay-view"), m[1]).start();
     return;
   }
   show("lobby");
+  document.getElementById("lobby-lang").innerHTML = langSwitchHtml();
   initLobby(document.getElementById("lobby"));
 }
 

@@ -1,5 +1,6 @@
 // Drawing cards: inline SVG suit symbols, big readable ranks, red and black suits.
 // Nothing here knows a rule of Seep: ranks and suits are only drawn and sorted for display.
+import { t } from "./i18n.js";
 
 const SUIT_PATHS = {
   S: "M50 5C41 22 7 38 7 61c0 14 10 23 22 23 8 0 14-3 18-9-1 10-5 17-13 21h32c-8-4-12-11-13-21 4 6 10 9 18 9 12 0 22-9 22-23C93 38 59 22 50 5z",
@@ -26,7 +27,41 @@ export function isRed(card) {
 export function cardLabel(card) {
   const names = { A: "ace", T: "ten", J: "jack", Q: "queen", K: "king" };
   const r = names[card[0]] || card[0];
-  return `${r} of ${SUIT_NAMES[card[1]]}`;
+  return t("{rank} of {suit}", { rank: t(r), suit: t(SUIT_NAMES[card[1]]) });
+}
+
+/** A card's number for drawing a house set by set: ace 1 ... king 13 (as printed). */
+function faceNumber(card) {
+  return RANKS.indexOf(card[0]) + 1;
+}
+
+/**
+ * A house's cards split into sets that each add up to its value, for drawing a cemented
+ * house set by set (the view lists a house's cards, not its sets). Tries the biggest cards
+ * first; falls back to one group when no split is found.
+ */
+export function houseSets(cards, value) {
+  const sorted = [...cards].sort((a, b) => faceNumber(b) - faceNumber(a) || cardKey(a) - cardKey(b));
+  const total = sorted.reduce((n, c) => n + faceNumber(c), 0);
+  if (!value || total % value || total === value) return [sortCards(cards)];
+  const k = total / value;
+  const sets = Array.from({ length: k }, () => []);
+  const sums = new Array(k).fill(0);
+  const place = (i) => {
+    if (i === sorted.length) return true;
+    const n = faceNumber(sorted[i]);
+    for (let s = 0; s < k; s++) {
+      if (sums[s] + n > value) continue;
+      sets[s].push(sorted[i]);
+      sums[s] += n;
+      if (place(i + 1)) return true;
+      sets[s].pop();
+      sums[s] -= n;
+      if (sums[s] === 0) break; // the empty sets are alike: trying the next one is the same
+    }
+    return false;
+  };
+  return place(0) ? sets.map((set) => [...set].sort((a, b) => faceNumber(b) - faceNumber(a))) : [sortCards(cards)];
 }
 
 /** Sort key: by rank (A low), then suit in the order S H D C, as the notation lists cards. */

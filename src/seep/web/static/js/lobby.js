@@ -1,5 +1,6 @@
 // The lobby: create a table (name, rules, bots, length, practice, clock) or join one by code.
 import { api, prefs, toast, tokens } from "./net.js";
+import { t } from "./i18n.js";
 
 export function initLobby(root) {
   const create = root.querySelector("#create-form");
@@ -14,7 +15,7 @@ export function initLobby(root) {
   const syncLength = () => {
     const baazis = lengthKind() === "baazis";
     create.count.max = baazis ? 9 : 20;
-    root.querySelector("#count-unit").textContent = baazis ? "baazi(s)" : "deal(s)";
+    root.querySelector("#count-unit").textContent = t(baazis ? "baazi(s)" : "deal(s)");
   };
   create.querySelectorAll("input[name=length]").forEach((r) => r.addEventListener("change", syncLength));
   syncLength();

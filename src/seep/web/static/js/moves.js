@@ -2,23 +2,24 @@
 // the server's legal list by what the player has pointed at. The page never decides what is
 // legal: it only keeps the moves of the server's list that agree with the selection.
 import { chipsHtml, chipHtml, sortCards } from "./cards.js";
+import { t } from "./i18n.js";
 
 export const ACTIONS = ["capture", "build", "cement", "break", "throw"];
 export const ACTION_WORDS = {
-  capture: "Capture",
-  build: "Build",
-  cement: "Cement",
-  break: "Break",
-  throw: "Throw",
-  bid: "Bid",
-  redeal: "Redeal",
+  capture: t("Capture"),
+  build: t("Build"),
+  cement: t("Cement"),
+  break: t("Break"),
+  throw: t("Throw"),
+  bid: t("Bid"),
+  redeal: t("Redeal"),
 };
 export const ACTION_HELP = {
-  capture: "take cards or a house into your team's pile",
-  build: "make a new house",
-  cement: "add to a house",
-  break: "raise someone's ordinary house",
-  throw: "leave the card on the floor",
+  capture: t("take cards or a house into your team's pile"),
+  build: t("make a new house"),
+  cement: t("add to a house"),
+  break: t("raise someone's ordinary house"),
+  throw: t("leave the card on the floor"),
 };
 
 /** The move in the notation of docs/notation.md: `KH x H11 9C 2D`, `4D =13 9H`, `2H ^9=11`. */
@@ -46,32 +47,32 @@ export function notation(m) {
 }
 
 function houseWord(v) {
-  return `<span class="hv">house ${v}</span>`;
+  return `<span class="hv">${t("house {v}", { v })}</span>`;
 }
 
 /** Plain words with card chips, for buttons: "takes house 11 and 9♣ 2♦". */
 export function describeHtml(m, { withCard = true } = {}) {
   const card = withCard && m.card ? chipHtml(m.card) + " " : "";
   const loose = m.loose || [];
-  const with_ = loose.length ? ` with ${chipsHtml(loose)}` : "";
+  const with_ = loose.length ? ` ${t("with")} ${chipsHtml(loose)}` : "";
   switch (m.action) {
     case "bid":
-      return `Bid <b>${m.value}</b>`;
+      return `${t("Bid")} <b>${m.value}</b>`;
     case "redeal":
-      return "Show the hand and deal again";
+      return t("Show the hand and deal again");
     case "throw":
-      return `${card}throw onto the floor`;
+      return `${card}${t("throw onto the floor")}`;
     case "capture": {
       const parts = (m.houses || []).map(houseWord);
       if (loose.length) parts.push(chipsHtml(loose));
-      return `${card}takes ${parts.join(" and ")}`;
+      return `${card}${t("takes")} ${parts.join(` ${t("and")} `)}`;
     }
     case "build":
-      return `${card}builds ${houseWord(m.value)}${with_}`;
+      return `${card}${t("builds")} ${houseWord(m.value)}${with_}`;
     case "cement":
-      return `${card}cements ${houseWord(m.value)}${with_}`;
+      return `${card}${t("cements")} ${houseWord(m.value)}${with_}`;
     case "break":
-      return `${card}breaks ${houseWord(m.house)} up to ${m.value}${with_}`;
+      return `${card}${t("breaks {house} up to {v}", { house: houseWord(m.house), v: m.value })}${with_}`;
     default:
       return notation(m);
   }
@@ -84,22 +85,22 @@ export function pastTenseHtml(m) {
   const card = m.card ? chipHtml(m.card) : "";
   switch (m.action) {
     case "bid":
-      return `bid <b>${m.value}</b>`;
+      return `${t("bid")} <b>${m.value}</b>`;
     case "redeal":
-      return "asked for a redeal";
+      return t("asked for a redeal");
     case "throw":
-      return `threw ${card}`;
+      return `${t("threw")} ${card}`;
     case "capture": {
       const parts = (m.houses || []).map(houseWord);
       if (loose.length) parts.push(chipsHtml(loose));
-      return `${card} took ${parts.join(" + ")}`;
+      return `${card} ${t("took")} ${parts.join(" + ")}`;
     }
     case "build":
-      return `${card} built ${houseWord(m.value)}`;
+      return `${card} ${t("built")} ${houseWord(m.value)}`;
     case "cement":
-      return `${card} cemented ${houseWord(m.value)}`;
+      return `${card} ${t("cemented")} ${houseWord(m.value)}`;
     case "break":
-      return `${card} broke ${houseWord(m.house)} to ${m.value}`;
+      return `${card} ${t("broke {house} to {v}", { house: houseWord(m.house), v: m.value })}`;
     default:
       return notation(m);
   }

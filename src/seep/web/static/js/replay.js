@@ -2,9 +2,13 @@
 // from the server (GET /api/tables/{code}/replay: every position after every move, replayed by
 // the engine); without that route the page falls back to the FORMAT.md record and shows each
 // deal's start with its list of moves. Nothing here applies a move itself.
-import { cardHtml, sortCards } from "./cards.js";
+import { cardBackHtml, cardHtml, chipsHtml, houseSets, sortCards } from "./cards.js";
 import { notation, pastTenseHtml } from "./moves.js";
-import { api, esc, toast } from "./net.js";
+import { api, esc, prefs, toast } from "./net.js";
+import { langSwitchHtml, t } from "./i18n.js";
+
+const SPEEDS = [0.5, 1, 2, 4];
+const STEP_MS = 1400; // one move a step at speed 1: time to see what it did
 
 const SEAT_NAMES = ["Seat 1", "Seat 2", "Seat 3", "Seat 4"];
 
@@ -16,6 +20,8 @@ export class ReplayView {
     this.i = 0;
     this.names = SEAT_NAMES;
     this.full = true;
+    this.timer = null;
+    this.speed = Number(prefs.get("replay-speed", "1")) || 1;
   }
 
   async start() {
@@ -49,26 +55,44 @@ export class ReplayView {
     }
     this.root.innerHTML = `<div class="replay-page">
       <header class="topbar"><a class="logo" href="/">Seep</a><span class="room">Replay of table <b class="code">${esc(this.code)}</b></span>
-        <span class="spacer"></span><a class="btn small ghost" href="/api/tables/${this.code}/record" download>Download record</a></header>
+        <span class="spacer"></span>${langSwitchHtml()}<a class="btn small ghost" href="/api/tables/${this.code}/record" download>${t("Download record")}</a></header>
+      <div class="replay-teams panel" id="replay-teams">${[0, 1].map((tm) => `<span class="team${tm}"><span class="dot team${tm}"></span><b>${t(tm ? "Team B" : "Team A")}</b> ${this.teamMembers(tm)}</span>`).join(" ")}</div>
       <div class="replay-controls panel">
-        <button class="btn" data-act="first" title="Start">◀◀</button>
-        <button class="btn" data-act="prev" id="replay-prev" title="Back (←)">◀ Back</button>
-        <button class="btn primary" data-act="next" id="replay-next" title="Forward (→)">Forward ▶</button>
-        <button class="btn" data-act="last" title="End">▶▶</button>
-        <input type="range" min="0" max="${Math.max(0, this.steps.length - 1)}" value="0" id="replay-range" aria-label="Move">
-        <span id="replay-pos" class="muted"></span>
+        <button class="btn" data-act="first" title="${t("Start")}" aria-label="${t("Start")}">◀◀</button>
+        <button class="btn" data-act="prev" id="replay-prev" title="${t("Back")} (←)">◀ ${t("Back")}</button>
+        <button class="btn primary" data-act="play" id="replay-play" aria-pressed="false">${t("Autoplay")}</button>
+        <button class="btn" data-act="next" id="replay-next" title="${t("Forward")} (→)">${t("Forward")} ▶</button>
+        <button class="btn" data-act="last" title="${t("End")}" aria-label="${t("End")}">▶▶</button>
+        <label class="speed">${t("Speed")} <select id="replay-speed">${SPEEDS.map((x) => `<option value="${x}" ${x === this.speed ? "selected" : ""}>${x}×</option>`).join("")}</select></label>
+        <input type="range" min="0" max="${Math.max(0, this.steps.length - 1)}" value="0" id="replay-range" aria-label="${t("Move")}">
+        <span id="replay-pos" class="muted" aria-live="polite"></span>
       </div>
       <div id="replay-body"></div>
     </div>`;
     this.root.addEventListener("click", (ev) => {
       const t = ev.target.closest("[data-act]");
-      if (!t) return;
+      if (!t || !this.root.contains(t)) return;
       const n = this.steps.length - 1;
+      if (t.dataset.act === "play") {
+        this.toggle();
+        return;
+      }
       const go = { first: 0, prev: this.i - 1, next: this.i + 1, last: n }[t.dataset.act];
-      if (go !== undefined) this.go(go);
+      if (go !== undefined) {
+        this.stop();
+        this.go(go);
+      }
     });
-    this.root.querySelector("#replay-range").addEventListener("input", (ev) => this.go(Number(ev.target.value)));
+    this.root.querySelector("#replay-range").addEventListener("input", (ev) => {
+      this.stop();
+      this.go(Number(ev.target.value));
+    });
+    this.root.querySelector("#replay-speed").addEventListener("change", (ev) => {
+      this.speed = Number(ev.target.value) || 1;
+      prefs.set("replay-speed", String(this.speed));
+    });
     document.addEventListener("keydown", (ev) => {
+      if (ev.target.closest && ev.target.closest("input, select")) return;
       if (ev.key === "ArrowRight") this.go(this.i + 1);
       if (ev.key === "ArrowLeft") this.go(this.i - 1);
     });
@@ -83,7 +107,7 @@ export class ReplayView {
     const step = this.steps[this.i];
     const dealSteps = this.steps.filter((s) => s.deal === step.deal);
     const k = dealSteps.indexOf(step);
-    this.root.querySelector("#replay-pos").textContent = `deal ${step.deal + 1} · move ${k} of ${dealSteps.length - 1}`;
+    this.root.querySelector("#replay-pos").textContent = t("deal {d} · move {k} of {n}", { d: step.deal + 1, k, n: dealSteps.length - 1 });
     let pos = step.position;
     if (!pos) {
       for (let j = this.i; j >= 0 && !pos; j--) pos = this.steps[j].position;
@@ -95,37 +119,113 @@ export class ReplayView {
     return esc(this.names[s] || SEAT_NAMES[s]);
   }
 
+  teamMembers(tm) {
+    const full = `${this.names[tm] || SEAT_NAMES[tm]} & ${this.names[tm + 2] || SEAT_NAMES[tm + 2]}`;
+    return `<span class="members-inline" title="${esc(full)}">(${esc(full)})</span>`;
+  }
+
+  teamLabel(tm) {
+    return `<span class="team${tm}"><b>${t(tm ? "Team B" : "Team A")}</b> ${this.teamMembers(tm)}</span>`;
+  }
+
+  /** Autoplay: one step every STEP_MS / speed until the end or a pause. */
+  toggle() {
+    if (this.timer) this.stop();
+    else {
+      if (this.i >= this.steps.length - 1) this.go(0);
+      this.tick();
+    }
+  }
+
+  tick() {
+    const btn = this.root.querySelector("#replay-play");
+    btn.textContent = t("Pause");
+    btn.setAttribute("aria-pressed", "true");
+    document.body.dataset.autoplay = "true";
+    this.timer = setTimeout(() => {
+      this.go(this.i + 1);
+      if (this.i >= this.steps.length - 1) this.stop();
+      else this.tick();
+    }, STEP_MS / this.speed);
+  }
+
+  stop() {
+    clearTimeout(this.timer);
+    this.timer = null;
+    const btn = this.root.querySelector("#replay-play");
+    if (btn) {
+      btn.textContent = t("Autoplay");
+      btn.setAttribute("aria-pressed", "false");
+    }
+    document.body.dataset.autoplay = "false";
+  }
+
+  /** At a deal's end: the cards left on the floor after play 48 and the team that took them
+   * (the last to capture, R40), from the floor before the last move and that move. */
+  leftoverHtml(p, step) {
+    if (!step.result || !step.move) return "";
+    const prev = this.steps[this.i - 1];
+    const before = prev && prev.position;
+    if (!before || !Array.isArray(before.loose)) return "";
+    const m = step.move;
+    const floor = new Set([...before.loose, ...(before.houses || []).flatMap((h) => h.cards)]);
+    if (m.card) floor.add(m.card);
+    if (m.action === "capture") {
+      floor.delete(m.card);
+      (m.loose || []).forEach((c) => floor.delete(c));
+      for (const h of before.houses || []) if ((m.houses || []).includes(h.value)) h.cards.forEach((c) => floor.delete(c));
+    }
+    const team = p.last_capture;
+    if (!floor.size) return `<div class="panel leftover" id="replay-leftover">${t("No cards were left on the floor.")}</div>`;
+    return `<div class="panel leftover" id="replay-leftover">${t("Left on the floor: {cards} taken by {team}, the last to capture.", { cards: chipsHtml([...floor]), team: team == null ? "–" : this.teamLabel(team) })}</div>`;
+  }
+
+  seatHtml(p, s) {
+    const h = p.hands[s];
+    const cards = Array.isArray(h) ? sortCards(h).map((c) => cardHtml(c, "mini-face")).join("") : Array.from({ length: h || 0 }, () => cardBackHtml("mini")).join("");
+    return `<div class="seat replay-hand team${s % 2} ${p.to_move === s ? "to-move" : ""}" data-seat="${s}">
+        <div class="seat-head"><span class="dot team${s % 2}"></span><span class="name" title="${this.name(s)}">${this.name(s)}</span>${p.dealer === s ? `<span class="badge">${t("dealer")}</span>` : ""}</div>
+        <div class="cards">${cards}</div></div>`;
+  }
+
   positionHtml(p, step, dealSteps, k) {
     const move = step.move;
     const prev = this.steps[this.i - 1];
     const mover = move ? (move.seat ?? step.seat ?? (prev && prev.position ? prev.position.to_move : null)) : null;
     const moveText = move
       ? `<b>${mover != null ? this.name(mover) : ""}</b> ${pastTenseHtml(move)} <span class="notation">${esc(notation(move))}</span>`
-      : `Deal ${step.deal + 1} starts: ${this.name(p.dealer)} deals, ${this.name((p.dealer + 1) % 4)} bids.`;
-    const hands = p.hands
-      .map((h, s) => `<div class="seat replay-hand team${s % 2} ${p.to_move === s ? "to-move" : ""}">
-        <div class="seat-head"><span class="dot team${s % 2}"></span><span class="name">${this.name(s)}</span>${p.dealer === s ? `<span class="badge">dealer</span>` : ""}</div>
-        <div class="cards">${Array.isArray(h) ? sortCards(h).map((c) => cardHtml(c, "mini-face")).join("") : ""}</div></div>`)
-      .join("");
+      : t("Deal {n} starts: {dealer} deals, {bidder} bids.", { n: step.deal + 1, dealer: this.name(p.dealer), bidder: this.name((p.dealer + 1) % 4) });
     const loose = Array.isArray(p.loose) ? p.loose : [];
     const houses = (p.houses || [])
-      .map((h) => `<div class="house ${h.cemented ? "cemented" : ""}"><div class="house-head"><span class="house-value">${h.value}</span>${h.cemented ? `<span class="cement-mark">cemented</span>` : `<span class="ordinary-mark">house</span>`}</div>
-        <div class="house-cards">${sortCards(h.cards).map((c) => cardHtml(c, "in-house")).join("")}</div>
+      .map((h) => `<div class="house ${h.cemented ? "cemented" : ""}"><div class="house-head"><span class="house-value">${h.value}</span>${h.cemented ? `<span class="cement-mark">${t("cemented")}</span>` : `<span class="ordinary-mark">${t("house")}</span>`}</div>
+        <div class="house-cards">${houseSets(h.cards, h.value).map((set) => `<span class="house-set">${set.map((c) => cardHtml(c, "in-house")).join("")}</span>`).join("")}</div>
         <div class="owners">${h.owners.map((o) => `<span class="owner team${o % 2}">${this.name(o)}</span>`).join("")}</div></div>`)
       .join("");
     const list = this.full
       ? ""
       : `<ol class="move-list panel">${dealSteps.slice(1).map((s, j) => `<li class="${j + 1 === k ? "current" : ""}">${esc(notation(s.move))}</li>`).join("")}</ol>`;
-    const result = step.result || (p.phase === "over" && step.result !== null ? null : null);
-    return `<div class="panel replay-move">${moveText}</div>
-      <div class="replay-floor"><div class="floor">
-        <div class="floor-info"><span>Bid <b>${p.bid ?? "–"}</b></span><span>Plays <b>${p.plays}</b>/48</span>
-          <span>Captured <b class="team0">${(p.captured || [[], []])[0].length}</b> / <b class="team1">${(p.captured || [[], []])[1].length}</b></span>
-          <span>Sweeps <b>${(p.sweeps || [0, 0]).join(" / ")}</b></span></div>
+    const result = step.result;
+    const cap = p.captured || [[], []];
+    const floor = `<div class="floor">
+        <div class="floor-info"><span>${t("Bid")} <b>${p.bid ?? "–"}</b></span><span>${t("Plays")} <b>${p.plays}</b>/48</span>
+          <span>${t("Captured")} <b class="team0">${cap[0].length}</b> / <b class="team1">${cap[1].length}</b></span>
+          <span>${t("Sweeps")} <b>${(p.sweeps || [0, 0]).join(" / ")}</b></span></div>
         ${houses ? `<div class="houses">${houses}</div>` : ""}
-        <div class="loose">${p.phase === "bid" ? loose.map(() => `<div class="card back"></div>`).join("") : sortCards(loose).map((c) => cardHtml(c)).join("")}</div>
-      </div></div>
-      ${result ? `<div class="panel">Result: points ${result.points.join(" – ")}, sweeps ${result.sweeps.join(" – ")}, score <b>${result.score.join(" – ")}</b></div>` : ""}
-      <div class="replay-hands">${hands}</div>${list}`;
+        <div class="loose">${p.phase === "bid" ? loose.map(() => cardBackHtml()).join("") : sortCards(loose).map((c) => cardHtml(c)).join("")}</div>
+      </div>`;
+    const resultHtml = result
+      ? `<div class="panel replay-result" id="replay-result">${t("Result")}: ${this.teamLabel(0)} <b>${result.score[0]}</b> – <b>${result.score[1]}</b> ${this.teamLabel(1)}
+          <small class="muted">(${t("card points")} ${result.points.join(" – ")}, ${t("sweeps")} ${result.sweeps.join(" – ")})</small></div>`
+      : "";
+    // Seat 1 at the bottom, then counter-clockwise as at the table: right, top, left.
+    return `<div class="panel replay-move">${moveText}</div>
+      <div class="board replay-board">
+        <div class="seat-slot top">${this.seatHtml(p, 2)}</div>
+        <div class="seat-slot left">${this.seatHtml(p, 3)}</div>
+        <div class="floor-area replay-floor">${floor}</div>
+        <div class="seat-slot right">${this.seatHtml(p, 1)}</div>
+        <div class="me-area">${this.seatHtml(p, 0)}</div>
+      </div>
+      ${this.leftoverHtml(p, step)}${resultHtml}${list}`;
   }
 }

@@ -1,6 +1,8 @@
 // The table view (/t/{code}): draws the state the server sends and sends back moves taken
 // from the server's `legal` list, narrowed by what the player points at.
-import { cardHtml, cardBackHtml, chipsHtml, sortCards } from "./cards.js";
+import { cardHtml, cardBackHtml, cardLabel, chipsHtml, houseSets, sortCards } from "./cards.js";
+import { animate, flashTitle, muted, reducedMotion, setMuted, snapshot, stopFlash, sweepBanner, turnTone, unlockAudio } from "./fx.js";
+import { langSwitchHtml, t } from "./i18n.js";
 import {
   ACTIONS, ACTION_WORDS, ACTION_HELP, describeHtml, housesTouched, moveValue, narrow, notation,
   pastTenseHtml, sameMove, sortMoves,
@@ -28,7 +30,15 @@ export class TableView {
     this.dismissed = null;
     this.connStatus = "connecting";
     this.clockTimer = null;
-    root.addEventListener("click", (ev) => this.onClick(ev));
+    this.sentMove = false;
+    root.addEventListener("click", (ev) => {
+      unlockAudio();
+      this.onClick(ev);
+    });
+    document.addEventListener("keydown", unlockAudio, { once: true });
+    document.addEventListener("visibilitychange", () => {
+      if (!document.hidden && !this.isMyTurn()) stopFlash();
+    });
     document.addEventListener("keydown", (ev) => this.onKey(ev));
   }
 
@@ -91,13 +101,16 @@ export class TableView {
       <header class="topbar">
         <a class="logo" href="/">Seep</a>
         <span class="room">Table <b class="code">${esc(this.code)}</b></span>
-        <button class="btn small" data-act="share" title="Copy the link to this table">Share link</button>
+        <button class="btn small" data-act="share" title="${t("Copy the link to this table")}">${t("Share link")}</button>
         <span class="conn" id="conn"></span>
+        <span class="scoreline" id="scoreline" aria-live="off"></span>
         <span class="spacer"></span>
-        <a class="btn small ghost" href="/how-to-play" target="_blank">How to play</a>
+        <button class="btn small ghost sound-switch" data-act="mute" id="mute-btn" aria-pressed="${muted()}">${muted() ? t("Sound off") : t("Sound on")}</button>
+        ${langSwitchHtml()}
+        <a class="btn small ghost howto-link" href="/how-to-play" target="_blank">${t("How to play")}</a>
       </header>
       <div class="layout">
-        <main class="board" id="board">
+        <main class="board" id="board" aria-label="${t("The table")}">
           <div class="seat-slot top" id="seat-top"></div>
           <div class="seat-slot left" id="seat-left"></div>
           <div class="floor-area" id="floor-area"></div>
@@ -176,13 +189,51 @@ export class TableView {
       this.legalKey = key;
     }
     this.sending = false;
+    const prev = this.state;
+    const wasMyTurn = this.isMyTurn();
     this.state = st;
     if (st.seat != null && this.token) {
       const saved = tokens.get(this.code);
       if (saved && saved.seat !== st.seat) tokens.set(this.code, this.token, st.seat);
     }
+    const before = prev ? snapshot(this.root) : null;
     this.render();
     this.social.onState(st);
+    this.cues(prev, wasMyTurn, before);
+  }
+
+  /** What changed since the previous state, shown and heard: cards gliding to their new
+   * places, a sweep banner, the turn's tone and title, a word when the clock played for us. */
+  cues(prev, wasMyTurn, before) {
+    const st = this.state;
+    const v = st.view;
+    const h = v.history || [];
+    const pv = prev && prev.view;
+    const sameDeal = pv && pv.dealer === v.dealer && (pv.plays ?? 0) <= (v.plays ?? 0) && prev.match && st.match && prev.match.deals === st.match.deals;
+    const last = h.length ? h[h.length - 1] : null;
+    if (sameDeal && last && h.length > (pv.history || []).length) {
+      const origin = this.root.querySelector(`[data-seat="${last.seat}"]`);
+      const pile = last.action === "capture" ? this.root.querySelector(`#score-team${last.seat % 2}`) : null;
+      animate(this.root, before, { origin, pile });
+      const sw = (v.sweeps || [0, 0]).map((x, i) => x - ((pv.sweeps || [0, 0])[i] || 0));
+      const tm = sw[0] > 0 ? 0 : sw[1] > 0 ? 1 : null;
+      if (tm != null) {
+        sweepBanner(this.root.querySelector("#floor-area"), t("Sweep! {who} +{points}", { who: this.seatName(last.seat), points: sw[tm] }));
+      }
+      const me = this.me();
+      if (wasMyTurn && me != null && last.seat === me && !this.sentMove) {
+        toast(t("The clock ran out: a move was played for you ({move}).", { move: notation(last) }), "info");
+      }
+    }
+    if (!prev || !sameDeal || h.length !== (pv.history || []).length) this.sentMove = false;
+    const mine = this.isMyTurn();
+    if (mine && !wasMyTurn) {
+      turnTone();
+      if (document.hidden || !document.hasFocus()) flashTitle();
+    } else if (!mine) {
+      stopFlash();
+    }
+    document.body.dataset.reducedMotion = String(reducedMotion());
   }
 
   send(msg) {
@@ -208,24 +259,42 @@ export class TableView {
     const seats = (this.state && this.state.table.seats) || [];
     const seat = seats[s];
     if (!seat) return `Seat ${s + 1}`;
-    if (s === this.me()) return "You";
-    if (seat.kind === "empty") return `Seat ${s + 1} (empty)`;
-    return seat.name || (seat.kind === "bot" ? `Bot ${s + 1}` : `Seat ${s + 1}`);
+    if (s === this.me()) return t("You");
+    if (seat.kind === "empty") return t("Seat {n} (empty)", { n: s + 1 });
+    return seat.name || (seat.kind === "bot" ? t("Bot {n}", { n: s + 1 }) : t("Seat {n}", { n: s + 1 }));
   }
 
-  teamName(t) {
+  teamName(tm) {
     const me = this.me();
-    if (me != null) return me % 2 === t ? "Your team" : "Opponents";
-    return t === 0 ? "Team A" : "Team B";
+    if (me != null) return me % 2 === tm ? t("Your team") : t("Opponents");
+    return tm === 0 ? t("Team A") : t("Team B");
   }
 
   /** "Your team leads", "Opponents lead". */
-  teamVerb(t, verb) {
-    return this.teamName(t) === "Opponents" ? verb : `${verb}s`;
+  teamVerb(tm, verb) {
+    return this.teamName(tm) === t("Opponents") ? t(verb) : t(`${verb}s`);
   }
 
-  teamMembers(t) {
-    return `${esc(this.seatName(t))} &amp; ${esc(this.seatName(t + 2))}`;
+  /** "You & Bhagyalakshmi Ramaswamy": shortened by the CSS, in full on hover. */
+  teamMembers(tm) {
+    const full = `${this.seatName(tm)} & ${this.seatName(tm + 2)}`;
+    return `<small class="members" title="${esc(full)}">${esc(full)}</small>`;
+  }
+
+  /** The short score line of the top bar (what a phone shows without scrolling). */
+  renderScoreline() {
+    const el = this.root.querySelector("#scoreline");
+    const st = this.state;
+    if (!el || !st || !st.match) {
+      if (el) el.textContent = "";
+      return;
+    }
+    const me = this.me();
+    const my = me == null ? 0 : me % 2;
+    const p = st.match.points || [0, 0];
+    const sw = (st.view && st.view.sweeps) || [0, 0];
+    el.innerHTML = `<span class="team${my}">${esc(this.teamName(my))} <b>${p[my] + sw[my]}</b></span> · <span class="team${1 - my}"><b>${p[1 - my] + sw[1 - my]}</b> ${esc(this.teamName(1 - my))}</span>`;
+    el.title = t("This deal: card points and sweeps");
   }
 
   floorValues() {
@@ -244,6 +313,12 @@ export class TableView {
   render() {
     if (!this.state) return;
     const st = this.state;
+    // Keyboard play: the element with the focus is drawn anew; give the focus back to its
+    // successor (same action and card, house or move).
+    const f = document.activeElement;
+    const focusKey = f && this.root.contains(f) && f.dataset && f.dataset.act
+      ? `[data-act="${f.dataset.act}"]${["c", "h", "i", "a", "v", "seat"].filter((k) => f.dataset[k] != null).map((k) => `[data-${k}="${f.dataset[k]}"]`).join("")}`
+      : null;
     for (let s = 0; s < 4; s++) {
       const where = this.rel(s);
       if (where === "bottom") continue;
@@ -255,6 +330,19 @@ export class TableView {
     this.renderOverlay();
     this.renderConn();
     this.renderClock();
+    this.renderScoreline();
+    if (this.focusMoves) {
+      this.focusMoves = false;
+      const next = this.root.querySelector("#confirm-btn, [data-act=choose], [data-act=action]:not([disabled])");
+      if (next) next.focus({ preventScroll: true });
+    } else if (focusKey) {
+      const again = this.root.querySelector(focusKey) || (f.id && this.root.querySelector(`#${f.id}`));
+      if (again) again.focus({ preventScroll: true });
+      else if (this.isMyTurn()) {
+        const next = this.root.querySelector("#confirm-btn, [data-act=choose], .hand .card.playable");
+        if (next) next.focus({ preventScroll: true });
+      }
+    }
     document.body.dataset.status = st.table.status;
     document.body.dataset.myturn = String(this.isMyTurn());
     document.body.dataset.plays = String(st.view.plays ?? 0);
@@ -300,16 +388,16 @@ export class TableView {
       ? Array.from({ length: Math.min(size, 12) }, () => cardBackHtml("mini")).join("") + `<span class="count">${size}</span>`
       : "";
     const badges = [];
-    if (v.dealer === s) badges.push(`<span class="badge" title="Dealer">dealer</span>`);
-    if ((v.dealer + 1) % 4 === s && v.bid) badges.push(`<span class="badge bid" title="The bid">bid ${v.bid}</span>`);
-    if (seat.kind === "bot") badges.push(`<span class="badge bot">bot</span>`);
-    if (seat.kind === "human" && seat.away) badges.push(`<span class="badge away" title="Gone too long: a bot plays until the player is back">bot plays</span>`);
-    else if (seat.kind === "human" && !seat.connected) badges.push(`<span class="badge away">away</span>`);
+    if (v.dealer === s) badges.push(`<span class="badge" title="${t("Dealer")}">${t("dealer")}</span>`);
+    if ((v.dealer + 1) % 4 === s && v.bid) badges.push(`<span class="badge bid" title="${t("The bid")}">${t("bid {v}", { v: v.bid })}</span>`);
+    if (seat.kind === "bot") badges.push(`<span class="badge bot">${t("bot")}</span>`);
+    if (seat.kind === "human" && seat.away) badges.push(`<span class="badge away" title="${t("Gone too long: a bot plays until the player is back")}">${t("bot plays")}</span>`);
+    else if (seat.kind === "human" && !seat.connected) badges.push(`<span class="badge away">${t("away")}</span>`);
     const clock = st.clock && st.clock.seat === s ? `<span class="clock"></span>` : "";
     const thinking = toMove && seat.kind === "bot" ? `<span class="thinking"><i></i><i></i><i></i></span>` : "";
-    return `<div class="seat team${s % 2} ${toMove ? "to-move" : ""}" data-seat="${s}">
-      <div class="seat-head"><span class="dot team${s % 2}"></span><span class="name">${esc(this.seatName(s))}</span>${badges.join("")}${clock}</div>
-      <div class="backs" title="${size} cards">${backs}</div>
+    return `<div class="seat team${s % 2} ${toMove ? "to-move" : ""}" data-seat="${s}" aria-label="${esc(this.seatName(s))}${toMove ? `, ${t("to move")}` : ""}">
+      <div class="seat-head"><span class="dot team${s % 2}"></span><span class="name" title="${esc(this.seatName(s))}">${esc(this.seatName(s))}</span>${badges.join("")}${clock}</div>
+      <div class="backs" title="${t("{n} cards", { n: size })}">${backs}</div>
       <div class="last ${last ? "" : "none"} ${lastSeat === s ? "latest" : ""}">${last ? pastTenseHtml(last) : "&nbsp;"}${thinking}</div>
     </div>`;
   }
@@ -341,13 +429,13 @@ export class TableView {
           if (this.sel.loose.has(c)) cls.push("picked");
           else if (pickable.loose.has(c)) cls.push("pickable");
           if (fresh.has(c)) cls.push("fresh");
-          return cardHtml(c, cls.join(" "), `data-act="loose" data-c="${c}" role="button" tabindex="0"`);
+          return cardHtml(c, cls.join(" "), `data-act="loose" data-c="${c}" role="button" tabindex="0" aria-label="${t("On the floor: {card}", { card: cardLabel(c) })}" aria-pressed="${this.sel.loose.has(c)}"`);
         })
         .join("");
-      const empty = !houses && !loose ? `<div class="floor-note">The floor is empty.</div>` : "";
+      const empty = !houses && !loose ? `<div class="floor-note">${t("The floor is empty.")}</div>` : "";
       inner = `${houses ? `<div class="houses">${houses}</div>` : ""}<div class="loose">${loose}</div>${empty}`;
     }
-    const info = v.phase === "play" ? `<div class="floor-info"><span>Bid <b>${v.bid ?? "–"}</b></span><span>Play <b>${Math.min(v.plays + 1, 48)}</b>/48</span><span>Stock <b>${v.stock}</b></span></div>` : "";
+    const info = v.phase === "play" ? `<div class="floor-info"><span>${t("Bid")} <b>${v.bid ?? "–"}</b></span><span>${t("Play #")} <b>${Math.min(v.plays + 1, 48)}</b>/48</span><span>${t("Stock")} <b>${v.stock}</b></span></div>` : "";
     return `<div class="floor" id="floor">${info}${inner}</div>`;
   }
 
@@ -359,13 +447,20 @@ export class TableView {
     const owners = h.owners
       .map((o) => `<span class="owner team${o % 2}">${esc(this.seatName(o))}</span>`)
       .join("");
-    const cards = sortCards(h.cards)
-      .map((c) => cardHtml(c, `in-house ${fresh.has(c) ? "fresh" : ""}`))
+    // A cemented house is drawn set by set, each set worth the house's value.
+    const sets = houseSets(h.cards, h.value);
+    const cards = sets
+      .map((set) => `<span class="house-set">${set.map((c) => cardHtml(c, `in-house ${fresh.has(c) ? "fresh" : ""}`)).join("")}</span>`)
       .join("");
+    const label = t(h.cemented ? "Cemented house of {v}: {cards}; owners {owners}" : "House of {v}: {cards}; owners {owners}", {
+      v: h.value,
+      cards: sets.map((set) => set.map(cardLabel).join(", ")).join("; "),
+      owners: h.owners.map((o) => this.seatName(o)).join(", "),
+    });
     return `<div class="${cls.join(" ")}" data-act="house" data-h="${h.value}" role="button" tabindex="0"
-        title="House of ${h.value}${h.cemented ? ", cemented" : ""}">
+        aria-label="${esc(label)}" aria-pressed="${this.sel.houses.has(h.value)}" title="${esc(label)}">
       <div class="house-head"><span class="house-value">${h.value}</span>
-        ${h.cemented ? `<span class="cement-mark" title="Cemented: cannot be broken">cemented</span>` : `<span class="ordinary-mark">house</span>`}</div>
+        ${h.cemented ? `<span class="cement-mark" title="${t("Cemented: cannot be broken")}">${t("cemented")}</span>` : `<span class="ordinary-mark">${t("house")}</span>`}</div>
       <div class="house-cards">${cards}</div>
       <div class="owners">${owners}</div>
     </div>`;
@@ -389,20 +484,20 @@ export class TableView {
     const host = st.table.host === me;
     const seats = st.table.seats
       .map((s, i) => {
-        const here = s.kind === "human" && !s.connected && i !== me ? ` <span class="muted">(not here)</span>` : "";
-        const who = s.kind === "empty" ? `<span class="muted">empty: a bot will play</span>` : esc(i === me ? `${s.name} (you)` : s.name) + here;
-        const sit = s.kind === "empty" && me != null ? `<button class="btn small" data-act="sit" data-seat="${i}">Sit here</button>` : "";
+        const here = s.kind === "human" && !s.connected && i !== me ? ` <span class="muted">(${t("not here")})</span>` : "";
+        const who = s.kind === "empty" ? `<span class="muted">${t("empty: a bot will play")}</span>` : esc(i === me ? `${s.name} (${t("you")})` : s.name) + here;
+        const sit = s.kind === "empty" && me != null ? `<button class="btn small" data-act="sit" data-seat="${i}">${t("Sit here")}</button>` : "";
         // The host sees who joined and may take a stranger off the table before the start.
-        const kick = host && s.kind === "human" && i !== me ? `<button class="btn small ghost" data-act="kick" data-seat="${i}" title="Take this player off the table">Remove</button>` : "";
-        return `<li class="team${i % 2}"><span class="dot team${i % 2}"></span> Seat ${i + 1}: ${who} ${sit}${kick}</li>`;
+        const kick = host && s.kind === "human" && i !== me ? `<button class="btn small ghost" data-act="kick" data-seat="${i}" title="${t("Take this player off the table")}">${t("Remove")}</button>` : "";
+        return `<li class="team${i % 2}"><span class="dot team${i % 2}"></span> ${t("Seat {n}", { n: i + 1 })}: ${who} ${sit}${kick}</li>`;
       })
       .join("");
     return `<div class="waiting">
-      <h2>Waiting to start</h2>
-      <p>Partners sit opposite: seats 1 &amp; 3 play against seats 2 &amp; 4.</p>
+      <h2>${t("Waiting to start")}</h2>
+      <p>${t("Partners sit opposite: seats 1 &amp; 3 play against seats 2 &amp; 4.")}</p>
       <ul class="seat-list">${seats}</ul>
-      <p class="share">Invite friends: <input class="share-url" readonly value="${esc(location.origin + "/t/" + this.code)}"> <button class="btn small" data-act="share">Copy</button></p>
-      ${host ? `<button class="btn primary big" data-act="start" id="start-btn">Start the game</button>` : `<p class="muted">The host starts the game.</p>`}
+      <p class="share">${t("Invite friends:")} <input class="share-url" readonly aria-label="${t("Link to this table")}" value="${esc(location.origin + "/t/" + this.code)}"> <button class="btn small" data-act="share">${t("Copy")}</button></p>
+      ${host ? `<button class="btn primary big" data-act="start" id="start-btn">${t("Start the game")}</button>` : `<p class="muted">${t("The host starts the game.")}</p>`}
     </div>`;
   }
 
@@ -411,7 +506,9 @@ export class TableView {
     const v = st.view;
     const me = this.me();
     if (me == null) {
-      return `<div class="spectator">You are watching. <a href="/replay/${this.code}">Replay</a></div>`;
+      // A spectator sees the table from seat 1: it is drawn at the bottom like the others.
+      const bottom = st.table.status === "waiting" ? "" : this.seatHtml(0);
+      return `<div class="me-top spectator-seat">${bottom}</div><div class="spectator">${t("You are watching.")} <a href="/replay/${this.code}">${t("Replay")}</a></div>`;
     }
     const hand = Array.isArray(v.hands[me]) ? sortCards(v.hands[me]) : [];
     const myTurn = this.isMyTurn();
@@ -422,7 +519,8 @@ export class TableView {
         if (this.sel.card === c) cls.push("selected");
         if (myTurn && legalCards.size && !legalCards.has(c)) cls.push("dim");
         if (myTurn && legalCards.has(c)) cls.push("playable");
-        return cardHtml(c, cls.join(" "), `data-act="card" data-c="${c}" role="button" tabindex="0"`);
+        const dead = myTurn && legalCards.size && !legalCards.has(c) ? `, ${t("no legal use now")}` : "";
+        return cardHtml(c, cls.join(" "), `data-act="card" data-c="${c}" role="button" tabindex="0" aria-label="${t("In your hand: {card}", { card: cardLabel(c) })}${dead}" aria-pressed="${this.sel.card === c}"`);
       })
       .join("");
     const seat = this.seatHtml(me).replace('class="seat ', 'class="seat mine ');
@@ -437,23 +535,23 @@ export class TableView {
     if (st.table.status !== "playing" || st.summary) return "";
     if (!this.isMyTurn()) {
       const who = v.to_move != null ? this.seatName(v.to_move) : "";
-      return `<div class="prompt muted">Waiting for <b>${esc(who)}</b>…</div>`;
+      return `<div class="prompt muted">${t("Waiting for <b>{who}</b>…", { who: esc(who) })}</div>`;
     }
     const legal = st.legal;
     const hintHtml = this.hint
-      ? `<div class="hint-box" id="hint-box"><b>Hint:</b> ${describeHtml(this.hint.move)} <span class="muted">(${esc(notation(this.hint.move))})</span><br><span class="reason">${esc(this.hint.reason || "")}</span>
-          <button class="btn small" data-act="use-hint">Select it</button></div>`
+      ? `<div class="hint-box" id="hint-box"><b>${t("Hint")}:</b> ${describeHtml(this.hint.move)} <span class="muted">(${esc(notation(this.hint.move))})</span><br><span class="reason">${esc(this.hint.reason || "")}</span>
+          <button class="btn small" data-act="use-hint">${t("Select it")}</button></div>`
       : "";
     // Bid phase: no card is chosen first, every move is a button.
     if (legal.some((m) => m.action === "bid" || m.action === "redeal")) {
       const btns = legal
         .map((m, i) => `<button class="btn move-btn ${m.action}" data-act="play-now" data-i="${i}">${describeHtml(m)}</button>`)
         .join("");
-      return `<div class="prompt"><b>Your bid.</b> Choose the house value you will play for: you must capture, build or throw with it on your first play.</div>
+      return `<div class="prompt">${t("<b>Your bid.</b> Choose the house value you will play for: you must capture, build or throw with it on your first play.")}</div>
         <div class="choices">${btns}</div>${hintHtml}`;
     }
     if (!this.sel.card && !this.sel.pick) {
-      return `<div class="prompt"><b>Your turn.</b> Pick a card from your hand${v.plays === 0 ? ` (your first play must use the bid, ${v.bid})` : ""}.</div>${hintHtml}`;
+      return `<div class="prompt">${v.plays === 0 ? t("<b>Your turn.</b> Pick a card from your hand (your first play must use the bid, {bid}).", { bid: v.bid }) : t("<b>Your turn.</b> Pick a card from your hand.")}</div>${hintHtml}`;
     }
     const cands = sortMoves(this.candidates());
     const forCard = narrow(legal, { card: this.sel.card, loose: new Set(), houses: new Set() }, this.floorValues());
@@ -468,24 +566,24 @@ export class TableView {
       .join("");
     const values = [...new Set(narrow(legal, { ...this.sel, value: null }, this.floorValues()).map(moveValue).filter((x) => x != null))].sort((a, b) => a - b);
     const valueChips = values.length > 1 || this.sel.value != null
-      ? `<span class="sep">value</span>` + values.map((x) => `<button class="chip-btn ${this.sel.value === x ? "on" : ""}" data-act="value" data-v="${x}">${x}</button>`).join("")
+      ? `<span class="sep">${t("value")}</span>` + values.map((x) => `<button class="chip-btn ${this.sel.value === x ? "on" : ""}" data-act="value" data-v="${x}">${x}</button>`).join("")
       : "";
     let body;
     if (cands.length === 0) {
-      body = `<div class="prompt muted">No move fits this selection. <button class="btn small" data-act="clear-floor">Clear the floor selection</button></div>`;
+      body = `<div class="prompt muted">${t("No move fits this selection.")} <button class="btn small" data-act="clear-floor">${t("Clear the floor selection")}</button></div>`;
     } else if (cands.length === 1) {
       const m = cands[0];
-      body = `<div class="confirm-row"><button class="btn primary big" data-act="confirm" id="confirm-btn" ${this.sending ? "disabled" : ""}>Play: ${describeHtml(m)}</button>
+      body = `<div class="confirm-row"><button class="btn primary big" data-act="confirm" id="confirm-btn" ${this.sending ? "disabled" : ""}>${t("Play")}: ${describeHtml(m)}</button>
         <span class="notation">${esc(notation(m))}</span></div>`;
     } else {
       const shown = cands.slice(0, MAX_CHOICES);
       const more = cands.length - shown.length;
       body = `<div class="choices">${shown
         .map((m) => `<button class="btn move-btn ${m.action}" data-act="choose" data-i="${this.state.legal.indexOf(m)}" title="${esc(notation(m))}">${describeHtml(m, { withCard: false })}</button>`)
-        .join("")}</div>${more > 0 ? `<div class="muted more">${more} more: point at the floor cards and houses to narrow them down.</div>` : `<div class="muted more">Choose one, or point at floor cards and houses.</div>`}`;
+        .join("")}</div>${more > 0 ? `<div class="muted more">${t("{n} more: point at the floor cards and houses to narrow them down.", { n: more })}</div>` : `<div class="muted more">${t("Choose one, or point at floor cards and houses.")}</div>`}`;
     }
     return `<div class="sel-row"><span class="sel-card">${chipsHtml([this.sel.card || this.sel.pick.card])}</span>${actionChips}${valueChips}
-      <button class="chip-btn ghost" data-act="clear">✕</button></div>${body}${hintHtml}`;
+      <button class="chip-btn ghost" data-act="clear" aria-label="${t("Clear the selection")}" title="${t("Clear the selection")}">✕</button></div>${body}${hintHtml}`;
   }
 
   sidebarHtml() {
@@ -497,38 +595,46 @@ export class TableView {
     const myTeam = me == null ? 0 : me % 2;
     const teams = [myTeam, 1 - myTeam];
     const diff = match.diff || 0;
-    const lead = diff === 0 ? "level" : `${this.teamName(diff > 0 ? 0 : 1)} ${this.teamVerb(diff > 0 ? 0 : 1, "lead")} by <b>${Math.abs(diff)}</b>`;
+    const lead = diff === 0 ? t("level") : t("{team} {lead} by <b>{n}</b>", { team: this.teamName(diff > 0 ? 0 : 1), lead: this.teamVerb(diff > 0 ? 0 : 1, "lead"), n: Math.abs(diff) });
     const target = (v.rules && v.rules.baazi_lead) || 100;
     const rows = teams
-      .map((t) => `<tr class="team${t}"><th><span class="dot team${t}"></span>${this.teamName(t)}<small>${this.teamMembers(t)}</small></th>
-        <td title="card points this deal (${v.captured && v.captured[t] ? v.captured[t].length : 0} cards taken)">${(match.points || [0, 0])[t]}</td>
-        <td title="sweep points this deal">${v.sweeps ? v.sweeps[t] : 0}</td>
-        <td title="baazis won"><b>${(match.baazis || [0, 0])[t]}</b></td></tr>`)
+      .map((tm) => `<tr class="team${tm}" id="score-team${tm}"><th><span class="dot team${tm}"></span>${this.teamName(tm)}${this.teamMembers(tm)}</th>
+        <td title="${t("card points this deal ({n} cards taken)", { n: v.captured && v.captured[tm] ? v.captured[tm].length : 0 })}">${(match.points || [0, 0])[tm]}</td>
+        <td title="${t("sweep points this deal")}">${v.sweeps ? v.sweeps[tm] : 0}</td>
+        <td title="${t("baazis won")}"><b>${(match.baazis || [0, 0])[tm]}</b></td></tr>`)
       .join("");
     const hist = (match.history || [])
-      .map((h, i) => `<tr><td>${i + 1}</td>${teams.map((t) => `<td class="team${t}">${h.score ? h.score[t] : ""}${h.sweeps && h.sweeps[t] ? `<small> (${h.sweeps[t]} sw)</small>` : ""}</td>`).join("")}</tr>`)
+      .map((h, i) => `<tr><td>${i + 1}</td>${teams.map((tm) => `<td class="team${tm}">${h.score ? h.score[tm] : ""}${h.sweeps && h.sweeps[tm] ? `<small> (${t("{n} sw", { n: h.sweeps[tm] })})</small>` : ""}</td>`).join("")}</tr>`)
       .join("");
-    const length = settings.baazis ? `${settings.baazis} baazi${settings.baazis > 1 ? "s" : ""}` : settings.deals ? `${settings.deals} deal${settings.deals > 1 ? "s" : ""}` : "";
+    const length = settings.baazis ? t(settings.baazis > 1 ? "{n} baazis" : "{n} baazi", { n: settings.baazis }) : settings.deals ? t(settings.deals > 1 ? "{n} deals" : "{n} deal", { n: settings.deals }) : "";
     const myTurn = this.isMyTurn();
     const buttons = [];
     if (me != null && st.table.status === "playing") {
-      buttons.push(`<button class="btn" data-act="hint" id="hint-btn" ${myTurn ? "" : "disabled"}>Hint</button>`);
-      if (settings.practice) buttons.push(`<button class="btn" data-act="undo" id="undo-btn">Undo</button>`);
+      buttons.push(`<button class="btn" data-act="hint" id="hint-btn" ${myTurn ? "" : "disabled"}>${t("Hint")}</button>`);
+      if (settings.practice) buttons.push(`<button class="btn" data-act="undo" id="undo-btn">${t("Undo")}</button>`);
     }
-    if (st.summary && this.dismissed === st.summary.deal) buttons.push(`<button class="btn primary" data-act="show-summary" id="results-btn">Results</button>`);
-    buttons.push(`<a class="btn ghost" href="/api/tables/${this.code}/record" download="seep-${this.code}.json">Record</a>`);
-    buttons.push(`<a class="btn ghost" href="/replay/${this.code}" target="_blank">Replay</a>`);
-    return `<section class="panel scores">
-        <h3>Scores <small>${esc(settings.preset || "")} ${length ? "· " + length : ""}${settings.practice ? " · practice" : ""}</small></h3>
-        <table class="score-table"><thead><tr><th></th><th title="card points this deal">points</th><th title="sweep points this deal">sweeps</th><th title="baazis won">baazis</th></tr></thead><tbody>${rows}</tbody></table>
-        <div class="baazi-diff" id="baazi-diff">Baazi: ${lead} <small>(target ${target})</small></div>
-        <div class="deals-played">Deals played: <b>${match.deals || 0}</b></div>
+    if (st.summary && this.dismissed === st.summary.deal) buttons.push(`<button class="btn primary" data-act="show-summary" id="results-btn">${t("Results")}</button>`);
+    buttons.push(`<a class="btn ghost" href="/api/tables/${this.code}/record" download="seep-${this.code}.json">${t("Record")}</a>`);
+    buttons.push(`<a class="btn ghost" href="/replay/${this.code}" target="_blank">${t("Replay")}</a>`);
+    return `<section class="panel scores" aria-label="${t("Scores")}">
+        <h3>${t("Scores")} <small>${esc(settings.preset || "")} ${length ? "· " + length : ""}${settings.practice ? " · " + t("practice") : ""}</small></h3>
+        <table class="score-table"><thead><tr><th><span class="sr-only">${t("Team")}</span></th><th title="${t("card points this deal")}">${t("points")}</th><th title="${t("sweep points this deal")}">${t("sweeps")}</th><th title="${t("baazis won")}">${t("baazis")}</th></tr></thead><tbody>${rows}</tbody></table>
+        <div class="baazi-diff" id="baazi-diff">${t("Baazi")}: ${lead} <small>(${t("target {n}", { n: target })})</small></div>
+        <div class="deals-played">${t("Deals played")}: <b>${match.deals || 0}</b></div>
       </section>
-      <section class="panel history">
-        <h3>Deal history</h3>
-        ${hist ? `<table class="hist-table"><thead><tr><th>#</th>${teams.map((t) => `<th class="team${t}">${this.teamName(t)}</th>`).join("")}</tr></thead><tbody>${hist}</tbody></table>` : `<p class="muted">No deal finished yet.</p>`}
+      <section class="panel history" aria-label="${t("Deal history")}">
+        <h3>${t("Deal history")}</h3>
+        ${hist ? `<table class="hist-table"><thead><tr><th>#</th>${teams.map((tm) => `<th class="team${tm}">${this.teamName(tm)}</th>`).join("")}</tr></thead><tbody>${hist}</tbody></table>` : `<p class="muted">${t("No deal finished yet.")}</p>`}
       </section>
-      <section class="panel tools">${buttons.join(" ")}</section>`;
+      <section class="panel tools" aria-label="${t("Tools")}">${buttons.join(" ")}</section>`;
+  }
+
+  /** The match's winner: more baazis; at equal baazis, the lead in the unfinished baazi
+   * (R44-R47 count baazis; the running difference decides who was ahead when it stopped). */
+  matchWinner(baazis, diff) {
+    if (baazis[0] !== baazis[1]) return baazis[0] > baazis[1] ? 0 : 1;
+    if (diff) return diff > 0 ? 0 : 1;
+    return null;
   }
 
   renderOverlay() {
@@ -545,30 +651,42 @@ export class TableView {
     const myTeam = me == null ? 0 : me % 2;
     const teams = [myTeam, 1 - myTeam];
     const res = sum.result || sum;
-    const val = (k, t) => (res[k] ? res[k][t] : 0);
+    const val = (k, tm) => (res[k] ? res[k][tm] : 0);
+    const withBonus = res.bonus && (res.bonus[0] || res.bonus[1]);
     const rows = teams
-      .map((t) => `<tr class="team${t}"><th><span class="dot team${t}"></span>${this.teamName(t)}<small>${this.teamMembers(t)}</small></th>
-        <td>${val("points", t)}</td>${res.bonus && (res.bonus[0] || res.bonus[1]) ? `<td>${val("bonus", t)}</td>` : ""}<td>${val("sweeps", t)}</td><td class="total">${val("score", t)}</td></tr>`)
+      .map((tm) => `<tr class="team${tm}"><th><span class="dot team${tm}"></span>${this.teamName(tm)}${this.teamMembers(tm)}</th>
+        <td>${val("points", tm)}</td>${withBonus ? `<td>${val("bonus", tm)}</td>` : ""}<td>${val("sweeps", tm)}</td><td class="total">${val("score", tm)}</td></tr>`)
       .join("");
-    const bonusHead = res.bonus && (res.bonus[0] || res.bonus[1]) ? "<th>most cards</th>" : "";
+    const bonusHead = withBonus ? `<th>${t("most cards")}</th>` : "";
     const captured = sum.captured
-      ? teams.map((t) => `<div class="pile team${t}"><b>${this.teamName(t)}</b> <span class="muted">(${sum.captured[t].length} cards)</span><div class="pile-cards">${chipsHtml(sum.captured[t])}</div></div>`).join("")
+      ? teams.map((tm) => `<div class="pile team${tm}"><b>${this.teamName(tm)}</b> <span class="muted">(${t("{n} cards", { n: sum.captured[tm].length })})</span><div class="pile-cards">${chipsHtml(sum.captured[tm])}</div></div>`).join("")
       : "";
     const baaziWinner = sum.baazi_winner ?? null;
     const baazis = sum.baazis || match.baazis || [0, 0];
     const over = !!sum.match_over || st.table.status === "finished";
+    const diff = sum.diff ?? match.diff ?? 0;
     let banner = "";
     if (baaziWinner != null) {
-      const t = Number(baaziWinner);
-      banner += `<div class="banner team${t}" id="baazi-banner">${this.teamName(t)} ${this.teamVerb(t, "win")} the baazi!</div>`;
+      const tm = Number(baaziWinner);
+      banner += `<div class="banner team${tm}" id="baazi-banner">${t("{team} {win} the baazi!", { team: this.teamName(tm), win: this.teamVerb(tm, "win") })}</div>`;
+    }
+    const winner = over ? this.matchWinner(baazis, diff) : null;
+    if (over) {
+      // The match's end names its winner, and why: baazis won, or the lead in the last one.
+      const why = baazis[0] !== baazis[1]
+        ? t("{a} – {b} in baazis", { a: baazis[winner], b: baazis[1 - winner] })
+        : winner != null
+          ? t("no baazi finished: {n} points ahead in the baazi", { n: Math.abs(diff) })
+          : t("level in baazis and points");
+      const who = winner == null ? t("A draw") : t("{team} {win} the match", { team: this.teamName(winner), win: this.teamVerb(winner, "win") });
+      banner += `<div class="banner ${winner != null ? `team${winner}` : ""}" id="match-winner">${who} <small>(${why})</small></div>`;
     }
     if (baaziWinner != null || over) {
-      banner += `<div class="baazi-count">Baazis won: ${this.teamName(teams[0])} <b>${baazis[teams[0]]}</b> – <b>${baazis[teams[1]]}</b> ${this.teamName(teams[1])}</div>`;
+      banner += `<div class="baazi-count">${t("Baazis won")}: ${this.teamName(teams[0])} <b>${baazis[teams[0]]}</b> – <b>${baazis[teams[1]]}</b> ${this.teamName(teams[1])}</div>`;
     }
-    const diff = sum.diff ?? match.diff ?? 0;
     const lead = baaziWinner != null
-      ? "A new baazi starts from 0."
-      : diff === 0 ? "The baazi is level." : `${this.teamName(diff > 0 ? 0 : 1)} ${this.teamVerb(diff > 0 ? 0 : 1, "lead")} the baazi by ${Math.abs(diff)}.`;
+      ? t("A new baazi starts from 0.")
+      : diff === 0 ? t("The baazi is level.") : t("{team} {lead} the baazi by {n}.", { team: this.teamName(diff > 0 ? 0 : 1), lead: this.teamVerb(diff > 0 ? 0 : 1, "lead"), n: Math.abs(diff) });
     const deal = sum.deal ?? (match.deals || 0) + 1;
     const ready = sum.ready || [];
     const waiting = me != null && (ready.includes(me) || this.nextSent === deal);
@@ -576,47 +694,51 @@ export class TableView {
       // The last deal of the match: say we are ready, so the server can close the game.
       if (this.send({ type: "next" })) this.nextSent = deal;
     }
-    let title = `Deal ${deal} is over`;
+    let title = t("Deal {n} is over", { n: deal });
     if (over) {
-      const won = baazis[myTeam] - baazis[1 - myTeam];
-      title = me == null ? "The match is over" : won > 0 ? "You win the match!" : won < 0 ? "The opponents win the match" : "The match is over";
+      title = me == null || winner == null ? t("The match is over") : winner === myTeam ? t("You win the match!") : t("The opponents win the match");
     }
     const next = over
-      ? `<a class="btn primary" href="/">New game</a> <a class="btn" href="/replay/${this.code}">Replay this game</a> <button class="btn ghost" data-act="close-summary">Look at the table</button>`
+      ? `<a class="btn primary" href="/">${t("New game")}</a> <a class="btn" href="/replay/${this.code}">${t("Replay this game")}</a> <button class="btn ghost" data-act="close-summary">${t("Look at the table")}</button>`
       : me == null
-        ? `<span class="muted">Waiting for the players…</span>`
+        ? `<span class="muted">${t("Waiting for the players…")}</span>`
         : waiting
-          ? `<span class="muted" id="next-wait">Waiting for the other players…</span>`
-          : `<button class="btn primary big" data-act="next" id="next-btn">Next deal</button>`;
+          ? `<span class="muted" id="next-wait">${t("Waiting for the other players…")}</span>`
+          : `<button class="btn primary big" data-act="next" id="next-btn">${t("Next deal")}</button>`;
     el.hidden = false;
-    el.innerHTML = `<div class="dialog summary" id="summary" role="dialog" aria-label="Deal summary">
-      <h2>${title}</h2>
+    el.innerHTML = `<div class="dialog summary" id="summary" role="dialog" aria-modal="true" aria-labelledby="summary-title">
+      <h2 id="summary-title">${title}</h2>
       ${banner}
-      <table class="sum-table"><thead><tr><th></th><th>card points</th>${bonusHead}<th>sweeps</th><th>score</th></tr></thead><tbody>${rows}</tbody></table>
+      <table class="sum-table"><thead><tr><th><span class="sr-only">${t("Team")}</span></th><th>${t("card points")}</th>${bonusHead}<th>${t("sweeps")}</th><th>${t("score")}</th></tr></thead><tbody>${rows}</tbody></table>
       <p class="lead">${lead}</p>
-      ${captured ? `<details class="piles"><summary>Captured cards</summary>${captured}</details>` : ""}
+      ${captured ? `<details class="piles"><summary>${t("Captured cards")}</summary>${captured}</details>` : ""}
       <div class="dialog-buttons">${next}</div>
     </div>`;
+    const first = el.querySelector("#next-btn, .dialog-buttons .btn");
+    if (first && !el.contains(document.activeElement)) first.focus({ preventScroll: true });
   }
 
   // --- input -------------------------------------------------------------------------------
 
   onClick(ev) {
-    const t = ev.target.closest("[data-act]");
-    if (!t || !this.root.contains(t)) return;
-    const act = t.dataset.act;
+    const el = ev.target.closest("[data-act]");
+    if (!el || !this.root.contains(el)) return;
+    const act = el.dataset.act;
     const legal = (this.state && this.state.legal) || [];
     switch (act) {
       case "card": {
         if (!this.isMyTurn()) return;
-        const c = t.dataset.c;
+        const c = el.dataset.c;
         if (!legal.some((m) => m.card === c)) {
-          toast("That card has no legal use now.", "info");
+          const why = (this.state.dead || {})[c];
+          toast(why ? t("{card} cannot be played: {why}", { card: cardLabel(c), why }) : t("That card has no legal use now."), "info");
           return;
         }
         const keep = this.sel.card === c ? null : c;
         this.sel = emptySel();
         this.sel.card = keep;
+        // Chosen by keyboard (a click of detail 0): the focus goes on to the card's moves.
+        this.focusMoves = !!keep && ev.detail === 0;
         break;
       }
       case "loose":
@@ -626,7 +748,7 @@ export class TableView {
           return;
         }
         this.sel.pick = null;
-        const key = act === "loose" ? t.dataset.c : Number(t.dataset.h);
+        const key = act === "loose" ? el.dataset.c : Number(el.dataset.h);
         const set = act === "loose" ? this.sel.loose : this.sel.houses;
         if (set.has(key)) set.delete(key);
         else {
@@ -648,14 +770,14 @@ export class TableView {
       }
       case "action":
         this.sel.pick = null;
-        this.sel.action = this.sel.action === t.dataset.a ? null : t.dataset.a;
+        this.sel.action = this.sel.action === el.dataset.a ? null : el.dataset.a;
         break;
       case "value":
         this.sel.pick = null;
-        this.sel.value = this.sel.value === Number(t.dataset.v) ? null : Number(t.dataset.v);
+        this.sel.value = this.sel.value === Number(el.dataset.v) ? null : Number(el.dataset.v);
         break;
       case "choose":
-        this.sel.pick = legal[Number(t.dataset.i)];
+        this.sel.pick = legal[Number(el.dataset.i)];
         break;
       case "clear":
         this.sel = emptySel();
@@ -671,7 +793,7 @@ export class TableView {
         return;
       }
       case "play-now":
-        this.play(legal[Number(t.dataset.i)]);
+        this.play(legal[Number(el.dataset.i)]);
         return;
       case "use-hint":
         if (this.hint) {
@@ -693,10 +815,10 @@ export class TableView {
         this.send({ type: "start" });
         return;
       case "sit":
-        this.send({ type: "sit", seat: Number(t.dataset.seat) });
+        this.send({ type: "sit", seat: Number(el.dataset.seat) });
         return;
       case "kick":
-        this.send({ type: "kick", seat: Number(t.dataset.seat) });
+        this.send({ type: "kick", seat: Number(el.dataset.seat) });
         return;
       case "next":
         if (this.send({ type: "next" })) this.nextSent = (this.state.summary || {}).deal;
@@ -710,6 +832,12 @@ export class TableView {
       case "share":
         this.share();
         return;
+      case "mute": {
+        setMuted(!muted());
+        el.textContent = muted() ? t("Sound off") : t("Sound on");
+        el.setAttribute("aria-pressed", String(muted()));
+        return;
+      }
       case "watch":
         this.open(null);
         return;
@@ -745,6 +873,7 @@ export class TableView {
     }
     if (this.send({ type: "move", move: m, version: this.state.version })) {
       this.sending = true;
+      this.sentMove = true;
       this.hint = null;
       this.render();
     }
