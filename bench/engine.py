@@ -2,7 +2,7 @@
 
 Prints random complete deals per second (bid to scoring, uniformly random legal moves),
 legal-move generations per second on positions from random play, push/pop pairs per second,
-and protocol ``legal`` calls per second (FORMAT.md dicts in and out). ``--json`` prints one
+and protocol ``legal`` calls per second (docs/format.md dicts in and out). ``--json`` prints one
 JSON object instead.
 
 Each figure is measured in ``--rounds`` rounds; the figure reported is the median round, and
@@ -93,7 +93,7 @@ def push_pop_rate(positions: list[Position], seconds: float) -> float:
 
 
 def protocol_rate(positions: list[Position], seconds: float) -> float:
-    """``seep.protocol.legal`` calls per second on FORMAT.md dicts."""
+    """``seep.protocol.legal`` calls per second on docs/format.md dicts."""
     dicts = [p.to_dict() for p in positions[:200]]
     n = 0
     start = time.perf_counter()
@@ -146,7 +146,7 @@ def main() -> None:
         "random_deals_per_s": "random complete deals/s (bid to scoring, uniform random moves)",
         "legal_per_s": f"legal-move generations/s (mean {mean_moves:.1f} moves, cold caches)",
         "push_pop_per_s": "push + pop pairs/s",
-        "protocol_legal_per_s": "protocol legal calls/s (FORMAT.md dict in, move dicts out)",
+        "protocol_legal_per_s": "protocol legal calls/s (docs/format.md dict in, move dicts out)",
     }
     print(f"{'':62} {'median':>10} {'best':>10}")
     for key, (median, best) in figures.items():

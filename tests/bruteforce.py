@@ -1,7 +1,7 @@
 """Independent brute-force legal-move enumerator for Seep (test oracle).
 
-This module deliberately shares no code with the engine in ``src/seep``: it reads FORMAT.md
-position dicts directly and follows the reference procedure of RULES.md §7 step by step, trying
+This module deliberately shares no code with the engine in ``src/seep``: it reads docs/format.md
+position dicts directly and follows the reference procedure of docs/rules.md §7 step by step, trying
 every subset of loose cards (pruned by sum; all values are >= 1 and no target exceeds 13).
 It is meant to be slow-but-obvious; the test-suite compares it with ``seep.protocol.legal``.
 
@@ -9,16 +9,16 @@ Public API:
 
 * ``brute_legal(position) -> set[MoveKey]``: the canonical keys of every legal move of the
   seat ``to_move``.
-* ``move_key(move) -> MoveKey``: the canonical key of a FORMAT.md move dict.
+* ``move_key(move) -> MoveKey``: the canonical key of a docs/format.md move dict.
 
 A key is ``(action, card, value, house, frozenset(loose), frozenset(houses))`` with ``None`` /
 an empty frozenset for the fields an action lacks. Two moves are the same move exactly when
-their keys are equal (FORMAT.md, "Move").
+their keys are equal (docs/format.md, "Move").
 
 Internally, sets of floor items are bitmasks over a fixed indexing of the floor (loose cards
 first, then houses); this keeps the brute force fast enough for floors of ~15 loose cards.
 
-Readings of points RULES.md leaves open (the cross-check, tests/test_crosscheck.py, shows the
+Readings of points docs/rules.md leaves open (the cross-check, tests/test_crosscheck.py, shows the
 engine makes the same choices):
 
 * ``throw_rule: no_other_move`` on play 1: "no other legal move" means no other legal
@@ -41,7 +41,7 @@ RANKS = "A23456789TJQK"
 SUITS = "SHDC"
 HOUSE_VALUES = range(9, 14)  # R21a: a house is worth 9..13.
 
-#: RULES.md §3: every option and its default.
+#: docs/rules.md §3: every option and its default.
 DEFAULT_RULES: dict[str, Any] = {
     "capture_rule": "maximal",
     "throw_rule": "no_capture_possible",
@@ -63,7 +63,7 @@ DEFAULT_RULES: dict[str, Any] = {
     "deal_before_bid": False,
 }
 
-#: RULES.md §3, "Presets".
+#: docs/rules.md §3, "Presets".
 PRESETS: dict[str, dict[str, Any]] = {
     "standard": {},
     "family": {"ten_diamonds_points": 2, "majority_bonus": 4},
@@ -103,7 +103,7 @@ def make_key(
 
 
 def move_key(move: Mapping[str, Any]) -> MoveKey:
-    """Canonical key of a FORMAT.md move dict (see the module docstring)."""
+    """Canonical key of a docs/format.md move dict (see the module docstring)."""
     return make_key(
         move["action"],
         move.get("card"),
@@ -263,7 +263,7 @@ class _Floor:
 
 
 def brute_legal(position: Mapping[str, Any]) -> set[MoveKey]:
-    """The canonical keys of all legal moves of ``position['to_move']`` (RULES.md §6–§7)."""
+    """The canonical keys of all legal moves of ``position['to_move']`` (docs/rules.md §6–§7)."""
     rules = resolve_rules(position.get("rules"))
     phase = position["phase"]
     if phase == "over":
@@ -288,7 +288,7 @@ def _bid_moves(hand: list[str]) -> set[MoveKey]:
 def _play_moves(
     position: Mapping[str, Any], rules: dict[str, Any], seat: int, hand: list[str]
 ) -> set[MoveKey]:
-    """Steps 1-7 of RULES.md §7 for every card of the mover's hand."""
+    """Steps 1-7 of docs/rules.md §7 for every card of the mover's hand."""
     floor = _Floor(list(position["loose"]), list(position["houses"]))
     partner = (seat + 2) % 4
     partner_hand: list[str] = list(position["hands"][partner])
@@ -329,7 +329,7 @@ def _play_moves(
             his remaining hand.
 
             add_retention=team (A14) lets a player join an opponent's house on the strength of
-            his partner's card, so he may own a house without holding its value; RULES.md
+            his partner's card, so he may own a house without holding its value; docs/rules.md
             leaves his duty open (§3). We then apply R21d in R36's words, "he may not give up
             his last card of the house value": it binds only for a house he already owned, and
             held the value of, before this move; joining a house is governed by the permission

@@ -1,6 +1,6 @@
-"""Build complete, valid FORMAT.md positions from the few cards a test cares about.
+"""Build complete, valid docs/format.md positions from the few cards a test cares about.
 
-RULES.md's worked examples (§10) show only the mover's hand and the floor. A real position also
+docs/rules.md's worked examples (§10) show only the mover's hand and the floor. A real position also
 needs the other hands, the captured piles, ``plays``, ``to_move`` and so on, all consistent:
 
 * all 52 cards exactly once across hands, stock, loose cards, houses and captured piles (§11.1);
@@ -15,8 +15,8 @@ needs the other hands, the captured piles, ``plays``, ``to_move`` and so on, all
 (sorted pack order) into the unspecified hands, then the stock or one team's captured pile.
 Seats may be named by the compass letters of the examples: N = 0 (dealer), W = 1, S = 2, E = 3.
 
-Houses can be given in the notation of RULES.md §2, e.g. ``"H10[TC | 7D 3C]{S}"`` (sets
-separated by ``|``, owners in braces), or as FORMAT.md dicts.
+Houses can be given in the notation of docs/rules.md §2, e.g. ``"H10[TC | 7D 3C]{S}"`` (sets
+separated by ``|``, owners in braces), or as docs/format.md dicts.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ RANKS = "A23456789TJQK"
 SUITS = "SHDC"
 ALL_CARDS: tuple[str, ...] = tuple(r + s for r in RANKS for s in SUITS)
 
-#: Compass seats of the worked examples (RULES.md §2): N deals, W bids.
+#: Compass seats of the worked examples (docs/rules.md §2): N deals, W bids.
 N, W, S, E = 0, 1, 2, 3
 SEAT_NAMES = {"N": N, "W": W, "S": S, "E": E}
 
@@ -76,7 +76,7 @@ def mid_deal_plays(seat: int, cards_held: int, dealer: int = 0) -> int:
 
 
 def parse_house(text: str) -> dict[str, Any]:
-    """Parse RULES.md house notation, e.g. ``"H10[TC | 7D 3C]{S}"`` or ``"H9[5H 4C]{S, E}"``.
+    """Parse docs/rules.md house notation, e.g. ``"H10[TC | 7D 3C]{S}"`` or ``"H9[5H 4C]{S, E}"``.
 
     Each ``|``-separated set must sum to the house value (R21b); owners are compass letters or
     seat numbers.
@@ -114,7 +114,7 @@ def make_position(
     bid: int | None = None,
     capture_team: int | None = None,
 ) -> dict[str, Any]:
-    """A complete FORMAT.md position in which ``hand`` belongs to the seat to move.
+    """A complete docs/format.md position in which ``hand`` belongs to the seat to move.
 
     Args:
         hand: the mover's cards.
@@ -126,7 +126,7 @@ def make_position(
         others: known hands of other seats, by seat.
         loose: loose cards on the floor. For ``phase == "bid"`` / ``plays == 0`` the floor is
             4 loose cards; missing ones are filled in.
-        houses: houses, in RULES.md notation or as FORMAT.md dicts.
+        houses: houses, in docs/rules.md notation or as docs/format.md dicts.
         rules: the position's ``rules`` (preset name or options dict), stored as given.
         phase: ``"bid"`` or ``"play"``.
         bid: the bid; defaults to the highest card value >= 9 of the bidder's hand on play 1
@@ -249,7 +249,7 @@ def make_position(
 
 
 def validate_position(position: Mapping[str, Any]) -> None:
-    """Assert the structural invariants of a running deal (RULES.md §11.1-4, FORMAT.md).
+    """Assert the structural invariants of a running deal (docs/rules.md §11.1-4, docs/format.md).
 
     Raises ``ValueError`` with a description of the first problem found.
     """

@@ -1,10 +1,10 @@
 """Shared helpers for the protocol-level tests (deal flow, match, invariants, errors).
 
-Everything here is written from RULES.md and FORMAT.md alone, independently of the engine: the
-card list, card values and points (R4, R5), hand sizes for a play number (R18, R19), a builder of
-complete FORMAT.md positions from the cards that matter, and a canonical key for comparing moves
-("two moves are the same move when action, card, value, house and the sets of loose and houses
-agree", FORMAT.md).
+Everything here is written from docs/rules.md and docs/format.md alone, independently of the engine:
+the card list, card values and points (R4, R5), hand sizes for a play number (R18, R19), a builder
+of complete docs/format.md positions from the cards that matter, and a canonical key for comparing
+moves ("two moves are the same move when action, card, value, house and the sets of loose and houses
+agree", docs/format.md).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ RANKS = "A23456789TJQK"
 SUITS = "SHDC"
 ALL_CARDS: tuple[str, ...] = tuple(r + s for r in RANKS for s in SUITS)
 
-#: RULES.md §3: every option key with its standard value ("a dump writes every key").
+#: docs/rules.md §3: every option key with its standard value ("a dump writes every key").
 DEFAULT_RULES: dict[str, Any] = {
     "capture_rule": "maximal",
     "throw_rule": "no_capture_possible",
@@ -41,7 +41,7 @@ DEFAULT_RULES: dict[str, Any] = {
     "deal_before_bid": False,
 }
 
-#: RULES.md §3 "Presets".
+#: docs/rules.md §3 "Presets".
 PRESETS: dict[str, dict[str, Any]] = {
     "standard": {},
     "family": {"ten_diamonds_points": 2, "majority_bonus": 4},
@@ -55,7 +55,7 @@ def value(card: str) -> int:
 
 
 def full_rules(rules: str | Mapping[str, Any]) -> dict[str, Any]:
-    """The complete rules object for a preset name or a partial dict (RULES.md §3)."""
+    """The complete rules object for a preset name or a partial dict (docs/rules.md §3)."""
     extra = PRESETS[rules] if isinstance(rules, str) else dict(rules)
     return {**DEFAULT_RULES, **extra}
 
@@ -75,7 +75,7 @@ def card_points(cards: Sequence[str], rules: str | Mapping[str, Any] = "standard
 
 
 def bidder(dealer: int) -> int:
-    """The bidder is the player on the dealer's right (R12, FORMAT.md)."""
+    """The bidder is the player on the dealer's right (R12, docs/format.md)."""
     return (dealer + 1) % 4
 
 
@@ -106,7 +106,8 @@ def plays_for(dealer: int, seat: int, hand_len: int) -> int:
 def house(
     val: int, cards: Sequence[str], owners: Sequence[int], cemented: bool | None = None
 ) -> dict[str, Any]:
-    """A FORMAT.md house object; ``cemented`` defaults to "cards total at least twice the value"."""
+    """A docs/format.md house object; ``cemented`` defaults to "cards total at least twice the
+    value"."""
     if cemented is None:
         cemented = sum(value(c) for c in cards) > val
     return {"value": val, "cards": list(cards), "cemented": cemented, "owners": list(owners)}
@@ -147,7 +148,8 @@ def play_position(
     bid: int = 13,
     match: Mapping[str, Any] | None = None,
 ) -> Position:
-    """A complete, valid FORMAT.md position with ``plays`` in 1..48 (phase play, or over at 48).
+    """A complete, valid docs/format.md position with ``plays`` in 1..48 (phase play, or over at
+    48).
 
     ``hands`` fixes some seats' hands (their sizes must fit ``plays``); the other hands are filled
     with unused cards, each owner of a house first getting a card of its value (R21d). Unless given,
@@ -317,7 +319,7 @@ def finished_position(
 
 
 def move_key(move: Mapping[str, Any]) -> tuple[Any, ...]:
-    """Canonical identity of a move (FORMAT.md: lists of loose cards and houses are sets)."""
+    """Canonical identity of a move (docs/format.md: lists of loose cards and houses are sets)."""
     return (
         move.get("action"),
         move.get("card"),

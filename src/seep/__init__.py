@@ -2,7 +2,7 @@
 
 The core: cards and card sets as ints (:mod:`seep.cards`), rule options (:mod:`seep.options`),
 positions with legal-move generation and push/pop (:mod:`seep.engine`), moves
-(:mod:`seep.moves`), the FORMAT.md interchange (:mod:`seep.format`), text notation
+(:mod:`seep.moves`), the docs/format.md interchange (:mod:`seep.format`), text notation
 (:mod:`seep.notation`), the dict protocol (:mod:`seep.protocol`). Standard library only.
 
 >>> import seep

@@ -15,10 +15,10 @@ bits    field        meaning
 70-73   house        the old value of a broken house
 ======  ===========  ==========================================================
 
-Two moves are the same move (FORMAT.md) exactly when their codes are equal, so sets of codes
+Two moves are the same move (docs/format.md) exactly when their codes are equal, so sets of codes
 deduplicate for free. :class:`seep.moves.Move` is the readable form of a code.
 
-Rules are cited by their numbers in RULES.md.
+Rules are cited by their numbers in docs/rules.md.
 
 >>> pos = Position.new_deal(seed=7)
 >>> pos.phase, pos.to_move, len(pos.legal_codes()) >= 1
@@ -317,7 +317,7 @@ def _seat_bits(mask: int) -> list[int]:
 
 
 class Position:
-    """One deal of Seep with every card visible, plus the running match (FORMAT.md position).
+    """One deal of Seep with every card visible, plus the running match (docs/format.md position).
 
     Mutable, with :meth:`push` / :meth:`pop` for search; :meth:`copy` for an independent copy.
     Create one with :meth:`new_deal` or :meth:`from_dict`.
@@ -399,7 +399,7 @@ class Position:
     ) -> Position:
         """A bid-phase position dealt from ``random.Random(seed).shuffle`` of the sorted pack.
 
-        The shuffled pack is laid out in deal order (R12, R18, FORMAT.md ``stock``): cards 0-3
+        The shuffled pack is laid out in deal order (R12, R18, docs/format.md ``stock``): cards 0-3
         to the bidder, 4-7 face down to the floor, then (with ``deal_before_bid``) 4 each to the
         other three seats in playing order, and the rest is the stock.
         """
@@ -457,7 +457,7 @@ class Position:
 
     @property
     def phase(self) -> str:
-        """``"bid"``, ``"play"`` or ``"over"`` (FORMAT.md)."""
+        """``"bid"``, ``"play"`` or ``"over"`` (docs/format.md)."""
         return PHASE_NAMES[self.phase_id]
 
     @property
@@ -496,7 +496,7 @@ class Position:
     # --- legal moves ----------------------------------------------------------------------
 
     def legal_codes(self) -> list[int]:
-        """All legal moves of the seat to move, as move codes, each once (RULES.md §7)."""
+        """All legal moves of the seat to move, as move codes, each once (docs/rules.md §7)."""
         phase = self.phase_id
         if phase == PHASE_PLAY:
             return self._play_moves()
@@ -511,7 +511,7 @@ class Position:
         return codes or [REDEAL << SH_ACTION]
 
     def _play_moves(self) -> list[int]:
-        """Card plays (R20-R31, RULES.md §7).
+        """Card plays (R20-R31, docs/rules.md §7).
 
         The uses of a card depend only on its value, so they are found per value and then
         stamped with each card of that value. Rather than asking every value what it can do,
@@ -967,9 +967,9 @@ class Position:
         verify_move(self, move)
 
     def play(self, move: int | dict[str, Any] | str) -> dict[str, Any]:
-        """Check and make a move given as a code, a FORMAT.md dict or notation text.
+        """Check and make a move given as a code, a docs/format.md dict or notation text.
 
-        Returns the record of the move for a game log: the FORMAT.md move with ``"seat"``.
+        Returns the record of the move for a game log: the docs/format.md move with ``"seat"``.
         Raises :class:`IllegalMoveError` (the reason in its message) and leaves the position
         unchanged when the move is not legal.
         """
@@ -1131,8 +1131,8 @@ class Position:
         ) = self._stack.pop()
 
     def _deal_stock(self) -> None:
-        """R18 / FORMAT.md: packets of four, round one to the bidder, bidder+1, bidder+2, dealer;
-        round two the same; round three (if any) to bidder+1, bidder+2, dealer."""
+        """R18 / docs/format.md: packets of four, round one to the bidder, bidder+1, bidder+2,
+        dealer; round two the same; round three (if any) to bidder+1, bidder+2, dealer."""
         stock = self.stock
         b = self.bidder
         order = [b, b + 1, b + 2, b + 3, b, b + 1, b + 2, b + 3, b + 1, b + 2, b + 3]
@@ -1255,17 +1255,17 @@ class Position:
             match=(diff, (baazis[0], baazis[1]), self.match_deals + 1),
         )
 
-    # --- FORMAT.md ------------------------------------------------------------------------
+    # --- docs/format.md ------------------------------------------------------------------------
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Position:
-        """Read and validate a FORMAT.md position (raises :class:`InvalidPositionError`)."""
+        """Read and validate a docs/format.md position (raises :class:`InvalidPositionError`)."""
         from .format import position_from_dict
 
         return position_from_dict(data)
 
     def to_dict(self) -> dict[str, Any]:
-        """The FORMAT.md position (every rules key written)."""
+        """The docs/format.md position (every rules key written)."""
         houses = [
             {
                 "value": v,

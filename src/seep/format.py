@@ -1,6 +1,6 @@
-"""FORMAT.md positions: reading with full validation, writing.
+"""docs/format.md positions: reading with full validation, writing.
 
-:func:`position_from_dict` checks every field and every invariant of RULES.md §11 that a single
+:func:`position_from_dict` checks every field and every invariant of docs/rules.md §11 that a single
 position can break, and raises :class:`InvalidPositionError` with a message naming the problem
 (the card, the house, the field). Writing is :meth:`seep.engine.Position.to_dict`.
 """
@@ -40,7 +40,7 @@ _KNOWN_KEYS = frozenset(
 
 
 def position_to_dict(pos: Position) -> dict[str, Any]:
-    """The FORMAT.md dict of a position."""
+    """The docs/format.md dict of a position."""
     return pos.to_dict()
 
 
@@ -109,7 +109,7 @@ def _plays_by(dealer: int, plays: int, seat: int) -> int:
 
 
 def position_from_dict(data: Any, *, check_retention: bool = True) -> Position:
-    """Read and validate a FORMAT.md position (``check_retention=False`` skips the owners'
+    """Read and validate a docs/format.md position (``check_retention=False`` skips the owners'
     duty, R21d, for positions whose hidden hands are stand-ins, as when reading a view).
 
     >>> from seep.engine import Position

@@ -1,7 +1,7 @@
-"""Rule options (RULES.md §3) and the named presets.
+"""Rule options (docs/rules.md §3) and the named presets.
 
 A :class:`Rules` is an immutable value; positions carry one. ``Rules.parse`` accepts what
-FORMAT.md allows: a preset name or a dict of option keys (missing keys take the standard
+docs/format.md allows: a preset name or a dict of option keys (missing keys take the standard
 value). An unknown key or a bad value raises :class:`InvalidRulesError` naming it.
 
 >>> Rules.parse("family").ten_diamonds_points
@@ -51,7 +51,7 @@ _INTS = (
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """The rule options of RULES.md §3; the defaults are the ``standard`` preset."""
+    """The rule options of docs/rules.md §3; the defaults are the ``standard`` preset."""
 
     capture_rule: str = "maximal"  # R25, A8
     throw_rule: str = "no_capture_possible"  # R22, R16, A7
@@ -101,7 +101,7 @@ class Rules:
 
     @classmethod
     def parse(cls, spec: str | Mapping[str, Any] | Rules | None) -> Rules:
-        """Rules from a preset name, a dict of options (FORMAT.md ``rules``) or ``None``."""
+        """Rules from a preset name, a dict of options (docs/format.md ``rules``) or ``None``."""
         if spec is None:
             return STANDARD
         if isinstance(spec, Rules):
@@ -127,7 +127,7 @@ class Rules:
             raise InvalidRulesError(str(exc)) from None
 
     def to_dict(self) -> dict[str, Any]:
-        """Every option with its value (FORMAT.md: "a dump writes every key")."""
+        """Every option with its value (docs/format.md: "a dump writes every key")."""
         return {f: getattr(self, f) for f in _FIELD_NAMES}
 
     def changed(self) -> dict[str, Any]:

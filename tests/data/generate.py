@@ -2,7 +2,7 @@
 
     PYTHONPATH=src python tests/data/generate.py
 
-Writes ``perft.json`` (node counts of fixed deals), ``records/*.json`` (complete FORMAT.md game
+Writes ``perft.json`` (node counts of fixed deals), ``records/*.json`` (complete docs/format.md game
 records of random matches) and ``playthroughs/*.txt`` (every position of a deal in notation).
 The tests replay these files and diff them against the engine; a change to any count or
 position is a change of the rules as implemented and must be explained in the commit.

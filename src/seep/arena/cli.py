@@ -88,7 +88,9 @@ def add_arena_parser(sub: Any) -> argparse.ArgumentParser:
         metavar="MODULE",
         help="import MODULE (which registers bots) in every worker",
     )
-    p.add_argument("--records", metavar="FILE", help="write FORMAT.md game records, one a line")
+    p.add_argument(
+        "--records", metavar="FILE", help="write docs/format.md game records, one a line"
+    )
     # One line for a usage error too, like every other arena error (argparse would print the
     # whole usage first); the parser is made by the caller's subparsers, hence setattr.
     setattr(p, "error", _usage_error)  # noqa: B010

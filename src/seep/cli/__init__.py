@@ -57,9 +57,9 @@ def add_cli_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     p.add_argument("--hint-bot", default="medium", help="the bot that answers '?' (default medium)")
     r = sub.add_parser("replay", help="step through a saved game record")
-    r.add_argument("file", help="a FORMAT.md game record (JSON)")
+    r.add_argument("file", help="a docs/format.md game record (JSON)")
     s = sub.add_parser("show", help="print the results of a saved game record")
-    s.add_argument("file", help="a FORMAT.md game record (JSON)")
+    s.add_argument("file", help="a docs/format.md game record (JSON)")
 
 
 def run_cli(args: argparse.Namespace) -> int:

@@ -154,7 +154,7 @@ class Game:
     # --- saving ---------------------------------------------------------------------------
 
     def save(self, path: str | None = None) -> bool:
-        """Write the FORMAT.md record of the game so far; asks for a file name if none."""
+        """Write the docs/format.md record of the game so far; asks for a file name if none."""
         default = self.settings.save or f"seep-{self.settings.seed}.json"
         if path is None:
             path = self.ask(f"Save to which file? [{default}] ") or default

@@ -10,8 +10,8 @@ Importing this module registers the game::
   (``episode="deal"``, the default) each player gets his team's deal score minus the other's
   (R42); per baazi (``episode="baazi"``) +1 / -1 for the team that wins it (R45, R46), 0 if
   ``max_deals`` deals pass without a winner.
-* **Parameters**: every rule option of RULES.md section 3 under its own name (``max_houses``: 0 for
-  no limit), plus ``episode``, ``dealer`` (the first dealer) and ``max_deals``.
+* **Parameters**: every rule option of docs/rules.md section 3 under its own name (``max_houses``: 0
+  for no limit), plus ``episode``, ``dealer`` (the first dealer) and ``max_deals``.
 * **Chance**: each deal is dealt card by card, 52 chance nodes whose outcome is the card
   (``max_chance_outcomes`` 52), in the engine's deal order (bidder's 4, the face-down floor,
   then the stock; ``Position._lay_out``). A hand without a card above 8 is redealt (R14);

@@ -71,7 +71,7 @@ def _dumps(msg: dict[str, Any]) -> str:
 
 
 def _move_dict(code: int) -> dict[str, Any]:
-    """A move's FORMAT.md dict."""
+    """A move's docs/format.md dict."""
     return Move(code).to_dict()
 
 
@@ -284,7 +284,7 @@ class Table:
                 "stale", f"the move answers state {version} but the game is at {self.version}"
             )
         if not isinstance(data, dict):
-            raise TableError("malformed_move", "'move' must be a FORMAT.md move object")
+            raise TableError("malformed_move", "'move' must be a docs/format.md move object")
         try:
             code = int(Move.from_dict(data))
         except MalformedMoveError as exc:
@@ -469,7 +469,7 @@ class Table:
         }
 
     def record(self) -> dict[str, Any]:
-        """The game so far as a FORMAT.md game record: the finished deals only, since a deal's
+        """The game so far as a docs/format.md game record: the finished deals only, since a deal's
         start shows every hand (the deal on show joins the record when it is over)."""
         if self.match is None:
             raise TableError("not_allowed", "the game has not started: no record yet")
@@ -689,7 +689,7 @@ class TableManager:
         return public
 
     def record(self, code: str) -> dict[str, Any]:
-        """The FORMAT.md game record of a table, live or finished and stored."""
+        """The docs/format.md game record of a table, live or finished and stored."""
         table = self.tables.get(code.upper())
         if table is not None:
             return table.record()
