@@ -2,7 +2,7 @@
 
 Prints random complete deals per second (bid to scoring, uniformly random legal moves),
 legal-move generations per second on positions from random play, push/pop pairs per second,
-and protocol ``legal`` calls per second (FORMAT.md dicts in and out). Beside them, in the same
+and protocol ``legal`` calls per second (docs/format.md dicts in and out). Beside them, in the same
 run, OpenSpiel's C++ ``hearts`` (when ``open_spiel`` is installed): random complete deals per
 second driven from Python the same way (chance outcomes sampled, uniform random legal
 actions), and the ratio of ours to it. ``--json`` prints one JSON object instead; its
@@ -14,7 +14,7 @@ Each figure is measured in ``--rounds`` rounds; the figure reported is the media
     python bench/engine.py [--seconds 5] [--rounds 5] [--json]
 
 The first four figures are four-player Seep; the last three the same for two players
-(rules ``two_player``, RULES.md §12).
+(rules ``two_player``, docs/rules.md §12).
 """
 
 from __future__ import annotations
@@ -122,7 +122,7 @@ def push_pop_rate(positions: list[Position], seconds: float) -> float:
 
 
 def protocol_rate(positions: list[Position], seconds: float) -> float:
-    """``seep.protocol.legal`` calls per second on FORMAT.md dicts."""
+    """``seep.protocol.legal`` calls per second on docs/format.md dicts."""
     dicts = [p.to_dict() for p in positions[:200]]
     n = 0
     start = time.perf_counter()
@@ -162,7 +162,7 @@ def main() -> None:
         "protocol_legal_per_s": rounds(
             lambda s: protocol_rate(positions, s), args.seconds, args.rounds
         ),
-        # Two-player Seep (RULES.md §12), the same measures.
+        # Two-player Seep (docs/rules.md §12), the same measures.
         "two_player_random_deals_per_s": rounds(
             lambda s: random_deals(s, next(seeds), two)[0], args.seconds, args.rounds
         ),
@@ -201,7 +201,7 @@ def main() -> None:
         "random_deals_per_s": "random complete deals/s (bid to scoring, uniform random moves)",
         "legal_per_s": f"legal-move generations/s (mean {mean_moves:.1f} moves, cold caches)",
         "push_pop_per_s": "push + pop pairs/s",
-        "protocol_legal_per_s": "protocol legal calls/s (FORMAT.md dict in, move dicts out)",
+        "protocol_legal_per_s": "protocol legal calls/s (docs/format.md dict in, move dicts out)",
         "hearts_random_deals_per_s": "OpenSpiel C++ hearts random complete deals/s (same loop)",
         "two_player_random_deals_per_s": "two players: random complete deals/s",
         "two_player_legal_per_s": f"two players: legal-move generations/s (mean {mean_moves2:.1f})",

@@ -11,7 +11,7 @@ calls ``restart_at``, which ``ISMCTSBot`` does not implement), so this loop call
 
     .venv/bin/python examples/openspiel_ismcts.py --deals 20 --simulations 50
 
-``--players 2`` plays two-player Seep (RULES.md §12): A is one player, B the other.
+``--players 2`` plays two-player Seep (docs/rules.md §12): A is one player, B the other.
 """
 
 from __future__ import annotations

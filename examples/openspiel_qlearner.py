@@ -2,7 +2,7 @@
 
 Two of OpenSpiel's own ``QLearner`` agents (``open_spiel.python.algorithms.tabular_qlearner``,
 numpy only) learn by self-play in OpenSpiel's ``rl_environment.Environment`` over two-player
-Seep (RULES.md §12: ``players=2``; each deal is one episode, the reward the deal score
+Seep (docs/rules.md §12: ``players=2``; each deal is one episode, the reward the deal score
 difference R42). The key of a state is the player's observation string (the view: his hand,
 the floor, the houses, the counts). Seep's information sets are far too many for a table to
 generalise, so this is a plumbing example, not a strong player: it shows the two-player game

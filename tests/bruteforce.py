@@ -1,9 +1,9 @@
 """Independent brute-force legal-move enumerator for Seep (test oracle).
 
 This module deliberately shares no code with the engine in ``src/seep`` (only the card names
-and the rules objects of RULES.md §3, with the test builders of tests/builders.py): it reads
-FORMAT.md position dicts directly and follows the reference procedure of RULES.md §7 step by
-step, trying every subset of loose cards (pruned by sum; all values are >= 1 and no target
+and the rules objects of docs/rules.md §3, with the test builders of tests/builders.py): it reads
+docs/format.md position dicts directly and follows the reference procedure of docs/rules.md §7 step
+by step, trying every subset of loose cards (pruned by sum; all values are >= 1 and no target
 exceeds 13).
 It is meant to be slow-but-obvious; the test-suite compares it with ``seep.protocol.legal``.
 
@@ -11,16 +11,16 @@ Public API:
 
 * ``brute_legal(position) -> set[MoveKey]``: the canonical keys of every legal move of the
   seat ``to_move``.
-* ``move_key(move) -> MoveKey``: the canonical key of a FORMAT.md move dict.
+* ``move_key(move) -> MoveKey``: the canonical key of a docs/format.md move dict.
 
 A key is ``(action, card, value, house, frozenset(loose), frozenset(houses))`` with ``None`` /
 an empty frozenset for the fields an action lacks. Two moves are the same move exactly when
-their keys are equal (FORMAT.md, "Move").
+their keys are equal (docs/format.md, "Move").
 
 Internally, sets of floor items are bitmasks over a fixed indexing of the floor (loose cards
 first, then houses); this keeps the brute force fast enough for floors of ~15 loose cards.
 
-Readings of points RULES.md leaves open (the cross-check, tests/test_crosscheck.py, shows the
+Readings of points docs/rules.md leaves open (the cross-check, tests/test_crosscheck.py, shows the
 engine makes the same choices):
 
 * ``throw_rule: no_other_move`` on play 1: "no other legal move" means no other legal
@@ -28,7 +28,7 @@ engine makes the same choices):
   with it and no build of the bid value exists.
 * ``add_retention: team``: the partner's card counts for the permission to ADD to a house
   owned only by opponents (R28, A14); the mover becomes an owner only if he himself still
-  holds a card of the value after the move (RULES.md §3), so R21d binds every owner literally
+  holds a card of the value after the move (docs/rules.md §3), so R21d binds every owner literally
   under both settings.
 """
 
@@ -76,7 +76,7 @@ def make_key(
 
 
 def move_key(move: Mapping[str, Any]) -> MoveKey:
-    """Canonical key of a FORMAT.md move dict (see the module docstring)."""
+    """Canonical key of a docs/format.md move dict (see the module docstring)."""
     return make_key(
         move["action"],
         move.get("card"),
@@ -236,7 +236,7 @@ class _Floor:
 
 
 def brute_legal(position: Mapping[str, Any]) -> set[MoveKey]:
-    """The canonical keys of all legal moves of ``position['to_move']`` (RULES.md §6–§7)."""
+    """The canonical keys of all legal moves of ``position['to_move']`` (docs/rules.md §6–§7)."""
     rules = resolve_rules(position.get("rules"))
     phase = position["phase"]
     if phase == "over":
@@ -261,9 +261,9 @@ def _bid_moves(hand: list[str]) -> set[MoveKey]:
 def _play_moves(
     position: Mapping[str, Any], rules: dict[str, Any], seat: int, hand: list[str]
 ) -> set[MoveKey]:
-    """Steps 1-7 of RULES.md §7 for every card of the mover's hand."""
+    """Steps 1-7 of docs/rules.md §7 for every card of the mover's hand."""
     floor = _Floor(list(position["loose"]), list(position["houses"]))
-    # RULES.md §12, R2P1/R2P9: with two players nobody has a partner; A13 and A14 are void.
+    # docs/rules.md §12, R2P1/R2P9: with two players nobody has a partner; A13 and A14 are void.
     two_players = rules["players"] == 2
     partner = None if two_players else (seat + 2) % 4
     partner_hand: list[str] = [] if partner is None else list(position["hands"][partner])

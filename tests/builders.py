@@ -1,6 +1,6 @@
-"""Build complete, valid FORMAT.md positions from the few cards a test cares about.
+"""Build complete, valid docs/format.md positions from the few cards a test cares about.
 
-RULES.md's worked examples (§10) show only the mover's hand and the floor. A real position also
+docs/rules.md's worked examples (§10) show only the mover's hand and the floor. A real position also
 needs the other hands, the captured piles, ``plays``, ``to_move`` and so on, all consistent:
 
 * all 52 cards exactly once across hands, stock, loose cards, houses and captured piles (§11.1);
@@ -15,14 +15,14 @@ needs the other hands, the captured piles, ``plays``, ``to_move`` and so on, all
 (sorted pack order) into the unspecified hands, then the stock or one team's captured pile.
 Seats may be named by the compass letters of the examples: N = 0 (dealer), W = 1, S = 2, E = 3.
 
-Houses can be given in the notation of RULES.md §2, e.g. ``"H10[TC | 7D 3C]{S}"`` (sets
-separated by ``|``, owners in braces), or as FORMAT.md dicts.
+Houses can be given in the notation of docs/rules.md §2, e.g. ``"H10[TC | 7D 3C]{S}"`` (sets
+separated by ``|``, owners in braces), or as docs/format.md dicts.
 
-The module also holds what every protocol-level test needs, written from RULES.md and
-FORMAT.md alone, independently of the engine: the card list, card values and points (R4, R5),
+The module also holds what every protocol-level test needs, written from docs/rules.md and
+docs/format.md alone, independently of the engine: the card list, card values and points (R4, R5),
 the rules objects, hand sizes for a play number (R18, R19), whole positions of a bid phase, a
 running deal or a finished one, and a canonical key for comparing moves ("two moves are the same
-move when action, card, value, house and the sets of loose and houses agree", FORMAT.md).
+move when action, card, value, house and the sets of loose and houses agree", docs/format.md).
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ RANKS = "A23456789TJQK"
 SUITS = "SHDC"
 ALL_CARDS: tuple[str, ...] = tuple(r + s for r in RANKS for s in SUITS)
 
-#: RULES.md §3: every option key with its standard value ("a dump writes every key").
+#: docs/rules.md §3: every option key with its standard value ("a dump writes every key").
 #: Also the brute-force oracle's (tests/bruteforce.py).
 DEFAULT_RULES: dict[str, Any] = {
     "capture_rule": "maximal",
@@ -65,7 +65,7 @@ DEFAULT_RULES: dict[str, Any] = {
     "min_score_effect": "lose_baazi",
 }
 
-#: RULES.md §3 "Presets".
+#: docs/rules.md §3 "Presets".
 PRESETS: dict[str, dict[str, Any]] = {
     "standard": {},
     "family": {"ten_diamonds_points": 2, "majority_bonus": 4},
@@ -80,7 +80,7 @@ def value(card: str) -> int:
 
 
 def full_rules(rules: str | Mapping[str, Any]) -> dict[str, Any]:
-    """The complete rules object for a preset name or a partial dict (RULES.md §3)."""
+    """The complete rules object for a preset name or a partial dict (docs/rules.md §3)."""
     extra = PRESETS[rules] if isinstance(rules, str) else dict(rules)
     return {**DEFAULT_RULES, **extra}
 
@@ -100,7 +100,7 @@ def card_points(cards: Sequence[str], rules: str | Mapping[str, Any] = "standard
 
 
 def bidder(dealer: int, players: int = 4) -> int:
-    """The bidder is the player on the dealer's right (R12, FORMAT.md; R2P3)."""
+    """The bidder is the player on the dealer's right (R12, docs/format.md; R2P3)."""
     return (dealer + 1) % players
 
 
@@ -120,7 +120,7 @@ def hand_sizes(
 
     At plays 0 only the bidder holds 4 cards (every seat 4 with ``deal_before_bid``); from play 1
     on every seat has 12 cards minus the plays it made (play i is made by seat (dealer+i) % 4).
-    With two players each holds 12 per half (RULES.md §12.7 invariant 2): 24 minus his plays
+    With two players each holds 12 per half (docs/rules.md §12.7 invariant 2): 24 minus his plays
     from play 24 on, or from play 1 on under ``second_deal: false``.
     """
     if plays == 0:
@@ -143,7 +143,8 @@ def plays_for(dealer: int, seat: int, hand_len: int) -> int:
 def house(
     val: int, cards: Sequence[str], owners: Sequence[int], cemented: bool | None = None
 ) -> dict[str, Any]:
-    """A FORMAT.md house object; ``cemented`` defaults to "cards total at least twice the value"."""
+    """A docs/format.md house object; ``cemented`` defaults to "cards total at least twice the
+    value"."""
     if cemented is None:
         cemented = sum(value(c) for c in cards) > val
     return {"value": val, "cards": list(cards), "cemented": cemented, "owners": list(owners)}
@@ -163,7 +164,7 @@ def all_cards_of(pos: Position) -> list[str]:
     return out
 
 
-#: Compass seats of the worked examples (RULES.md §2): N deals, W bids.
+#: Compass seats of the worked examples (docs/rules.md §2): N deals, W bids.
 N, W, S, E = 0, 1, 2, 3
 SEAT_NAMES = {"N": N, "W": W, "S": S, "E": E}
 
@@ -180,7 +181,7 @@ def _of_value(house_value: int) -> Callable[[str], bool]:
 
 
 def parse_house(text: str) -> dict[str, Any]:
-    """Parse RULES.md house notation, e.g. ``"H10[TC | 7D 3C]{S}"`` or ``"H9[5H 4C]{S, E}"``.
+    """Parse docs/rules.md house notation, e.g. ``"H10[TC | 7D 3C]{S}"`` or ``"H9[5H 4C]{S, E}"``.
 
     Each ``|``-separated set must sum to the house value (R21b); owners are compass letters or
     seat numbers.
@@ -218,7 +219,7 @@ def make_position(
     bid: int | None = None,
     capture_team: int | None = None,
 ) -> dict[str, Any]:
-    """A complete FORMAT.md position in which ``hand`` belongs to the seat to move.
+    """A complete docs/format.md position in which ``hand`` belongs to the seat to move.
 
     Args:
         hand: the mover's cards.
@@ -230,7 +231,7 @@ def make_position(
         others: known hands of other seats, by seat.
         loose: loose cards on the floor. For ``phase == "bid"`` / ``plays == 0`` the floor is
             4 loose cards; missing ones are filled in.
-        houses: houses, in RULES.md notation or as FORMAT.md dicts.
+        houses: houses, in docs/rules.md notation or as docs/format.md dicts.
         rules: the position's ``rules`` (preset name or options dict), stored as given.
         phase: ``"bid"`` or ``"play"``.
         bid: the bid; defaults to the highest card value >= 9 of the bidder's hand on play 1
@@ -353,7 +354,7 @@ def make_position(
 
 
 def validate_position(position: Mapping[str, Any]) -> None:
-    """Assert the structural invariants of a running deal (RULES.md §11.1-4, FORMAT.md).
+    """Assert the structural invariants of a running deal (docs/rules.md §11.1-4, docs/format.md).
 
     Raises ``ValueError`` with a description of the first problem found.
     """
@@ -412,7 +413,8 @@ def play_position(
     bid: int = 13,
     match: Mapping[str, Any] | None = None,
 ) -> Position:
-    """A complete, valid FORMAT.md position with ``plays`` in 1..48 (phase play, or over at 48).
+    """A complete, valid docs/format.md position with ``plays`` in 1..48 (phase play, or over at
+    48).
 
     ``hands`` fixes some seats' hands (their sizes must fit ``plays``); the other hands are filled
     with unused cards, each owner of a house first getting a card of its value (R21d). Unless given,
@@ -582,7 +584,7 @@ def finished_position(
 
 
 def move_key(move: Mapping[str, Any]) -> tuple[Any, ...]:
-    """Canonical identity of a move (FORMAT.md: lists of loose cards and houses are sets)."""
+    """Canonical identity of a move (docs/format.md: lists of loose cards and houses are sets)."""
     return (
         move.get("action"),
         move.get("card"),

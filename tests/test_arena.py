@@ -224,7 +224,7 @@ def test_duplicate_pair_swaps_seats_with_the_same_cards(test_bots: ModuleType) -
 
 
 def test_two_player_duplicate_pair_swaps_the_two_seats(test_bots: ModuleType) -> None:
-    """RULES.md §12: with two players seating 0 puts A on seat 0, seating 1 on seat 1, with
+    """docs/rules.md §12: with two players seating 0 puts A on seat 0, seating 1 on seat 1, with
     the same cards dealt."""
     config = MatchConfig(
         bots=(BotSpec("arena-spy-a"), BotSpec("arena-spy-b")),

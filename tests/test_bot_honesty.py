@@ -42,7 +42,7 @@ RULE_SETS: list[dict[str, Any]] = [
     {"deal_before_bid": True},
     {"capture_rule": "any", "throw_rule": "always", "absorb_loose_groups": "never"},
     {"ten_diamonds_points": 2, "majority_bonus": 4, "max_houses": 2, "allow_pair_build": True},
-    # Two players (RULES.md §12): the hidden cards are the opponent's hand and the half-time
+    # Two players (docs/rules.md §12): the hidden cards are the opponent's hand and the half-time
     # stock (R2P7).
     {"players": 2},
     {"players": 2, "second_deal": False, "deal_before_bid": True},

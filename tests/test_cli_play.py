@@ -369,7 +369,7 @@ def test_end_of_input_exits_cleanly() -> None:
     assert finish(child) == 0
 
 
-# --- two players (RULES.md §12) ------------------------------------------------------------
+# --- two players (docs/rules.md §12) ------------------------------------------------------------
 
 
 def test_two_player_game_against_one_bot(tmp_path: Path) -> None:

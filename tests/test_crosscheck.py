@@ -3,13 +3,13 @@
 Random games are played through ``seep.protocol`` with uniformly random legal moves (seeded
 ``random.Random``, so every run is reproducible). At every position reached, including bid
 phases and finished deals, the engine's legal moves must be exactly the oracle's, with no move
-listed twice (FORMAT.md: "A list of legal moves never holds the same move twice"), and ``apply``
-must leave its input unchanged.
+listed twice (docs/format.md: "A list of legal moves never holds the same move twice"), and
+``apply`` must leave its input unchanged.
 
 Runs: uniform random play under the main rule sets (>= 1000 positions each) and other option
 combinations (>= 200 each); throw-biased play, which grows floors of 10-15 loose cards; many
 bid phases and opening plays (R13-R16); one hand-made position for the owner's duty under
-``add_retention: team`` (an open point of RULES.md §3, see bruteforce.py).
+``add_retention: team`` (an open point of docs/rules.md §3, see bruteforce.py).
 
 On a mismatch the test prints the position as JSON and the symmetric difference, so the case can
 be replayed in isolation with ``brute_legal(json.loads(...))``.
@@ -57,7 +57,7 @@ RULE_SETS: list[tuple[str | dict[str, Any], int]] = [
     ("family", 200),
     ({"add_retention": "team"}, 200),
     ({"add_retention": "team", "partner_cement_free": False}, 200),
-    # Two players (RULES.md §12): >= 1000 positions per option set.
+    # Two players (docs/rules.md §12): >= 1000 positions per option set.
     ("two_player", 1000),
     ({"players": 2, "second_deal": False}, 1000),
     ({"players": 2, "deal_before_bid": True}, 1000),

@@ -1,6 +1,6 @@
 """Deal flow through the public protocol: new deal, bid, redeal, dealing the stock, turn order,
-the opening play, sweeps and the end of the deal (RULES.md R9-R19, R38-R41, E1, E2, E12;
-FORMAT.md "Position" and "Move")."""
+the opening play, sweeps and the end of the deal (docs/rules.md R9-R19, R38-R41, E1, E2, E12;
+docs/format.md "Position" and "Move")."""
 
 from __future__ import annotations
 
@@ -48,22 +48,22 @@ def bid_ready(seed: int, dealer: int, rules: str | dict[str, Any] = "standard") 
 
 
 def assert_52(pos: Position) -> None:
-    """FORMAT.md: a valid position accounts for all 52 cards exactly once (invariant 1)."""
+    """docs/format.md: a valid position accounts for all 52 cards exactly once (invariant 1)."""
     assert sorted(all_cards_of(pos)) == sorted(ALL_CARDS)
 
 
 def capture(card: str, loose: list[str], houses: list[int] | None = None) -> dict[str, Any]:
-    """A FORMAT.md capture move."""
+    """A docs/format.md capture move."""
     return {"action": "capture", "card": card, "loose": loose, "houses": houses or []}
 
 
 def build(card: str, val: int, loose: list[str]) -> dict[str, Any]:
-    """A FORMAT.md build move."""
+    """A docs/format.md build move."""
     return {"action": "build", "card": card, "value": val, "loose": loose}
 
 
 def throw(card: str) -> dict[str, Any]:
-    """A FORMAT.md throw move."""
+    """A docs/format.md throw move."""
     return {"action": "throw", "card": card}
 
 
@@ -73,7 +73,7 @@ def throw(card: str) -> dict[str, Any]:
 @pytest.mark.parametrize("seed", [0, 1, 7, 2024, 987654321])
 @pytest.mark.parametrize("dealer", [0, 1, 2, 3])
 def test_new_deal_shape(seed: int, dealer: int) -> None:
-    """R12 / FORMAT.md phase "bid": bidder (dealer+1)%4 holds 4 cards, 4 loose, 44 in stock."""
+    """R12 / docs/format.md phase "bid": bidder (dealer+1)%4 holds 4 cards, 4 loose, 44 in stock."""
     pos = new_deal(seed, dealer)
     b = bidder(dealer)
     assert pos["format"] == "seep/1"
@@ -89,7 +89,7 @@ def test_new_deal_shape(seed: int, dealer: int) -> None:
     assert pos["captured"] == [[], []]
     assert pos["sweeps"] == [0, 0]
     assert pos["last_capture"] is None
-    # RULES.md §3: "a dump writes every key"; "standard" = all defaults.
+    # docs/rules.md §3: "a dump writes every key"; "standard" = all defaults.
     assert pos["rules"] == DEFAULT_RULES
     # R44: a baazi starts with D = 0.
     assert pos["match"] == {"diff": 0, "baazis": [0, 0], "deals": 0}
@@ -106,7 +106,7 @@ def test_new_deal_default_dealer() -> None:
 
 @pytest.mark.parametrize("seed", [0, 3, 99])
 def test_new_deal_is_deterministic(seed: int) -> None:
-    """A record replays to the same positions (FORMAT.md): same seed, same deal."""
+    """A record replays to the same positions (docs/format.md): same seed, same deal."""
     assert new_deal(seed, 2) == new_deal(seed, 2)
 
 
@@ -118,12 +118,12 @@ def test_new_deal_seeds_differ() -> None:
 
 @pytest.mark.parametrize("preset", ["standard", "family", "two_houses"])
 def test_new_deal_presets(preset: str) -> None:
-    """RULES.md §3 presets: a preset name expands to the full rules object."""
+    """docs/rules.md §3 presets: a preset name expands to the full rules object."""
     assert new_deal(5, 1, preset)["rules"] == full_rules(preset)
 
 
 def test_new_deal_partial_rules_dict() -> None:
-    """A missing key takes the standard value; a dump writes every key (§3, FORMAT.md)."""
+    """A missing key takes the standard value; a dump writes every key (§3, docs/format.md)."""
     pos = new_deal(5, 1, {"capture_rule": "any"})
     assert pos["rules"] == full_rules({"capture_rule": "any"})
 
@@ -189,7 +189,7 @@ def test_e1_only_bid_13() -> None:
 
 def test_bid_starts_play_phase() -> None:
     """R15/R16: a bid only opens play: phase "play", bid set, plays 0, the bidder to move, the
-    cards where they were (FORMAT.md)."""
+    cards where they were (docs/format.md)."""
     pos = bid_position(dealer=3, hand=["QH", "9D", "2C", "3S"], floor=["KD", "5C", "6H", "7S"])
     for val in (9, 12):
         after = apply(pos, {"action": "bid", "value": val})
@@ -216,8 +216,8 @@ def test_e2_redeal() -> None:
 
 @pytest.mark.parametrize("dealer", [0, 1, 2, 3])
 def test_redeal_keeps_dealer_and_bidder(dealer: int) -> None:
-    """R14 [DEFAULT]: same dealer, same bidder, full reshuffle, deterministic (FORMAT.md records
-    replay), a fresh bid-phase deal of all 52 cards."""
+    """R14 [DEFAULT]: same dealer, same bidder, full reshuffle, deterministic (docs/format.md
+    records replay), a fresh bid-phase deal of all 52 cards."""
     pos = bid_position(
         dealer=dealer,
         hand=["8S", "5H", "3C", "AD"],
@@ -285,12 +285,12 @@ def test_redeal_deal_before_bid() -> None:
     assert_52(new)
 
 
-# --- dealing the stock after play 1 (R18, FORMAT.md stock order) ------------------------------
+# --- dealing the stock after play 1 (R18, docs/format.md stock order) -----------------------------
 
 
 def expected_hands_after_play1(pre: Position, played: str, deal_before_bid: bool) -> list[set[str]]:
-    """FORMAT.md `stock`: packets of four, round one to bidder, bidder+1, bidder+2, dealer; round
-    two the same; round three (not with deal_before_bid) to bidder+1, bidder+2, dealer."""
+    """docs/format.md `stock`: packets of four, round one to bidder, bidder+1, bidder+2, dealer;
+    round two the same; round three (not with deal_before_bid) to bidder+1, bidder+2, dealer."""
     dealer = pre["dealer"]
     b = bidder(dealer)
     stock = pre["stock"]
@@ -308,7 +308,7 @@ def expected_hands_after_play1(pre: Position, played: str, deal_before_bid: bool
 @pytest.mark.parametrize("deal_before_bid", [False, True])
 @pytest.mark.parametrize(("seed", "dealer"), [(1, 0), (2, 1), (3, 2), (4, 3), (5, 0), (6, 2)])
 def test_stock_dealt_in_format_order(seed: int, dealer: int, deal_before_bid: bool) -> None:
-    """R18/A26 and FORMAT.md: after play 1 the stock is dealt packet by packet in its order;
+    """R18/A26 and docs/format.md: after play 1 the stock is dealt packet by packet in its order;
     hands 11/12/12/12 (bidder 11), stock empty, play 2 by (dealer+2)%4 (R19)."""
     rules = {"deal_before_bid": deal_before_bid}
     pos = bid_ready(seed, dealer, rules)
@@ -333,7 +333,7 @@ def test_stock_dealt_in_format_order(seed: int, dealer: int, deal_before_bid: bo
 @pytest.mark.parametrize(("seed", "dealer"), [(10, 0), (11, 1), (12, 2), (13, 3)])
 def test_turn_order_and_hand_sizes_through_a_deal(seed: int, dealer: int) -> None:
     """R19/§2: to_move = (dealer+1+plays)%4, each seat 12 plays, hand sizes follow; after play 48
-    the phase is "over", to_move null, no legal moves (FORMAT.md)."""
+    the phase is "over", to_move null, no legal moves (docs/format.md)."""
     rng = random.Random(seed)
     pos = bid_ready(seed, dealer)
     pos = apply(pos, rng.choice(legal(pos)))

@@ -1,9 +1,9 @@
-"""RULES.md's worked examples (§10) E1 and E3-E11, on the engine and on the brute-force oracle.
+"""docs/rules.md's worked examples (§10) E1 and E3-E11, on the engine and on the brute-force oracle.
 
 Each example is turned into a complete, valid position with ``builders.make_position``; the
 legal moves of the engine (``seep.protocol.legal``) and of the independent oracle
 (tests/bruteforce.py) must both equal the example's exact list of moves (and its stated count).
-A second group of tests exercises every option of RULES.md §3 that changes legal moves, on the
+A second group of tests exercises every option of docs/rules.md §3 that changes legal moves, on the
 same positions; the last tests apply the examples' moves and check what they make (sweeps,
 merged and cemented houses, owners). E2, E12 and E13 are in test_deal_flow.py and
 test_match.py.
@@ -400,7 +400,7 @@ def test_add_retention_team() -> None:
 
 
 def test_add_retention_team_adder_without_the_value_is_no_owner() -> None:
-    """RULES.md §3: under "team" the mover becomes an owner only if he himself still holds
+    """docs/rules.md §3: under "team" the mover becomes an owner only if he himself still holds
     the value after the move; otherwise the owners stay as they were (invariant 4)."""
     team = {"add_retention": "team"}
     pos = e9(E, ["4D", "8C"], team, others={W: ["TH"]})

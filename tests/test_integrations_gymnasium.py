@@ -87,7 +87,7 @@ def test_gym_make_by_module_path() -> None:
 
 @pytest.mark.parametrize("seat", [0, 1])
 def test_two_players_against_one_bot(seat: int) -> None:
-    """RULES.md §12: the agent against one chosen bot; Gymnasium's checker passes."""
+    """docs/rules.md §12: the agent against one chosen bot; Gymnasium's checker passes."""
     check_env(SeepEnv(seat=seat, opponents="heuristic", rules="two_player"))
     env = SeepEnv(seat=seat, opponents="greedy", rules="two_player")
     assert set(env.bots) == {1 - seat}

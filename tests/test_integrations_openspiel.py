@@ -187,7 +187,7 @@ def test_utility_bound_is_the_true_one_and_rules_preset() -> None:
         pyspiel.load_game("python_seep", {"rules": "nope"})
 
 
-# --- two players (RULES.md §12) ------------------------------------------------------------
+# --- two players (docs/rules.md §12) ------------------------------------------------------------
 
 
 @pytest.mark.parametrize(

@@ -77,7 +77,7 @@ def test_render_and_view() -> None:
 
 
 def test_two_player_api_and_zero_sum() -> None:
-    """RULES.md §12: two agents, each his own team; the rewards cancel."""
+    """docs/rules.md §12: two agents, each his own team; the rewards cancel."""
     api_test(raw_env(rules="two_player"), num_cycles=300)
     e = raw_env(rules="two_player")
     assert e.possible_agents == ["player_0", "player_1"]

@@ -1,5 +1,5 @@
-"""Property tests: RULES.md §11 invariants 1-8 along random complete deals played through the
-public protocol, under several option sets (RULES.md §3), plus apply/legal agreement."""
+"""Property tests: docs/rules.md §11 invariants 1-8 along random complete deals played through the
+public protocol, under several option sets (docs/rules.md §3), plus apply/legal agreement."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ RULESETS: list[str | dict[str, Any]] = [
     {"add_retention": "team"},
     {"sweep_value": 30, "sweep_first": 10, "sweep_last": 5},
     {"majority_tie": "split", "majority_bonus": 4, "min_score_effect": "zero_card_points"},
-    # Two players (RULES.md §12.7), with each new option.
+    # Two players (docs/rules.md §12.7), with each new option.
     "two_player",
     {"players": 2, "second_deal": False},
     {"players": 2, "deal_before_bid": True},
@@ -157,9 +157,9 @@ def check_position(pos: Position) -> None:
 
 
 def check_moves(pos: Position, moves: Sequence[Move]) -> None:
-    """Invariants 5 and 8 plus the shape of each listed move (FORMAT.md "Move"; R16)."""
+    """Invariants 5 and 8 plus the shape of each listed move (docs/format.md "Move"; R16)."""
     assert moves, "invariant 8: a legal move always exists while the deal runs"
-    assert len(move_keys(moves)) == len(moves), "FORMAT.md: no move twice"
+    assert len(move_keys(moves)) == len(moves), "docs/format.md: no move twice"
     if pos["phase"] == "bid":
         assert all(m["action"] in ("bid", "redeal") for m in moves)
         return
@@ -300,7 +300,7 @@ def play_deal(
 @PROPERTY
 @given(deals)
 def test_invariants_along_random_deals(deal: tuple[int, int, Any, int]) -> None:
-    """RULES.md §11 invariants 1-8 after every move of a random deal; apply rejects moves that
+    """docs/rules.md §11 invariants 1-8 after every move of a random deal; apply rejects moves that
     are not in legal() with IllegalMoveError."""
     play_deal(*deal)
 

@@ -43,7 +43,7 @@ RULE_SETS = [
     {"players": 2, "second_deal": False, "deal_before_bid": True, "add_retention": "team"},
 ]
 
-# A rule number of RULES.md: R1-R47 (with R21's letters and R21f's (a)/(b)) or A1-A27.
+# A rule number of docs/rules.md: R1-R47 (with R21's letters and R21f's (a)/(b)) or A1-A27.
 SPECIFIC_RULE = re.compile(
     r"^(R([1-9]|[1-3][0-9]|4[0-7])|R21[a-h](\([ab]\))?|A([1-9]|1[0-9]|2[0-7]))$"
 )

@@ -1,5 +1,5 @@
 """Deal scores and the match: score() on finished deals and next_deal() per R7-R10, R42-R47
-and E13 (RULES.md), over hand-made phase-"over" positions with chosen piles and sweeps."""
+and E13 (docs/rules.md), over hand-made phase-"over" positions with chosen piles and sweeps."""
 
 from __future__ import annotations
 
@@ -21,12 +21,12 @@ from seep.protocol import next_deal, score
 
 
 def match(diff: int = 0, baazis: tuple[int, int] = (0, 0), deals: int = 0) -> dict[str, Any]:
-    """A FORMAT.md `match` object."""
+    """A docs/format.md `match` object."""
     return {"diff": diff, "baazis": list(baazis), "deals": deals}
 
 
 def assert_fresh_deal(new: Position, dealer: int, rules: dict[str, Any]) -> None:
-    """next_deal returns a new phase-"bid" position for ``dealer`` (R12, FORMAT.md)."""
+    """next_deal returns a new phase-"bid" position for ``dealer`` (R12, docs/format.md)."""
     assert new["format"] == "seep/1"
     assert new["phase"] == "bid"
     assert new["dealer"] == dealer
@@ -210,7 +210,7 @@ def test_next_deal(
 
 
 def test_next_deal_deterministic() -> None:
-    """FORMAT.md: a record replays to the same positions: same finished deal and seed, same
+    """docs/format.md: a record replays to the same positions: same finished deal and seed, same
     next deal; the seed drives the shuffle."""
     pos = finished_position(48, sweeps=(50, 0))
     assert next_deal(pos, 5) == next_deal(pos, 5)

@@ -1,7 +1,7 @@
 """Error reporting of the protocol: invalid positions raise InvalidPositionError naming the
-problem (FORMAT.md "Position", RULES.md §3 and §11); illegal or malformed moves raise
-IllegalMoveError saying why (FORMAT.md "Move", RULES.md R16-R29). Messages are checked loosely
-for key words, never for exact text."""
+problem (docs/format.md "Position", docs/rules.md §3 and §11); illegal or malformed moves raise
+IllegalMoveError saying why (docs/format.md "Move", docs/rules.md R16-R29). Messages are checked
+loosely for key words, never for exact text."""
 
 from __future__ import annotations
 
@@ -188,7 +188,7 @@ def test_invalid_position_legal(make: Callable[[], Position], words: tuple[str, 
 
 @pytest.mark.parametrize("func", ["apply", "legal"])
 def test_missing_card(func: str) -> None:
-    """FORMAT.md: a valid position accounts for all 52 cards; a missing one is named."""
+    """docs/format.md: a valid position accounts for all 52 cards; a missing one is named."""
     pos = copy.deepcopy(e3_position())
     gone = pos["captured"][1].pop()
     with pytest.raises(InvalidPositionError) as info:
@@ -197,7 +197,7 @@ def test_missing_card(func: str) -> None:
 
 
 def test_new_deal_bad_rules() -> None:
-    """RULES.md §3: an unknown option, a bad value or an unknown preset is refused by name."""
+    """docs/rules.md §3: an unknown option, a bad value or an unknown preset is refused by name."""
     cases: list[tuple[Any, str]] = [
         ({"foo_rule": 1}, "foo_rule"),
         ({"capture_rule": "greedy"}, "capture_rule"),
@@ -211,7 +211,7 @@ def test_new_deal_bad_rules() -> None:
 
 
 def test_new_deal_bad_dealer() -> None:
-    """Seats are 0..3 (FORMAT.md)."""
+    """Seats are 0..3 (docs/format.md)."""
     with pytest.raises(ValueError):
         new_deal(1, 4)
 
@@ -257,13 +257,13 @@ def test_card_not_in_hand() -> None:
     ],
 )
 def test_malformed_move(move: dict[str, Any]) -> None:
-    """FORMAT.md "Move": a missing field or an unknown action is an illegal move."""
+    """docs/format.md "Move": a missing field or an unknown action is an illegal move."""
     with pytest.raises(IllegalMoveError):
         apply(e3_position(), move)
 
 
 def test_malformed_card_string() -> None:
-    """FORMAT.md "Cards": a card string that is no card is refused (a ValueError)."""
+    """docs/format.md "Cards": a card string that is no card is refused (a ValueError)."""
     with pytest.raises(ValueError):
         apply(e3_position(), {"action": "throw", "card": "ZZ"})
 
@@ -375,6 +375,6 @@ def test_break_own_house() -> None:
 
 
 def test_bid_during_play() -> None:
-    """FORMAT.md: a bid is a move of the "bid" phase only."""
+    """docs/format.md: a bid is a move of the "bid" phase only."""
     _illegal(e3_position(), {"action": "bid", "value": 10}, ("bid", "phase"))
     _illegal(e3_position(), {"action": "redeal"}, ("redeal", "phase", "bid"))

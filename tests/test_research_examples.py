@@ -57,7 +57,7 @@ def test_linear_bot_refuses_to_play_without_weights(monkeypatch: pytest.MonkeyPa
 
 
 def test_openspiel_examples_two_players() -> None:
-    """Two-player python_seep (RULES.md §12) through OpenSpiel's ISMCTS and its RL loop
+    """Two-player python_seep (docs/rules.md §12) through OpenSpiel's ISMCTS and its RL loop
     (rl_environment with OpenSpiel's tabular Q-learner)."""
     pytest.importorskip("pyspiel")
     out = run(

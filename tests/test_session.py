@@ -1,5 +1,5 @@
 """seep.session: history, checked moves, the match length (deals or baazis, R45, R46), the deal
-outcome without a next deal (R42, R44-R47), last moves, undo across deals, FORMAT.md records;
+outcome without a next deal (R42, R44-R47), last moves, undo across deals, docs/format.md records;
 and seep.baazi.settle_deal, the pure baazi arithmetic that Position.next_deal uses."""
 
 from __future__ import annotations

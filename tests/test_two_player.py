@@ -1,7 +1,7 @@
-"""Two-player Seep (RULES.md §12): the worked examples T1-T3 on the engine and on the
+"""Two-player Seep (docs/rules.md §12): the worked examples T1-T3 on the engine and on the
 independent brute-force enumerator (tests/bruteforce.py), the deal packet by packet (§12.4),
 the baazi and the dealer (R2P12-R2P15), the options of §12.3, the §12.7 invariants under
-hypothesis for every two-player option set, and FORMAT.md round trips of positions and views.
+hypothesis for every two-player option set, and docs/format.md round trips of positions and views.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from test_invariants import play_deal
 
 TWO = Rules.parse("two_player")
 
-# T1's stock, packet by packet (RULES.md §12.6).
+# T1's stock, packet by packet (docs/rules.md §12.6).
 T1_PACKETS = [
     "KH QD 6H 7H",
     "KS QC AH 8H",
@@ -68,7 +68,7 @@ def two_player_position(
     bid: int = 9,
     rules: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """A FORMAT.md two-player position in phase play: the given hands, floor and houses; every
+    """A docs/format.md two-player position in phase play: the given hands, floor and houses; every
     other card goes (sorted pack order) to the unspecified hand, then the half-time stock (24
     cards while 1 <= plays < 24), then team 0's captured pile. Independent of the engine."""
     rules = {"players": 2, **(rules or {})}
@@ -408,7 +408,7 @@ def test_invariants_two_players(rules: Any, seed: int, dealer: int, rng: int) ->
     play_deal(seed, dealer, rules, rng)
 
 
-# --- FORMAT.md round trips -------------------------------------------------------------------
+# --- docs/format.md round trips -------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("rules", TWO_PLAYER_SETS, ids=str)

@@ -1,5 +1,5 @@
 """The bot pool (docs/web.md "Bots"): slow bots think in worker processes that get only the
-seat's view as FORMAT.md JSON; a worker that overruns its move's budget is not waited for (a
+seat's view as docs/format.md JSON; a worker that overruns its move's budget is not waited for (a
 cheap bot moves instead) and a stuck one is replaced; one client may keep only a few tables of
 hard or expert bots open.
 

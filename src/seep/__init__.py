@@ -5,7 +5,7 @@ The core: cards and card sets as ints (:mod:`seep.cards`), rule options (:mod:`s
 move codes (:mod:`seep.codes`), floor combinatorics (:mod:`seep.floor`), the one checker of a
 move (:mod:`seep.verify`), positions with legal-move generation and push/pop
 (:mod:`seep.engine`), scoring (:mod:`seep.scoring`) and the baazi (:mod:`seep.baazi`), moves
-(:mod:`seep.moves`), the FORMAT.md interchange (:mod:`seep.format`), text notation
+(:mod:`seep.moves`), the docs/format.md interchange (:mod:`seep.format`), text notation
 (:mod:`seep.notation`), the dict protocol (:mod:`seep.protocol`). Standard library only;
 docs/engine.md has the module map.
 

@@ -19,7 +19,7 @@ _SEATS = "NWSE"
 
 
 def _names(pos: Position) -> str:
-    """The seats' names: N W S E, or N and S with two players (RULES.md §12)."""
+    """The seats' names: N W S E, or N and S with two players (docs/rules.md §12)."""
     return _SEATS if pos.rules.players == 4 else "NS"
 
 

@@ -1,8 +1,8 @@
 """Cards and card sets as ints.
 
 A card is an int ``0..51``: ``rank_index * 4 + suit_index`` with ranks ``A 2 … 9 T J Q K`` and
-suits ``S H D C`` (FORMAT.md). A set of cards is a 52-bit int mask with bit ``c`` for card ``c``.
-Because the rank is the high part of the index, the four cards of one rank occupy one nibble,
+suits ``S H D C`` (docs/format.md). A set of cards is a 52-bit int mask with bit ``c`` for card
+``c``. Because the rank is the high part of the index, the four cards of one rank occupy one nibble,
 which lets the engine look at "all loose cards of value V" with one shift.
 
 >>> c = parse_card("TD")
@@ -157,7 +157,8 @@ def value_mask(value: int) -> int:
 def parse_card(text: object, *, strict: bool = False) -> int:
     """Parse one card name (``"AS"``, ``"td"``, also ``"10D"``) into a card int.
 
-    With ``strict`` only the 52 FORMAT.md names are accepted (``"TD"``, not ``"td"``/``"10D"``).
+    With ``strict`` only the 52 docs/format.md names are accepted (``"TD"``, not
+    ``"td"``/``"10D"``).
 
     >>> parse_card("AS"), parse_card("kc"), parse_card("10h")
     (0, 51, 37)
@@ -222,7 +223,7 @@ def format_cards(mask: int, sep: str = " ") -> str:
 
 
 def card_list(mask: int) -> list[str]:
-    """Card names of a set as a list (the FORMAT.md form)."""
+    """Card names of a set as a list (the docs/format.md form)."""
     return [CARD_NAMES[c] for c in cards_of_mask(mask)]
 
 

@@ -13,7 +13,7 @@ bits    field        meaning
 70-73   house        the old value of a broken house
 ======  ===========  ==========================================================
 
-Two moves are the same move (FORMAT.md) exactly when their codes are equal, so sets of codes
+Two moves are the same move (docs/format.md) exactly when their codes are equal, so sets of codes
 deduplicate for free. :class:`seep.moves.Move` is the readable form of a code.
 
 >>> code = make_code(CAPTURE, 35, value=9, loose=1 << 32)
@@ -75,7 +75,7 @@ SH_HOUSE: Final = 70
 #: Bits a code may use at all (above them nothing is set).
 CODE_BITS: Final = SH_HOUSE + 4
 
-# The phases of a deal (FORMAT.md ``phase``): which kinds of codes may be played.
+# The phases of a deal (docs/format.md ``phase``): which kinds of codes may be played.
 PHASE_BID: Final = 0
 PHASE_PLAY: Final = 1
 PHASE_OVER: Final = 2

@@ -7,7 +7,7 @@ owner seats) stored by value in lists indexed ``0..13``; a move is one packed in
 whether one move is legal, and which rule it breaks if not, is :mod:`seep.verify`; scoring and
 the match counters are :mod:`seep.scoring`.
 
-Rules are cited by their numbers in RULES.md (docs/rules.md).
+Rules are cited by their numbers in docs/rules.md (docs/rules.md).
 
 >>> pos = Position.new_deal(seed=7)
 >>> pos.phase, pos.to_move, len(pos.legal_codes()) >= 1
@@ -212,7 +212,7 @@ House = tuple[int, int, bool, int]  # (value, cards mask, cemented, owner seat m
 
 
 class Position:
-    """One deal of Seep with every card visible, plus the running match (FORMAT.md position).
+    """One deal of Seep with every card visible, plus the running match (docs/format.md position).
 
     Mutable, with :meth:`push` / :meth:`pop` for search; :meth:`copy` for an independent copy.
     Create one with :meth:`new_deal`, :meth:`from_deck`, :func:`seep.format.position_from_dict`
@@ -241,7 +241,7 @@ class Position:
         last_capture: int = -1,
         match: tuple[int, tuple[int, int], int] = (0, (0, 0), 0),
     ) -> None:
-        """A position from its fields, as keywords (the FORMAT.md fields, as ints and masks):
+        """A position from its fields, as keywords (the docs/format.md fields, as ints and masks):
         ``houses`` as ``(value, cards, cemented, owner mask)`` tuples, ``last_capture`` -1 for
         none, ``match`` as ``(diff, (baazis0, baazis1), deals)``.
 
@@ -306,7 +306,7 @@ class Position:
         match: tuple[int, tuple[int, int], int] = (0, (0, 0), 0),
     ) -> Position:
         """The bid-phase position of a shuffled pack (all 52 cards, top first) laid out in
-        deal order (R12, R18, FORMAT.md ``stock``): cards 0-3 to the bidder, 4-7 face down to
+        deal order (R12, R18, docs/format.md ``stock``): cards 0-3 to the bidder, 4-7 face down to
         the floor, then (with ``deal_before_bid``) 4 each to the other seats in playing
         order, and the rest is the stock (two players: R2P4, §12.4)."""
         _check_dealer(dealer, rules)
@@ -365,7 +365,7 @@ class Position:
 
     @property
     def phase(self) -> str:
-        """``"bid"``, ``"play"`` or ``"over"`` (FORMAT.md)."""
+        """``"bid"``, ``"play"`` or ``"over"`` (docs/format.md)."""
         return PHASE_NAMES[self.phase_id]
 
     @property
@@ -405,7 +405,7 @@ class Position:
     # --- legal moves ----------------------------------------------------------------------
 
     def legal_codes(self) -> list[int]:
-        """All legal moves of the seat to move, as move codes, each once (RULES.md §7)."""
+        """All legal moves of the seat to move, as move codes, each once (docs/rules.md §7)."""
         phase = self.phase_id
         if phase == PHASE_PLAY:
             return self.play_codes(self.rules.throw_rule)
@@ -420,7 +420,7 @@ class Position:
         return codes or [REDEAL << SH_ACTION]
 
     def play_codes(self, throw_rule: str, values: int = _SUM_BITS) -> list[int]:
-        """Card plays (R20-R31, RULES.md §7) with the throws of ``throw_rule`` (R22, A7; the
+        """Card plays (R20-R31, docs/rules.md §7) with the throws of ``throw_rule`` (R22, A7; the
         rules' own for :meth:`legal_codes`, ``"always"`` to find every other use of a card).
 
         ``values`` (bit v per card value) keeps only the plays of cards of those values, without
@@ -713,9 +713,9 @@ class Position:
         return [Move(c) for c in self.legal_codes()]
 
     def play(self, move: int | dict[str, Any] | str) -> dict[str, Any]:
-        """Check and make a move given as a code, a FORMAT.md dict or notation text.
+        """Check and make a move given as a code, a docs/format.md dict or notation text.
 
-        Returns the record of the move for a game log: the FORMAT.md move with ``"seat"``.
+        Returns the record of the move for a game log: the docs/format.md move with ``"seat"``.
         Raises :class:`IllegalMoveError` (the reason in its message) and leaves the position
         unchanged when the move is not legal.
         """
@@ -833,7 +833,7 @@ class Position:
                     and hands[p] & VALUE_MASK[V]
                 ):
                     # R28: an opponent who adds becomes an owner; under add_retention "team"
-                    # only if he himself still holds the value (A14, RULES.md §3), so every
+                    # only if he himself still holds the value (A14, docs/rules.md §3), so every
                     # owner holds his value (R21d, invariant 4). Two players: the co-owner of
                     # the opponent's house (R2P9); no seat-2 bit is ever an owner there.
                     howners[V] = owners | 1 << p
@@ -889,8 +889,8 @@ class Position:
         return [Undo._make(t) for t in self._stack]
 
     def _deal_stock(self) -> None:
-        """R18 / FORMAT.md: packets of four, round one to the bidder, bidder+1, bidder+2, dealer;
-        round two the same; round three (if any) to bidder+1, bidder+2, dealer.
+        """R18 / docs/format.md: packets of four, round one to the bidder, bidder+1, bidder+2,
+        dealer; round two the same; round three (if any) to bidder+1, bidder+2, dealer.
 
         Two players (R2P4, R2P7, §12.4; b the bidder, d the dealer): after play 1 the packets
         b, d, b, d, d (``deal_before_bid``: b, d, b, d), leaving 24 cards for the half-time
@@ -991,10 +991,10 @@ class Position:
             seed, s.dealer, self.rules, match=(s.diff, s.baazis, self.match_deals + 1)
         )
 
-    # --- FORMAT.md ------------------------------------------------------------------------
+    # --- docs/format.md ------------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        """The FORMAT.md position (every rules key written); read it back with
+        """The docs/format.md position (every rules key written); read it back with
         :func:`seep.format.position_from_dict`."""
         houses = [
             {

@@ -1,6 +1,6 @@
-"""FORMAT.md positions: reading with full validation, writing.
+"""docs/format.md positions: reading with full validation, writing.
 
-:func:`position_from_dict` checks every field and every invariant of RULES.md §11 that a single
+:func:`position_from_dict` checks every field and every invariant of docs/rules.md §11 that a single
 position can break, and raises :class:`InvalidPositionError` with a message naming the problem
 (the card, the house, the field). Writing is :meth:`seep.engine.Position.to_dict`.
 """
@@ -84,7 +84,7 @@ def _cards(value: Any, field: str, seen: dict[int, str]) -> int:
 
 
 def position_from_dict(data: Any, *, check_retention: bool = True) -> Position:
-    """Read and validate a FORMAT.md position (``check_retention=False`` skips the owners'
+    """Read and validate a docs/format.md position (``check_retention=False`` skips the owners'
     duty, R21d, for positions whose hidden hands are stand-ins, as when reading a view).
     This is the one reader of positions from outside; writing is ``Position.to_dict``.
 

@@ -1,9 +1,9 @@
-"""Matches and game records (FORMAT.md "Game record").
+"""Matches and game records (docs/format.md "Game record").
 
 A :class:`Match` strings deals together: each finished deal is scored (R42), the running baazi
 difference and the baazis won are updated (R44-R46) and the next dealer chosen (R9, R10), all
 by :meth:`seep.engine.Position.next_deal`. It keeps every deal's start, moves and result, and
-writes and reads FORMAT.md game records; :func:`replay_record` checks a record move by move.
+writes and reads docs/format.md game records; :func:`replay_record` checks a record move by move.
 
 >>> import random
 >>> m = Match(seed=7, rules="standard")
@@ -115,7 +115,7 @@ class Match:
         return result
 
     def to_record(self) -> dict[str, Any]:
-        """The FORMAT.md game record: every finished deal, and the current one if begun."""
+        """The docs/format.md game record: every finished deal, and the current one if begun."""
         deals = list(self.deals)
         if self._moves:
             deals.append({"start": self._start, "moves": [dict(m) for m in self._moves]})
@@ -158,8 +158,8 @@ class Match:
 def replay_record(
     record: Mapping[str, Any],
 ) -> Iterator[tuple[dict[str, Any] | None, dict[str, Any]]]:
-    """Replay a FORMAT.md game record, yielding ``(move, position after it)`` pairs (the move is
-    ``None`` for each deal's start). Raises :class:`IllegalMoveError` at the first illegal move
+    """Replay a docs/format.md game record, yielding ``(move, position after it)`` pairs (the move
+    is ``None`` for each deal's start). Raises :class:`IllegalMoveError` at the first illegal move
     and :class:`InvalidPositionError` when a stored start or result disagrees with the replay.
     """
     if not isinstance(record, Mapping) or record.get("format", "seep/1") != "seep/1":

@@ -1,7 +1,7 @@
-"""Moves: the readable face of a move code, FORMAT.md move dicts and move notation.
+"""Moves: the readable face of a move code, docs/format.md move dicts and move notation.
 
 A :class:`Move` *is* its code (an ``int`` subclass), so it costs nothing to convert, compares
-and hashes like the code, and two moves are equal exactly when FORMAT.md calls them the same.
+and hashes like the code, and two moves are equal exactly when docs/format.md calls them the same.
 
 >>> from seep.cards import parse_card, parse_cards
 >>> m = Move.build(parse_card("4D"), 13, parse_cards("9H"))
@@ -39,7 +39,7 @@ from .errors import MalformedMoveError, NotationError
 __all__ = ["ACTIONS", "Move", "format_move", "parse_move"]
 
 ACTIONS: dict[str, int] = {name: i for i, name in enumerate(ACTION_NAMES)}
-# The fields each action carries in FORMAT.md, in the order they are written.
+# The fields each action carries in docs/format.md, in the order they are written.
 _FIELDS: dict[int, tuple[str, ...]] = {
     BID: ("value",),
     REDEAL: (),
@@ -142,10 +142,10 @@ class Move(int):
         """True for a card play (not a bid or a redeal)."""
         return code_action(self) not in (BID, REDEAL)
 
-    # --- FORMAT.md ----------------------------------------------------------------------
+    # --- docs/format.md ----------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        """The FORMAT.md move (card lists in index order)."""
+        """The docs/format.md move (card lists in index order)."""
         a = code_action(self)
         d: dict[str, Any] = {"action": ACTION_NAMES[a]}
         for f in _FIELDS[a]:
@@ -163,7 +163,7 @@ class Move(int):
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Move:
-        """Parse a FORMAT.md move; raises :class:`MalformedMoveError` naming what is wrong."""
+        """Parse a docs/format.md move; raises :class:`MalformedMoveError` naming what is wrong."""
         if not isinstance(data, Mapping):
             raise MalformedMoveError(f"a move must be a JSON object, got {type(data).__name__}")
         name = data.get("action")

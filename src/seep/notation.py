@@ -15,7 +15,7 @@ Moves, one line each (cards in any order and case; commas optional):
 =======================  =====================================================
 
 Loose cards listed after a build, cement or break are *all* the loose cards that join the
-house, as in FORMAT.md.
+house, as in docs/format.md.
 
 >>> from seep.moves import Move
 >>> m = parse_move("4d =13 9h 6c 7d")
@@ -65,7 +65,7 @@ def house_sets(cards: int, value: int) -> list[int]:
 
 
 def format_house(value: int, cards: int, owners: int, names: str = "0123") -> str:
-    """A house as in RULES.md's examples: ``H10[TC | 3C 7D]{2}`` (owners as seat names).
+    """A house as in docs/rules.md's examples: ``H10[TC | 3C 7D]{2}`` (owners as seat names).
 
     >>> from seep.cards import parse_cards
     >>> format_house(10, parse_cards("TC 7D 3C"), 0b0100, names="NWSE")
@@ -158,7 +158,7 @@ def _int(text: str, field: str) -> int:
 
 
 def parse_position(text: str) -> Position:
-    """Parse the one-line position text; the result is validated like a FORMAT.md dict."""
+    """Parse the one-line position text; the result is validated like a docs/format.md dict."""
     parts = text.split()
     if len(parts) != 13:
         raise NotationError(

@@ -1,7 +1,7 @@
-"""Rule options (RULES.md §3) and the named presets.
+"""Rule options (docs/rules.md §3) and the named presets.
 
 A :class:`Rules` is an immutable value; positions carry one. ``Rules.parse`` accepts what
-FORMAT.md allows: a preset name or a dict of option keys (missing keys take the standard
+docs/format.md allows: a preset name or a dict of option keys (missing keys take the standard
 value). An unknown key or a bad value raises :class:`InvalidRulesError` naming it.
 
 >>> Rules.parse("family").ten_diamonds_points
@@ -54,7 +54,7 @@ _INTS = (
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """The rule options of RULES.md §3; the defaults are the ``standard`` preset."""
+    """The rule options of docs/rules.md §3; the defaults are the ``standard`` preset."""
 
     capture_rule: str = "maximal"  # R25, A8
     throw_rule: str = "no_capture_possible"  # R22, R16, A7
@@ -74,7 +74,7 @@ class Rules:
     max_houses: int | None = None  # A22
     dealer_rule: str = "losing_team"  # R9, R10, A3
     deal_before_bid: bool = False  # R12, R18, A5
-    players: int = 4  # R1, R2; 2: RULES.md §12 (R2P1)
+    players: int = 4  # R1, R2; 2: docs/rules.md §12 (R2P1)
     second_deal: bool = True  # R2P4, R2P7 (two players only)
     majority_tie: str = "none"  # R42: "split" halves majority_bonus on 26-26
     min_score_effect: str = "lose_baazi"  # R46: or "zero_card_points" (§12.3)
@@ -112,7 +112,7 @@ class Rules:
 
     @classmethod
     def parse(cls, spec: str | Mapping[str, Any] | Rules | None) -> Rules:
-        """Rules from a preset name, a dict of options (FORMAT.md ``rules``) or ``None``."""
+        """Rules from a preset name, a dict of options (docs/format.md ``rules``) or ``None``."""
         if spec is None:
             return STANDARD
         if isinstance(spec, Rules):
@@ -138,7 +138,7 @@ class Rules:
             raise InvalidRulesError(str(exc)) from None
 
     def to_dict(self) -> dict[str, Any]:
-        """Every option with its value (FORMAT.md: "a dump writes every key")."""
+        """Every option with its value (docs/format.md: "a dump writes every key")."""
         return {f: getattr(self, f) for f in _FIELD_NAMES}
 
     def changed(self) -> dict[str, Any]:
@@ -168,5 +168,5 @@ PRESETS: dict[str, Rules] = {
     "standard": STANDARD,
     "family": Rules(ten_diamonds_points=2, majority_bonus=4),
     "two_houses": Rules(max_houses=2),
-    "two_player": Rules(players=2),  # RULES.md §12.3
+    "two_player": Rules(players=2),  # docs/rules.md §12.3
 }

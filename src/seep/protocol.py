@@ -1,4 +1,4 @@
-"""The protocol: the engine over FORMAT.md dicts, for programs outside the project.
+"""The protocol: the engine over docs/format.md dicts, for programs outside the project.
 
 Exactly these functions; each takes and returns plain JSON-able dicts and never mutates its
 input. ``python -m seep protocol`` serves them over JSON lines (:mod:`seep.protocol_server`).
@@ -114,7 +114,7 @@ def next_deal(position: dict[str, Any], seed: int) -> dict[str, Any]:
 
 
 def view(position: dict[str, Any], seat: int) -> dict[str, Any]:
-    """The FORMAT.md view of ``seat``: what that seat knows of the position (its own hand, the
+    """The docs/format.md view of ``seat``: what that seat knows of the position (its own hand, the
     floor, hand sizes, piles, scores; no other hand, no stock). A bare position has no
     history, so ``history`` is ``[]``."""
     pos = position_from_dict(position)

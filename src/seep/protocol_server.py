@@ -10,7 +10,7 @@ One request object per line, one response line each, in order::
 Commands: ``new_deal`` (``seed``, optional ``dealer``, ``rules``), ``legal`` (``position``,
 optional ``limit``, default 10,000, and ``card``, e.g. ``"KH"``: only that card's moves),
 ``apply`` (``position``, ``move``), ``score`` (``position``), ``next_deal`` (``position``,
-``seed``), ``view`` (``position``, ``seat``: that seat's FORMAT.md view) and ``bot`` (``bot``:
+``seed``), ``view`` (``position``, ``seat``: that seat's docs/format.md view) and ``bot`` (``bot``:
 a bot name or difficulty, ``view``, ``seed``; answers ``{"move": M, "reason": "..."}``).
 Error codes: ``bad_json``, ``bad_request``, ``unknown_command``, ``invalid_position``,
 ``malformed_move``, ``illegal_move``, ``unknown_bot``, ``too_large``, ``too_many_moves``,
@@ -59,7 +59,7 @@ COMMANDS: dict[str, tuple[Callable[..., Any], tuple[str, ...], tuple[str, ...]]]
 
 
 def ask_bot(bot: Any, view: Any, seed: Any) -> dict[str, Any]:
-    """A bot's move for a FORMAT.md view (the ``bot`` command). Bots are an optional layer
+    """A bot's move for a docs/format.md view (the ``bot`` command). Bots are an optional layer
     above the core, so they are imported only here."""
     import random
 

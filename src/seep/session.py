@@ -16,7 +16,7 @@ and Gymnasium environments, the ``seep demo``) used to work out for itself:
   from the pure :func:`seep.baazi.settle_deal` that :meth:`seep.engine.Position.next_deal` uses
   too; nothing is dealt until :meth:`Session.start_next_deal`;
 * undo to a seat's last move, across deal boundaries (:meth:`Session.undo_to`);
-* FORMAT.md game records (:meth:`Session.to_record`, :meth:`Session.from_record`,
+* docs/format.md game records (:meth:`Session.to_record`, :meth:`Session.from_record`,
   :meth:`Session.replay` for stored moves, :meth:`Session.steps` to walk through a record).
 
 Deals are shuffled as :class:`seep.match.Match` shuffles them (the same ``seed`` gives the same
@@ -89,7 +89,7 @@ class Standing(NamedTuple):
 class DealOutcome:
     """What a finished deal did (R42, R44-R47), known before the next deal is dealt.
 
-    ``deal`` counts from 1; ``result`` is the FORMAT.md deal result (``points``, ``bonus``,
+    ``deal`` counts from 1; ``result`` is the docs/format.md deal result (``points``, ``bonus``,
     ``sweeps``, ``score`` per team); ``diff`` and ``baazis`` are the match after the deal;
     ``winner`` the team that won the baazi in this deal (``None``: the baazi goes on);
     ``dealer`` deals next (R47); ``under_min`` which teams scored under ``min_score`` (R46);
@@ -292,7 +292,7 @@ class Session:
         return Standing(len(self._finals), pos.match_diff, pos.match_baazis)
 
     def results(self) -> list[dict[str, list[int]]]:
-        """The FORMAT.md result of every deal played to the end, the one on show included."""
+        """The docs/format.md result of every deal played to the end, the one on show included."""
         out = [deal_result(p) for p in self._finals]
         if self._pos.is_over():
             out.append(deal_result(self._pos))
@@ -308,11 +308,11 @@ class Session:
         if isinstance(move, str):
             return int(parse_move(move))
         raise MalformedMoveError(
-            f"a move is a code, a FORMAT.md move object or notation, got {type(move).__name__}"
+            f"a move is a code, a docs/format.md move object or notation, got {type(move).__name__}"
         )
 
     def check(self, move: int | Mapping[str, Any] | str, seat: int | None = None) -> int:
-        """The code of ``move`` (a code, a FORMAT.md move or notation) if it is legal now, for
+        """The code of ``move`` (a code, a docs/format.md move or notation) if it is legal now, for
         ``seat`` when given; raises :class:`~seep.errors.IllegalMoveError` saying why not
         (:class:`~seep.errors.MalformedMoveError` for a move that does not parse). A move
         checked here is not checked again by :meth:`play`."""
@@ -492,10 +492,10 @@ class Session:
         c._checked = -1
         return c
 
-    # --- FORMAT.md records --------------------------------------------------------------------
+    # --- docs/format.md records -------------------------------------------------------------------
 
     def to_record(self, unfinished: bool = True) -> dict[str, Any]:
-        """The FORMAT.md game record: every finished deal with its result, and the deal in
+        """The docs/format.md game record: every finished deal with its result, and the deal in
         play if it has begun (unless ``unfinished`` is false: a running deal's start shows
         every hand, which a server must not publish)."""
         deals = []
@@ -572,7 +572,7 @@ class Session:
                 yield session
 
     def replay(self, moves: Iterable[Mapping[str, Any]]) -> int:
-        """Make stored FORMAT.md moves (each with its ``seat`` when known) one after another,
+        """Make stored docs/format.md moves (each with its ``seat`` when known) one after another,
         dealing the next deal whenever one is over; returns how many were made."""
         n = 0
         for mv in moves:

@@ -64,7 +64,7 @@ _ACTION_RULE: Final = {THROW: "R22", CAPTURE: "R23", BUILD: "R27", CEMENT: "R28"
 class Refusal:
     """Why a move is illegal: the rule it breaks, the facts that show it, and the sentence.
 
-    ``rule`` is the number of the rule (RULES.md: ``"R16"``, ``"R21d"``, ``"A22"`` …);
+    ``rule`` is the number of the rule (docs/rules.md: ``"R16"``, ``"R21d"``, ``"A22"`` …);
     ``args`` the facts of the position the refusal rests on (``{"bid": 13}``, ``{"seat": 2,
     "value": 10}`` …, ints and card texts); ``text`` the explanation with them filled into
     ``template``; ``str()`` gives the text and the rule.
@@ -117,7 +117,7 @@ def _values_text(values: int) -> str:
 
 def check(pos: Position, code: int) -> Refusal | None:
     """``None`` when the move of ``code`` is legal in ``pos``; otherwise the :class:`Refusal`
-    naming the rule it breaks (RULES.md §5-§7)."""
+    naming the rule it breaks (docs/rules.md §5-§7)."""
     phase = pos.phase_id
     if phase == PHASE_OVER:
         return Refusal("R40", "the deal is over (48 plays made); no more moves")
@@ -521,7 +521,7 @@ def _check_sets(
 def capture_else_throw_is_legal(rules: Rules) -> bool:
     """Whether, after play 1, every card either makes a legal capture (the house of its value
     and a maximal family of its loose groups, R21g, R23-R25; also its owner's last card of the
-    value, R21d) or may be thrown (R22, R21f(b)): RULES.md §11.8 under these options. Not under
+    value, R21d) or may be thrown (R22, R21f(b)): docs/rules.md §11.8 under these options. Not under
     ``throw_rule="no_other_move"`` (a throw waits for every other use, A7) nor
     ``house_in_sums`` (a house joins sums, A10). Playouts that never list moves rely on it."""
     return rules.throw_rule != "no_other_move" and not rules.house_in_sums

@@ -1,4 +1,4 @@
-"""What one seat knows: its information set (FORMAT.md "View"), and determinization.
+"""What one seat knows: its information set (docs/format.md "View"), and determinization.
 
 A :class:`View` holds the seat's own hand, the floor (loose cards, houses with owners and the
 cemented flag), every hand's size, the bid, the captured piles and sweeps, the match, and the
@@ -132,7 +132,7 @@ class View:
 
     def owner_needs(self) -> list[tuple[int, int]]:
         """(seat, value) pairs: another seat that must hold a card of ``value`` (R21d; under
-        both ``add_retention`` settings every owner holds his value, RULES.md §3). Only the
+        both ``add_retention`` settings every owner holds his value, docs/rules.md §3). Only the
         hand counts, never the stock (R2P8)."""
         needs = []
         for value, _, _, owners in self.houses:
@@ -246,10 +246,10 @@ class View:
             match=self.match,
         )
 
-    # --- FORMAT.md --------------------------------------------------------------------------
+    # --- docs/format.md --------------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        """The FORMAT.md view: a position's fields with other hands, the stock and a
+        """The docs/format.md view: a position's fields with other hands, the stock and a
         face-down floor replaced by their sizes, plus ``seat`` and ``history``."""
         bid_phase = self.phase_id == PHASE_BID
         hands: list[Any] = list(self.hand_sizes)
@@ -288,7 +288,7 @@ class View:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> View:
-        """Read a FORMAT.md view; raises :class:`InvalidPositionError` naming the problem.
+        """Read a docs/format.md view; raises :class:`InvalidPositionError` naming the problem.
 
         It is checked by determinizing it once: a view that no full position fits is refused.
         """

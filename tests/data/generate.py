@@ -2,7 +2,7 @@
 
     PYTHONPATH=src python tests/data/generate.py
 
-Writes ``perft.json`` (node counts of fixed deals), ``records/*.json`` (complete FORMAT.md game
+Writes ``perft.json`` (node counts of fixed deals), ``records/*.json`` (complete docs/format.md game
 records of random matches) and ``playthroughs/*.txt`` (every position of a deal in notation).
 The tests replay these files and diff them against the engine; a change to any count or
 position is a change of the rules as implemented and must be explained in the commit.
@@ -50,7 +50,7 @@ PERFT_CASES: list[tuple[int, dict[str, Any], int, int]] = [
     (18, {"throw_rule": "no_other_move", "partner_cement_free": False}, 25, 4),
     (19, {"absorb_loose_groups": "never", "add_retention": "team"}, 25, 4),
     (20, {}, 44, 4),
-    # Two players (RULES.md §12): the opening, across the half-time deal after play 24 (R2P7),
+    # Two players (docs/rules.md §12): the opening, across the half-time deal after play 24 (R2P7),
     # the last plays, and the deal options of §12.4.
     (21, {"players": 2}, 0, 5),
     (22, {"players": 2}, 22, 4),

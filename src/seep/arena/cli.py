@@ -88,7 +88,9 @@ def add_arena_parser(sub: Any) -> argparse.ArgumentParser:
         metavar="MODULE",
         help="import MODULE (which registers bots) in every worker",
     )
-    p.add_argument("--records", metavar="FILE", help="write FORMAT.md game records, one a line")
+    p.add_argument(
+        "--records", metavar="FILE", help="write docs/format.md game records, one a line"
+    )
     # One line for a usage error too, like every other arena error (argparse would print the
     # whole usage first); the parser is made by the caller's subparsers, hence setattr.
     setattr(p, "error", _usage_error)  # noqa: B010
@@ -239,7 +241,7 @@ def format_match(result: MatchResult, timing: bool = True) -> str:
         f"{d['pair_outcomes']['draw']} pairs drawn)"
     )
     s = d["by_seating"]
-    two_seats = result.config.rules.players == 2  # the seats are 0 and 1 (RULES.md §12)
+    two_seats = result.config.rules.players == 2  # the seats are 0 and 1 (docs/rules.md §12)
     lines.append(
         f"  by seating: A on seat{' 0' if two_seats else 's 0/2'} {_signed(s['a_on_0_2'])}, "
         f"A on seat{' 1' if two_seats else 's 1/3'} {_signed(s['a_on_1_3'])} per deal"

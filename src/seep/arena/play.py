@@ -124,7 +124,7 @@ class MatchConfig:
     using the same sequence of shuffles. ``max_deals`` stops a baazi that has not ended after
     that many deals (it is then reported as unfinished). ``plugins`` are modules imported in
     every worker before a bot is made: where bots registered outside :mod:`seep` live.
-    ``records`` keeps a FORMAT.md game record of every game.
+    ``records`` keeps a docs/format.md game record of every game.
     """
 
     bots: tuple[BotSpec, BotSpec]

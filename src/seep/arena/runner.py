@@ -223,7 +223,7 @@ class MatchResult:
         return out
 
     def records(self) -> list[dict[str, Any]]:
-        """FORMAT.md game records of every game (only with ``records=True``)."""
+        """docs/format.md game records of every game (only with ``records=True``)."""
         return [g.record for g in self.games if g.record is not None]
 
 

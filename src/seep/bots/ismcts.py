@@ -31,7 +31,7 @@ of each determinization.
 breaking make it long, and generating it costs more than the rest of a playout step). Under
 the default throw rule a card either can capture (a house of its value or a group of loose
 cards summing to it, R23) and then may not be thrown, or cannot and then may be thrown (R22);
-so "capture with a capturing card, otherwise throw" is always a legal move (RULES.md §11.8).
+so "capture with a capturing card, otherwise throw" is always a legal move (docs/rules.md §11.8).
 For each value in hand the policy scores its capture (the best maximal family, R25, by card
 points, plus the sweep bonus, R38) or the throw of its cheapest card, less the next player's
 sweep bonus if he could take the whole floor left behind (one card takes a floor whose loose
@@ -342,7 +342,7 @@ def _make_policy(rules: Rules) -> _Policy:
         if plays == 0 or not shortcut:
             return _fallback_move(pos, rand, epsilon, table)
         hands = pos.hands
-        n = len(hands)  # four seats, or two (RULES.md §12)
+        n = len(hands)  # four seats, or two (docs/rules.md §12)
         p = seat_to_move(pos.dealer, plays, n)
         hand = hands[p]
         loose = pos.loose

@@ -3,7 +3,7 @@
 Needs numpy (the ``train`` extra); the bots that use the network never import this module.
 
 1. **Records.** Self-play deals of a bot (default ``heuristic``) are played with the arena
-   (:func:`seep.arena.run_match`, FORMAT.md game records) from ``--seed``; or read from
+   (:func:`seep.arena.run_match`, docs/format.md game records) from ``--seed``; or read from
    ``--records FILE`` (``seep arena A B --records FILE``).
 2. **Positions.** Every play-phase position of every deal is replayed; its features
    (:func:`~seep.bots.valuenet.features`) are paired with what the rest of the deal added to

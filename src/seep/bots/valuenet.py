@@ -69,7 +69,7 @@ def features(pos: Position, base: float) -> list[float]:
     ``base`` is :func:`~seep.bots.ismcts.estimate` of it (team 0 minus team 1)."""
     plays = pos.plays
     h = pos.hands
-    n = len(h)  # four seats, or two (RULES.md §12: each player his own team)
+    n = len(h)  # four seats, or two (docs/rules.md §12: each player his own team)
     mover = seat_to_move(pos.dealer, plays, n)
     us = mover & 1
     ours = h[us] | h[us + 2] if n == 4 else h[us]

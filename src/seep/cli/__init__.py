@@ -47,7 +47,7 @@ def add_cli_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         dest="preset",
         default="standard",
         choices=("standard", "family", "two_houses", "two_player"),
-        help="rules preset; two_player: you against one bot (RULES.md §12)",
+        help="rules preset; two_player: you against one bot (docs/rules.md §12)",
     )
     p.add_argument(
         "--bots",
@@ -92,9 +92,9 @@ def add_cli_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     # are applied in run_cli.
     p.set_defaults(**dict.fromkeys(PLAY_DEFAULTS, None))
     r = sub.add_parser("replay", help="step through a saved game record")
-    r.add_argument("file", help="a FORMAT.md game record (JSON)")
+    r.add_argument("file", help="a docs/format.md game record (JSON)")
     s = sub.add_parser("show", help="print the results of a saved game record")
-    s.add_argument("file", help="a FORMAT.md game record (JSON)")
+    s.add_argument("file", help="a docs/format.md game record (JSON)")
 
 
 def run_cli(args: argparse.Namespace) -> int:

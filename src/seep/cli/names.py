@@ -1,4 +1,4 @@
-"""The one way the terminal names a card: as it is typed and as FORMAT.md writes it (``TH``).
+"""The one way the terminal names a card: as it is typed and as docs/format.md writes it (``TH``).
 
 The table, the move lists, the echo of a move and the hints all name cards through
 :func:`card_name` (the core's :func:`seep.cards.card_name`, which the notation uses too).

@@ -54,7 +54,7 @@ HELP = (
     "  b  back (while choosing a use)              q  quit\n"
 )
 TWO_PLAYER_HELP = (
-    "Seep for two (RULES.md §12): the bidder (the dealer's opponent) gets 4 cards and bids; "
+    "Seep for two (docs/rules.md §12): the bidder (the dealer's opponent) gets 4 cards and bids; "
     "after his opening play he gets 8 more and the dealer 12, and the dealer plays next. "
     "After play 24 both hands are empty and 12 more cards each are dealt at once; the bidder "
     "leads again. Only cards in your hand count for keeping a house, so every house is taken "
@@ -118,7 +118,7 @@ class Game:
                 baazis=settings.baazis if settings.deals is None else None,
             )
         self.session = session
-        self.players = self.session.rules.players  # 4, or 2 (RULES.md §12)
+        self.players = self.session.rules.players  # 4, or 2 (docs/rules.md §12)
         self.bots = {s: make_bot(settings.bots) for s in range(self.players) if s != self.you}
         # Cursor movement needs a real terminal; a pipe or a dumb terminal gets plain lines.
         self.plain = settings.plain or not console.is_terminal or console.is_dumb_terminal
@@ -255,7 +255,7 @@ class Game:
     # --- saving ---------------------------------------------------------------------------
 
     def record(self) -> dict[str, Any]:
-        """The FORMAT.md record of the game so far, the deal in play included, with a
+        """The docs/format.md record of the game so far, the deal in play included, with a
         ``play`` entry holding what the record does not (your seat, the bots, the match
         length, practice, the hint bot) so that ``seep play --load`` resumes the same game.
         Other readers ignore the entry."""
@@ -620,14 +620,14 @@ def _is_card(text: str) -> bool:
 
 
 # What a record's ``play`` entry holds (Game.record writes it): the settings of seep play
-# that the FORMAT.md record itself does not (its rules and seed are the record's own).
+# that the docs/format.md record itself does not (its rules and seed are the record's own).
 PLAY_ENTRY = ("seat", "bots", "deals", "baazis", "practice", "hint_bot")
 
 
 def resume(
     path: str, base: Settings, given: Mapping[str, Any] | None = None
 ) -> tuple[Settings, Session]:
-    """The game saved in ``path`` (a FORMAT.md record, finished or not) and its settings: the
+    """The game saved in ``path`` (a docs/format.md record, finished or not) and its settings: the
     record's rules and seed, its ``play`` entry (seat, bots, match length, practice, hint
     bot; ``base`` supplies them for a record saved elsewhere), then ``given`` (options typed
     on the command line) over them; ``base`` gives the rest (delay, save, plain). Every move

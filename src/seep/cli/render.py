@@ -34,7 +34,7 @@ __all__ = [
     "team_names",
 ]
 
-# Seat s + 1 sits on the right of seat s (FORMAT.md): with N=0 that is W, then S, then E.
+# Seat s + 1 sits on the right of seat s (docs/format.md): with N=0 that is W, then S, then E.
 SEAT_NAMES = "NWSE"
 TEAM_NAMES = ("NS", "WE")
 
@@ -205,7 +205,8 @@ def position_view(
 
 
 def deal_summary(result: Mapping[str, Any], you: int | None = None, players: int = 4) -> Table:
-    """A finished deal's result (FORMAT.md ``result``): points, bonus, sweeps, score per team."""
+    """A finished deal's result (docs/format.md ``result``): points, bonus, sweeps, score per
+    team."""
     t = Table(title="deal result", box=box.SIMPLE_HEAD, show_edge=False)
     for col in ("team", "card points", "bonus", "sweeps", "score"):
         t.add_column(col)

@@ -41,7 +41,7 @@ class Frame:
     moves_in_deal: int
     position: Position
     played: str  # "W plays 9S x 4H 5D ..." or "" at a deal's start
-    last: tuple[str, ...]  # one a seat: four, or two (RULES.md §12)
+    last: tuple[str, ...]  # one a seat: four, or two (docs/rules.md §12)
     outcome: DealOutcome | None = None
 
 

@@ -145,7 +145,7 @@ def observation(view: View, builder: MoveBuilder | None = None, out: Array | Non
                 sc[j + 2 + (s - seat) % n] = 1.0
     i = 30
     sizes = view.hand_sizes
-    most = 48.0 / n  # a hand's most cards: 12, or 24 with two players (RULES.md §12)
+    most = 48.0 / n  # a hand's most cards: 12, or 24 with two players (docs/rules.md §12)
     for s in range(n):
         sc[i + (s - seat) % n] = sizes[s] / most
     i += 4

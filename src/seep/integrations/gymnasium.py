@@ -3,7 +3,7 @@
 
 The agent plays seat ``seat`` (default 0); its partner and the two opponents are bots, each
 with its own seeded random source and shown only its own :class:`~seep.view.View`. With the
-rules ``two_player`` (RULES.md §12) it plays seat 0 or 1 against one bot, ``opponents``
+rules ``two_player`` (docs/rules.md §12) it plays seat 0 or 1 against one bot, ``opponents``
 (``SeepEnv(rules="two_player", opponents="heuristic")``). The
 spaces are those of the PettingZoo environment: ``Discrete(133)`` sub-decisions
 (:mod:`seep.integrations.actions`) and a dict observation with the 504-value ``observation``
@@ -95,7 +95,7 @@ class SeepEnv(gym.Env[Obs, int]):
         opp = make_bot(opponents) if isinstance(opponents, str) else opponents
         par = make_bot(partner) if isinstance(partner, str) else partner
         if n == 2:
-            # Two players (RULES.md §12): one opponent, no partner.
+            # Two players (docs/rules.md §12): one opponent, no partner.
             self.bots: dict[int, Bot] = {1 - seat: opp}
         else:
             self.bots = {(seat + 1) & 3: opp, (seat + 2) & 3: par, (seat + 3) & 3: opp}

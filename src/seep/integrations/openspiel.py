@@ -6,13 +6,13 @@ Importing this module registers the game::
     import seep.integrations.openspiel  # noqa: F401  (registers python_seep)
     game = pyspiel.load_game("python_seep", {"capture_rule": "any", "episode": "baazi"})
 
-* **Players** 0..3 are the seats; partners 0+2 and 1+3; with ``players=2`` (RULES.md §12)
+* **Players** 0..3 are the seats; partners 0+2 and 1+3; with ``players=2`` (docs/rules.md §12)
   two players, 0 and 1, each his own team: a two-player zero-sum game. Returns are zero-sum:
   per deal (``episode="deal"``, the default) each player gets his team's deal score minus
   the other's (R42); per baazi (``episode="baazi"``) +1 / -1 for the team that wins it (R45,
   R46), 0 if ``max_deals`` deals pass without a winner.
 * **Parameters**: ``rules``, a preset name (``"standard"``, ``"family"``, ...: the base), and
-  every rule option of RULES.md section 3 under its own name (``max_houses``: 0 for no limit;
+  every rule option of docs/rules.md section 3 under its own name (``max_houses``: 0 for no limit;
   an option set to other than its standard value overrides the preset), plus ``episode``,
   ``dealer`` (the first dealer) and ``max_deals``.
 * **Utility bounds**: ``max_utility`` is :func:`max_return`, the true bound of a deal return

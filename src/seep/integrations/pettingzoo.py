@@ -1,7 +1,7 @@
 """PettingZoo: Seep as an AEC environment (extra ``seep-game[pettingzoo]``).
 
 Four agents ``player_0`` … ``player_3`` (seat = index; partners 0+2 and 1+3), or two with the
-rules ``two_player`` (``players: 2``, RULES.md §12). The agent to act
+rules ``two_player`` (``players: 2``, docs/rules.md §12). The agent to act
 is always the seat to move; a move takes one to a few steps of the fixed action space of
 :mod:`seep.integrations.actions` (133 ids: card, then use, then floor items), and the
 observation is a dict::
@@ -81,7 +81,7 @@ class SeepAECEnv(AECEnv):  # type: ignore[misc]
         self.reward_scale = reward_scale
         self.max_deals = max_deals
         self.render_mode = render_mode
-        # Four agents, or two under players=2 (RULES.md §12), each his own team.
+        # Four agents, or two under players=2 (docs/rules.md §12), each his own team.
         self.possible_agents = [f"player_{s}" for s in range(self.rules.players)]
         obs_space = spaces.Dict(
             {

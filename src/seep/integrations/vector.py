@@ -218,7 +218,7 @@ class SeepVectorEnv(_Batch):
         self.seat = seat
         opp = make_bot(opponents) if isinstance(opponents, str) else opponents
         par = make_bot(partner) if isinstance(partner, str) else partner
-        # Two players (RULES.md §12): one opponent, no partner.
+        # Two players (docs/rules.md §12): one opponent, no partner.
         self.bots: dict[int, Bot] = (
             {(seat + 1) & 3: opp, (seat + 2) & 3: par, (seat + 3) & 3: opp}
             if n == 4

@@ -4,7 +4,7 @@ A hard or expert bot (ISMCTS) thinks for a large part of a second; in the server
 would hold up every other table (the GIL), even from a thread. :class:`BotPool` sends such a
 move to one of ``workers`` processes and awaits it without blocking the loop.
 
-Only FORMAT.md JSON crosses the process boundary: the request is the seat's view
+Only docs/format.md JSON crosses the process boundary: the request is the seat's view
 (:meth:`seep.view.View.to_dict`), the bot's name, a seed for its RNG and the move's deadline;
 the answer is the move object and its reason. The worker never sees a position, only what the
 seat may know.

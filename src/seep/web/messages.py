@@ -214,7 +214,7 @@ Name = Annotated[
 ]
 
 
-# The browser table seats four; two-player tables (RULES.md §12) are not offered here yet.
+# The browser table seats four; two-player tables (docs/rules.md §12) are not offered here yet.
 _TABLE_PRESETS = sorted(name for name, rules in PRESETS.items() if rules.players == 4)
 
 
@@ -314,7 +314,7 @@ SeatNumber = Annotated[int, Field(ge=0, le=3)]
 MoveObject = Annotated[
     Any,
     WithJsonSchema(
-        {"type": "object", "description": "a FORMAT.md move object", "required": ["action"]}
+        {"type": "object", "description": "a docs/format.md move object", "required": ["action"]}
     ),
 ]
 
@@ -586,7 +586,7 @@ class Joined(_Sent):
 
 
 class DealResult(_Sent):
-    """A finished deal's ``result`` (FORMAT.md)."""
+    """A finished deal's ``result`` (docs/format.md)."""
 
     points: list[int]
     bonus: list[int] = Field(default_factory=list)
@@ -633,7 +633,7 @@ class State(_Sent):
     version: int
     seat: int | None
     table: TableInfo
-    view: dict[str, Any] | None = Field(description="a FORMAT.md view (null before the start)")
+    view: dict[str, Any] | None = Field(description="a docs/format.md view (null before the start)")
     legal: list[dict[str, Any]]
     dead: dict[str, str] = Field(
         default_factory=dict,
@@ -735,7 +735,7 @@ class CoachAnswer(_Sent):
 
 
 class ReportAnswer(_Sent):
-    """The position as the seat sees it (a FORMAT.md view), the moves offered and the app
+    """The position as the seat sees it (a docs/format.md view), the moves offered and the app
     version, for a bug report."""
 
     type: Literal["report"]

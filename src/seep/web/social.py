@@ -144,7 +144,7 @@ def coach(view: View) -> dict[str, Any]:
 
 
 def report(view: dict[str, Any], legal: list[dict[str, Any]], counts: Any) -> dict[str, Any]:
-    """A position report: the seat's FORMAT.md view (never a hidden card), the moves offered
+    """A position report: the seat's docs/format.md view (never a hidden card), the moves offered
     (or their counts per card) and the app version."""
     out: dict[str, Any] = {"app": f"seep {__version__}", "view": view, "legal": legal}
     if counts is not None:

@@ -3,7 +3,7 @@
 SQLite at ``./data/seep.db`` by default (the folder is created on demand);
 ``SEEP_DATABASE_URL`` or an explicit URL chooses another database (PostgreSQL works the same).
 A running table is stored as its settings, seed, seats (token hashes only) and moves; a restart
-replays the moves through the engine. A finished table keeps its FORMAT.md game record; so
+replays the moves through the engine. A finished table keeps its docs/format.md game record; so
 does a closed one (abandoned, or never started), with its finished deals.
 
 Only *live* tables (``waiting`` or ``playing``) are read at start-up, through an index on
@@ -79,14 +79,14 @@ tables_t = SqlTable(
     Column("seats", Text, nullable=False),  # JSON: name, kind, token_hash per seat
     Column("version", Integer, nullable=False),
     Column("created", Float, nullable=False),
-    Column("record", Text),  # the FORMAT.md game record once finished
+    Column("record", Text),  # the docs/format.md game record once finished
 )
 moves_t = SqlTable(
     "moves",
     metadata,
     Column("code", String(8), ForeignKey("tables.code"), primary_key=True),
     Column("seq", Integer, primary_key=True),
-    Column("move", Text, nullable=False),  # the FORMAT.md move with its seat
+    Column("move", Text, nullable=False),  # the docs/format.md move with its seat
 )
 status_index = Index("ix_tables_status", tables_t.c.status)
 

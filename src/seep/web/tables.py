@@ -10,7 +10,7 @@ on one asyncio event loop: it persists every change through a :class:`~seep.web.
 *before* broadcasting it, queues each connection's own state message (:class:`Connection`), and
 drives the bots, the grace-period takeover, the turn clock and the wait for ``next`` with
 timers. All table changes happen on the loop's thread; a slow bot's thinking runs in a worker
-process of a :class:`~seep.web.botpool.BotPool`, which gets only the seat's view as FORMAT.md
+process of a :class:`~seep.web.botpool.BotPool`, which gets only the seat's view as docs/format.md
 JSON. :meth:`TableManager.sweep` closes tables nobody comes back to and lets finished ones leave
 memory (their records stay in the store).
 """
@@ -120,7 +120,7 @@ def _dead_cards(pos: Position, seat: int, used: set[Any]) -> dict[str, str]:
 
 
 def _move_dict(code: int) -> dict[str, Any]:
-    """A move's FORMAT.md dict."""
+    """A move's docs/format.md dict."""
     return Move(code).to_dict()
 
 
@@ -352,7 +352,7 @@ class Table:
                 "stale", f"the move answers state {version} but the game is at {self.version}"
             )
         if not isinstance(data, dict):
-            raise TableError("malformed_move", "'move' must be a FORMAT.md move object")
+            raise TableError("malformed_move", "'move' must be a docs/format.md move object")
         try:
             return self.session.check(data, seat=seat)
         except MalformedMoveError as exc:  # before its base class
@@ -502,7 +502,7 @@ class Table:
         }
 
     def record(self) -> dict[str, Any]:
-        """The game so far as a FORMAT.md game record: the finished deals only, since a deal's
+        """The game so far as a docs/format.md game record: the finished deals only, since a deal's
         start shows every hand (the deal on show joins the record when it is over). The
         match's ``seed``, which fixes every shuffle, is in it only once the match is over."""
         if self.session is None:
@@ -982,7 +982,7 @@ class TableManager:
         return public
 
     def record(self, code: str) -> dict[str, Any]:
-        """The FORMAT.md game record of a table, live or finished and stored."""
+        """The docs/format.md game record of a table, live or finished and stored."""
         table = self.tables.get(code.upper())
         if table is not None:
             return table.record()

@@ -1,4 +1,4 @@
-// Moves as the server sends them (FORMAT.md move objects): text, labels and the narrowing of
+// Moves as the server sends them (docs/format.md move objects): text, labels and the narrowing of
 // the server's legal list by what the player has pointed at. The page never decides what is
 // legal: it only keeps the moves of the server's list that agree with the selection.
 import { chipsHtml, chipHtml, sortCards } from "./cards.js";
@@ -106,7 +106,7 @@ export function pastTenseHtml(m) {
   }
 }
 
-/** Two moves are the same when action, card, value, house and the sets agree (FORMAT.md). */
+/** Two moves are the same when action, card, value, house and the sets agree (docs/format.md). */
 export function sameMove(a, b) {
   if (!a || !b) return false;
   const set = (x) => JSON.stringify([...(x || [])].map(String).sort());

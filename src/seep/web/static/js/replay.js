@@ -1,6 +1,6 @@
 // The replay view (/replay/{code}): step through a game forwards and back. The positions come
 // from the server (GET /api/tables/{code}/replay: every position after every move, replayed by
-// the engine); without that route the page falls back to the FORMAT.md record and shows each
+// the engine); without that route the page falls back to the docs/format.md record and shows each
 // deal's start with its list of moves. Nothing here applies a move itself.
 import { cardBackHtml, cardHtml, chipsHtml, houseSets, sortCards } from "./cards.js";
 import { notation, pastTenseHtml } from "./moves.js";
