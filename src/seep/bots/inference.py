@@ -58,8 +58,8 @@ _UNIFORM: Factors = tuple((1.0,) * 14 for _ in range(4))
 def evidence(view: View) -> Factors:
     """The factors that the deal's public history (``view.history``) gives, per seat and
     value; all 1.0 when the history says nothing (or cannot be replayed)."""
-    if not view.history:
-        return _UNIFORM
+    if not view.history or view.rules.players != 4:
+        return _UNIFORM  # (two players: not modelled yet, the uniform deal stands)
     try:
         return _evidence(view)
     except (SeepError, IndexError, KeyError, ValueError):
@@ -134,7 +134,7 @@ def determinize(view: View, rng: random.Random, factors: Factors, tries: int = 3
     """A complete position consistent with ``view``, the unseen cards dealt with the weights
     ``factors`` (see the module docstring); the uniform :meth:`View.determinize` when the
     weighted deals keep failing the owners' duty (R21d)."""
-    if factors is _UNIFORM or view.phase_id == PHASE_BID:
+    if factors is _UNIFORM or view.phase_id == PHASE_BID or len(view.hand_sizes) != 4:
         return view.determinize(rng)
     unseen = view.unseen()
     cards = [c for c in range(52) if unseen >> c & 1]
