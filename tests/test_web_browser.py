@@ -742,6 +742,18 @@ def test_keyboard_play_and_hindi(server: str, page: Any) -> None:
 
     # A whole turn by keyboard: Tab to a card, Enter, Tab to the move, Enter.
     create_table(page, server, "Kavya", practice=True)
+    # The social panel follows the language too (issue 13 item 7): chat, coach, transfer.
+    page.evaluate("() => localStorage.setItem('seep:lang', 'hi')")
+    page.reload()
+    page.wait_for_selector("#start-btn")
+    assert page.get_attribute("#chat-input", "placeholder") == "कुछ कहें"
+    assert (page.text_content("#coach-label") or "").strip() == "कोच"
+    assert "दूसरे डिवाइस" in (page.text_content("#transfer-btn") or "")
+    assert page.text_content("#chat-toggle") == "चैट छिपाएँ"
+    page.evaluate("() => localStorage.setItem('seep:lang', 'en')")
+    page.reload()
+    page.wait_for_selector("#start-btn")
+    assert page.get_attribute("#chat-input", "placeholder") == "Say something"
     page.focus("#start-btn")
     page.keyboard.press("Enter")
     page.wait_for_selector(".hand .card")

@@ -3,6 +3,7 @@
 // position report, carrying the seat to another device (link and QR code), and one card's
 // moves when the server sends counts per card instead of a long list. The server decides
 // everything; this module draws what it sends and asks for more.
+import { t, translatePage } from "./i18n.js";
 import { prefs, toast, tokens } from "./net.js";
 
 const EMOTES = {
@@ -37,7 +38,7 @@ export class Social {
     this.chatHidden = prefs.get("chat-hidden") === "1";
     this.coachVersion = -1;
     this.askedCard = null;
-    this.panel = el("aside", { class: "social", id: "social", "aria-label": "Chat and table tools" });
+    this.panel = el("aside", { class: "social", id: "social", "aria-label": t("Chat and table tools") });
     this.panel.innerHTML = `
       <div class="social-bar">
         <button class="btn small" id="chat-toggle" type="button"></button>
@@ -46,27 +47,28 @@ export class Social {
       <div id="chat-box">
         <ol class="chat-lines" id="chat-lines" aria-live="polite"></ol>
         <form id="chat-form" class="chat-form" autocomplete="off">
-          <input id="chat-input" maxlength="200" placeholder="Say something" aria-label="Chat message">
-          <button class="btn small" type="submit">Send</button>
+          <input id="chat-input" maxlength="200" placeholder="Say something" aria-label="Chat message" data-i18n-attr="placeholder,aria-label">
+          <button class="btn small" type="submit" data-i18n>Send</button>
         </form>
         <div class="emotes" id="emotes"></div>
       </div>
       <div class="tools" id="social-tools">
-        <button class="btn small" type="button" id="report-btn" title="Copy the position as your seat sees it">Report position</button>
-        <button class="btn small" type="button" id="transfer-btn">Continue on another device</button>
+        <button class="btn small" type="button" id="report-btn" title="Copy the position as your seat sees it" data-i18n data-i18n-attr="title">Report position</button>
+        <button class="btn small" type="button" id="transfer-btn" data-i18n>Continue on another device</button>
         <button class="btn small" type="button" id="rematch-btn" hidden>Rematch</button>
-        <label class="inline check" id="coach-label" hidden><input type="checkbox" id="coach-on"> Coach</label>
+        <label class="inline check" id="coach-label" hidden><input type="checkbox" id="coach-on"> <span data-i18n>Coach</span></label>
       </div>
       <div class="mutes" id="mutes"></div>
       <div class="card-picker" id="card-picker" hidden></div>
       <div class="coach" id="coach" hidden></div>
       <div class="transfer" id="transfer" hidden></div>`;
+    translatePage(this.panel); // the fixed markup above: our dictionary's text only
     const page = view.root.querySelector(".table-page") || view.root;
     page.appendChild(this.panel);
     const $ = (id) => this.panel.querySelector(`#${id}`);
     this.$ = $;
     for (const [key, label] of Object.entries(EMOTES)) {
-      const b = el("button", { class: "btn small ghost", type: "button", "data-emote": key }, label);
+      const b = el("button", { class: "btn small ghost", type: "button", "data-emote": key }, t(label));
       $("emotes").appendChild(b);
     }
     $("chat-form").addEventListener("submit", (ev) => {
@@ -92,13 +94,13 @@ export class Social {
       if (view.send({ type: "rematch" })) $("rematch-btn").disabled = true;
     });
     this.panel.addEventListener("click", (ev) => {
-      const t = ev.target.closest("button");
-      if (!t) return;
-      if (t.dataset.emote) view.send({ type: "emote", emote: t.dataset.emote });
-      if (t.dataset.mute) view.send({ type: "mute", seat: Number(t.dataset.mute), muted: t.dataset.muted === "1" });
-      if (t.dataset.card) {
-        this.askedCard = t.dataset.card;
-        view.send({ type: "moves", card: t.dataset.card });
+      const b = ev.target.closest("button");
+      if (!b) return;
+      if (b.dataset.emote) view.send({ type: "emote", emote: b.dataset.emote });
+      if (b.dataset.mute) view.send({ type: "mute", seat: Number(b.dataset.mute), muted: b.dataset.muted === "1" });
+      if (b.dataset.card) {
+        this.askedCard = b.dataset.card;
+        view.send({ type: "moves", card: b.dataset.card });
       }
     });
     this.drawChatToggle();
@@ -106,12 +108,12 @@ export class Social {
 
   drawChatToggle() {
     this.$("chat-box").hidden = this.chatHidden;
-    this.$("chat-toggle").textContent = this.chatHidden ? "Show chat" : "Hide chat";
+    this.$("chat-toggle").textContent = t(this.chatHidden ? "Show chat" : "Hide chat");
   }
 
   addLine(seat, name, text, kind = "chat") {
     const li = el("li", { class: `chat-line ${kind} team${seat % 2}` });
-    li.appendChild(el("b", {}, `${name || `Seat ${seat + 1}`}: `));
+    li.appendChild(el("b", {}, t("{name}: ", { name: name || t("Seat {n}", { n: seat + 1 }) })));
     li.appendChild(document.createTextNode(text));
     const box = this.$("chat-lines");
     box.appendChild(li);
@@ -127,14 +129,14 @@ export class Social {
         this.addLine(msg.seat, msg.name, msg.text);
         return true;
       case "emote":
-        this.addLine(msg.seat, msg.name, EMOTES[msg.emote] || msg.emote, "emote");
+        this.addLine(msg.seat, msg.name, EMOTES[msg.emote] ? t(EMOTES[msg.emote]) : msg.emote, "emote");
         return true;
       case "rematch":
         if (msg.token) {
           tokens.set(msg.code, msg.token, msg.seat);
           location.href = `/t/${msg.code}`;
         } else {
-          toast(`The rematch is at table ${msg.code}.`, "info");
+          toast(t("The rematch is at table {code}.", { code: msg.code }), "info");
         }
         return true;
       case "transfer":
@@ -144,7 +146,7 @@ export class Social {
         tokens.set(view.code, msg.token, msg.seat);
         view.token = msg.token;
         view.socket.token = msg.token; // a reconnect says hello with it
-        toast("This device holds the seat now.", "info");
+        toast(t("This device holds the seat now."), "info");
         return true;
       case "coach":
         this.drawCoach(msg);
@@ -163,7 +165,7 @@ export class Social {
           tokens.clear(view.code);
           view.token = null;
           view.socket.token = null;
-          toast(msg.message);
+          toast(t("Your seat went to another device: you are watching."));
           return true;
         }
         return false;
@@ -180,30 +182,32 @@ export class Social {
       view.send({ type: "claim", code: this.transfer });
       this.transfer = null;
     }
-    const t = st.table;
+    const table = st.table;
     const me = st.seat;
-    const w = t.watching || { count: 0, names: [] };
+    const w = table.watching || { count: 0, names: [] };
     this.$("watching").textContent = w.count
-      ? `${w.count} watching${w.names.length ? `: ${w.names.join(", ")}` : ""}`
+      ? w.names.length
+        ? t("{n} watching: {names}", { n: w.count, names: w.names.join(", ") })
+        : t("{n} watching", { n: w.count })
       : "";
     const seated = me != null;
-    this.$("chat-form").hidden = !seated || (t.muted || []).includes(me);
+    this.$("chat-form").hidden = !seated || (table.muted || []).includes(me);
     this.$("emotes").hidden = this.$("chat-form").hidden;
     this.$("report-btn").hidden = !seated || !st.view || st.view.phase === "waiting";
-    this.$("transfer-btn").hidden = !seated || !["waiting", "playing"].includes(t.status);
+    this.$("transfer-btn").hidden = !seated || !["waiting", "playing"].includes(table.status);
     const rematch = this.$("rematch-btn");
-    rematch.hidden = !seated || t.status !== "finished";
-    rematch.textContent = (t.rematch || []).length ? `Rematch (${t.rematch.length} ready)` : "Rematch";
+    rematch.hidden = !seated || table.status !== "finished";
+    rematch.textContent = (table.rematch || []).length ? t("Rematch ({n} ready)", { n: table.rematch.length }) : t("Rematch");
     // The host's mute switches.
     const mutes = this.$("mutes");
     mutes.textContent = "";
-    if (seated && t.host === me) {
-      t.seats.forEach((s, i) => {
+    if (seated && table.host === me) {
+      table.seats.forEach((s, i) => {
         if (i === me || s.kind !== "human") return;
-        const muted = (t.muted || []).includes(i);
+        const muted = (table.muted || []).includes(i);
         mutes.appendChild(
           el("button", { class: "btn small ghost", type: "button", "data-mute": String(i), "data-muted": muted ? "0" : "1" },
-            `${muted ? "Unmute" : "Mute"} ${s.name || `seat ${i + 1}`}`),
+            t(muted ? "Unmute {name}" : "Mute {name}", { name: s.name || t("seat {n}", { n: i + 1 }) })),
         );
       });
     }
@@ -213,15 +217,15 @@ export class Social {
     picker.hidden = !counts;
     picker.textContent = "";
     if (counts) {
-      picker.appendChild(el("p", {}, "Many moves: choose the card to play first."));
+      picker.appendChild(el("p", {}, t("Many moves: choose the card to play first.")));
       for (const [card, n] of Object.entries(counts)) {
         picker.appendChild(el("button", { class: "btn small", type: "button", "data-card": card }, `${card} (${n})`));
       }
     }
     // The coach: practice tables, my turn.
-    const practice = t.settings && t.settings.practice;
+    const practice = table.settings && table.settings.practice;
     this.$("coach-label").hidden = !seated || !practice;
-    const myTurn = seated && st.view && st.view.to_move === me && t.status === "playing";
+    const myTurn = seated && st.view && st.view.to_move === me && table.status === "playing";
     const coach = this.$("coach");
     if (!(practice && this.coachOn && myTurn)) {
       coach.hidden = true;
@@ -235,12 +239,12 @@ export class Social {
     const coach = this.$("coach");
     coach.hidden = false;
     coach.textContent = "";
-    coach.appendChild(el("h3", {}, "Coach"));
+    coach.appendChild(el("h3", {}, t("Coach")));
     const ol = el("ol");
-    for (const t of msg.top) ol.appendChild(el("li", {}, t.reason));
+    for (const top of msg.top) ol.appendChild(el("li", {}, top.reason));
     coach.appendChild(ol);
     if (msg.warnings.length) {
-      coach.appendChild(el("p", { class: "warn" }, `${msg.warnings.length} of your moves leave something to the next player:`));
+      coach.appendChild(el("p", { class: "warn" }, t("{n} of your moves leave something to the next player:", { n: msg.warnings.length })));
       const ul = el("ul", { class: "warnings" });
       for (const w of msg.warnings.slice(0, 8)) {
         ul.appendChild(el("li", {}, `${w.move.card}: ${w.warnings.join("; ")}`));
@@ -249,7 +253,7 @@ export class Social {
     }
     const order = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
     const unseen = order.filter((v) => msg.unseen[v] > 0).map((v) => `${v}×${msg.unseen[v]}`).join(" ");
-    coach.appendChild(el("p", { class: "unseen" }, `Unseen: ${unseen || "none"}`));
+    coach.appendChild(el("p", { class: "unseen" }, t("Unseen: {cards}", { cards: unseen || t("none") })));
     this.lastCoach = msg;
   }
 
@@ -265,7 +269,7 @@ export class Social {
     const text = JSON.stringify(report, null, 2);
     try {
       await navigator.clipboard.writeText(text);
-      toast("The position report is copied: paste it into an issue.", "info");
+      toast(t("The position report is copied: paste it into an issue."), "info");
     } catch (e) {
       const a = el("a", { href: URL.createObjectURL(new Blob([text], { type: "application/json" })), download: `seep-position-${this.view.code}.json` });
       document.body.appendChild(a);
@@ -281,8 +285,8 @@ export class Social {
     box.textContent = "";
     const link = `${location.origin}/t/${this.view.code}#transfer=${msg.code}`;
     box.appendChild(el("p", { class: "warn" },
-      "Whoever has this link or code can play for you. It works once, for five minutes; your seat then leaves this browser."));
-    const input = el("input", { readonly: "", value: link, "aria-label": "Link for the other device", id: "transfer-link" });
+      t("Whoever has this link or code can play for you. It works once, for five minutes; your seat then leaves this browser.")));
+    const input = el("input", { readonly: "", value: link, "aria-label": t("Link for the other device"), id: "transfer-link" });
     box.appendChild(input);
     if (msg.qr) {
       const NS = "http://www.w3.org/2000/svg";
@@ -290,7 +294,7 @@ export class Social {
       svg.setAttribute("viewBox", `0 0 ${msg.qr.size} ${msg.qr.size}`);
       svg.setAttribute("class", "qr");
       svg.setAttribute("role", "img");
-      svg.setAttribute("aria-label", "QR code of the link");
+      svg.setAttribute("aria-label", t("QR code of the link"));
       const bg = document.createElementNS(NS, "rect");
       bg.setAttribute("width", String(msg.qr.size));
       bg.setAttribute("height", String(msg.qr.size));
