@@ -714,9 +714,10 @@ def test_phone_spectator_sees_four_seats_long_names_and_scores(server: str, brow
         # The scores in sight without scrolling (the top bar's line), and the full table
         # when scrolled to: not under the sticky toolbar.
         for sel in ("#scoreline", ".score-table"):
-            b.locator(sel).scroll_into_view_if_needed()
+            # Scrolled and measured in one go: a redraw in between would detach the element.
             hit = b.evaluate(
-                "(sel) => { const e = document.querySelector(sel), r = e.getBoundingClientRect();"
+                "(sel) => { const e = document.querySelector(sel);"
+                " e.scrollIntoView({block: 'center'}); const r = e.getBoundingClientRect();"
                 " const h = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);"
                 " return !!h && e.contains(h); }",
                 sel,
