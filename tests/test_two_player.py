@@ -452,18 +452,18 @@ def test_bad_two_player_positions_are_refused() -> None:
         position_from_dict(no_stock)
 
 
-# --- the web refuses two-player tables for now ------------------------------------------------
+# --- the web seats two for two_player --------------------------------------------------------
 
 
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")
-def test_web_refuses_two_player_tables_cleanly(tmp_path: Any) -> None:
+def test_web_seats_two_for_two_player(tmp_path: Any) -> None:
     pytest.importorskip("fastapi")
     from web_kit import web_client
 
     with web_client(tmp_path) as (client, _, _):
         r = client.post("/api/tables", json={"preset": "two_player"})
-        assert r.status_code == 400
-        err = r.json()["error"]
-        assert err["code"] == "bad_request" and "two players" in err["message"]
-        r = client.post("/api/tables", json={"preset": "standard"})
-        assert r.status_code == 201
+        assert r.status_code == 201, r.text
+        code = r.json()["code"]
+        assert len(client.get(f"/api/tables/{code}").json()["seats"]) == 2
+        r = client.post("/api/tables", json={"preset": "nonsense"})
+        assert r.status_code == 400 and "unknown preset" in r.json()["error"]["message"]

@@ -786,3 +786,18 @@ def test_keyboard_play_and_hindi(server: str, page: Any) -> None:
             " || document.body.dataset.myturn !== 'true'",
             arg=before,
         )
+
+
+def test_a_two_player_table_in_the_browser(server: str, page: Any) -> None:
+    """Seep for two (docs/rules.md §12): two seats drawn, you at the bottom, one bot opposite;
+    a few plays by clicking."""
+    rng = random.Random(12)
+    create_table(page, server, "Asha", preset="two_player")
+    start(page)
+    assert page.locator("#board .seat").count() == 2
+    assert page.get_attribute(".me-area .seat", "data-seat") == "0"
+    for _ in range(3):
+        if not wait_turn(page):
+            break
+        play_turn(page, rng)
+    assert plays(page) >= 2

@@ -431,3 +431,47 @@ def test_hello_handshake_claims_the_seat(tmp_path: Path) -> None:
         p.send({"type": "hello"})
         assert p.error()["code"] in {"not_allowed", "bad_message"}
         p.close()
+
+
+def test_two_player_deal_against_one_bot(tmp_path: Path) -> None:
+    """docs/rules.md §12 in the browser's protocol: two seats, one bot fills the other, the
+    half-time deal after play 24 (R2P4) reaches the player, and no message leaks a card (the
+    opponent's hand and the half-time stock are hidden)."""
+    rng = random.Random(2)
+    with web_client(tmp_path) as (client, _, checker):
+        made = _create(client, preset="two_player", deals=1)
+        code = made["code"]
+        me = Player(client, checker, code, made["token"])
+        first = me.recv()
+        assert first["seat"] == 0 and len(first["table"]["seats"]) == 2
+        watcher = Player(client, checker, code)
+        assert watcher.recv()["seat"] is None
+        me.send({"type": "start"})
+        hand_sizes: set[int] = set()
+        while True:
+            msg = me.recv()
+            if deal_over(msg):
+                break
+            if msg["type"] != "state" or msg["view"] is None:
+                continue
+            seats = msg["table"]["seats"]
+            assert [s["kind"] for s in seats] == ["human", "bot"]
+            assert len(msg["last_moves"]) == 2 and len(msg["view"]["hands"]) == 2
+            hand_sizes.add(len(msg["view"]["hands"][0]))
+            if my_turn(msg):
+                assert msg["seat"] == msg["view"]["to_move"] == 0
+                time.sleep(0.06)  # every other move is mine: keep under the rate limit
+                _play_my_turn(me, msg, rng)
+        history = msg["view"]["history"]
+        assert {h["seat"] for h in history} == {0, 1}
+        # Every card is played: 48 plays, half of them mine (plus a bid if I was the bidder).
+        assert sum(1 for h in history if h["seat"] == 0) >= 24
+        assert max(hand_sizes) == 12  # the half-time deal: 12 each (R2P4)
+        summary = msg["summary"]
+        assert summary["match_over"] and sum(summary["result"]["points"]) == 100
+        assert len(summary["captured"]) == 2
+        watcher.until(deal_over)
+        assert checker.checked > 50
+        # The opponent's seat is the only other one: seat 2 does not exist at two.
+        r = client.post(f"/api/tables/{code}/join", json={"name": "Ravi", "seat": 2})
+        assert r.status_code in (400, 409), r.text

@@ -40,14 +40,15 @@ class LeakChecker:
         pos = table.position
         per_seat: list[set[str]] = []
         if pos is None:
-            per_seat = [set()] * 5
+            per_seat = [set()] * 5  # the spectator's is the last
         else:
             common = set(card_list(sum(1 << c for c in pos.stock)))
             if pos.phase_id == PHASE_BID:
                 common |= set(card_list(pos.loose))
             hands = [set(card_list(h)) for h in pos.hands]
-            for s in range(4):
-                per_seat.append(common | set().union(*(hands[o] for o in range(4) if o != s)))
+            seats = range(len(hands))  # four, or two (docs/rules.md §12)
+            for s in seats:
+                per_seat.append(common | set().union(*(hands[o] for o in seats if o != s)))
             per_seat.append(common | set().union(*hands))  # a spectator
         self.hidden[(table.code, table.version)] = per_seat
 
@@ -61,7 +62,7 @@ class LeakChecker:
             version = max((v for (c, v) in self.hidden if c == code), default=None)
             if version is None:
                 return
-            hidden = self.hidden[(code, version)][4 if seat is None else seat] - allowed
+            hidden = self.hidden[(code, version)][-1 if seat is None else seat] - allowed
             found = set(CARD.findall(json.dumps(msg))) & hidden
             assert not found, f"{msg} reveals {found}"
             self.checked += 1
@@ -71,7 +72,7 @@ class LeakChecker:
             # Only a waiting table is sent without a broadcast: it shows no cards at all.
             assert msg.get("view") is None or msg.get("type") == "hint", msg
             return
-        hidden = self.hidden[key][4 if seat is None else seat]
+        hidden = self.hidden[key][-1 if seat is None else seat]
         found = set(CARD.findall(json.dumps(msg))) & hidden
         assert not found, f"seat {seat} was sent hidden cards {found} in version {version}"
         self.checked += 1

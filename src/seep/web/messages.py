@@ -214,16 +214,11 @@ Name = Annotated[
 ]
 
 
-# The browser table seats four; two-player tables (docs/rules.md §12) are not offered here yet.
-_TABLE_PRESETS = sorted(name for name, rules in PRESETS.items() if rules.players == 4)
+# Every preset is offered: four seats, or two with ``two_player`` (docs/rules.md §12).
+_TABLE_PRESETS = sorted(PRESETS)
 
 
 def _check_preset(value: str) -> str:
-    if value in PRESETS and value not in _TABLE_PRESETS:
-        raise ValueError(
-            f"preset {value!r} is for two players; the browser table seats four, so it is not "
-            "offered here yet (play it in the terminal: seep play --rules two_player)"
-        )
     if value not in PRESETS:
         raise ValueError(f"unknown preset {value!r} (known: {', '.join(_TABLE_PRESETS)})")
     return value

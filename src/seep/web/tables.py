@@ -36,6 +36,7 @@ from ..engine import PHASE_PLAY, Position
 from ..errors import IllegalMoveError, MalformedMoveError, SeepError
 from ..match import replay_record
 from ..moves import Move
+from ..options import PRESETS
 from ..session import Session
 from ..verify import check
 from ..view import View
@@ -170,7 +171,8 @@ def _settings(req: CreateTable) -> dict[str, Any]:
 
 @dataclass
 class Seat:
-    """One of the four seats: who sits there and whether he is here."""
+    """One seat (of four, or two under docs/rules.md §12): who sits there and whether he is
+    here."""
 
     name: str = ""
     kind: str = "empty"  # "human", "bot" or "empty"
@@ -189,13 +191,15 @@ class Seat:
 
 
 class Table:
-    """One table: four seats, the settings and, once started, the running match."""
+    """One table: its seats (four, or two with a two-player preset, R2P1), the settings and,
+    once started, the running match."""
 
     def __init__(self, code: str, settings: Mapping[str, Any], seed: int) -> None:
         self.code = code
         self.settings = dict(settings)
         self.seed = seed
-        self.seats = [Seat() for _ in range(4)]
+        self.players = PRESETS[self.settings["preset"]].players
+        self.seats = [Seat() for _ in range(self.players)]
         self.host = 0
         self.status = "waiting"
         self.session: Session | None = None  # the match, once started
@@ -204,7 +208,7 @@ class Table:
         self.ready: set[int] = set()
         self.deadline: float | None = None
         self.bot: Bot = make_bot(self.settings["bots"])
-        self.rngs = [random.Random(f"seep-web:{seed}:{s}") for s in range(4)]
+        self.rngs = [random.Random(f"seep-web:{seed}:{s}") for s in range(self.players)]
         self.client = ""  # the address that created it (limits per client)
         # Since when nobody who keeps it open has been connected (None: someone is); the
         # manager's sweep closes it after a while.
@@ -225,8 +229,18 @@ class Table:
                 return i
         return None
 
+    def _check_seat(self, seat: int) -> None:
+        # The messages allow seats 0-3; a two-player table has only 0 and 1 (R2P1).
+        if not 0 <= seat < self.players:
+            raise TableError(
+                "bad_request",
+                f"no seat {seat}: this table has {self.players} seats (0-{self.players - 1})",
+            )
+
     def join(self, name: str, seat: int | None = None) -> tuple[int, str]:
         """Seat a human (the first free seat when ``seat`` is ``None``); returns his token."""
+        if seat is not None:
+            self._check_seat(seat)
         if self.status != "waiting":
             raise TableError("not_allowed", "the game has started: no seat to take")
         if self.settings["practice"] and any(s.kind == "human" for s in self.seats):
@@ -244,6 +258,7 @@ class Table:
 
     def sit(self, seat: int, to: int) -> None:
         """Move a seated human to an empty seat before the start (the host stays host)."""
+        self._check_seat(to)
         if self.status != "waiting":
             raise TableError("not_allowed", "seats can change only before the start")
         if self.seats[to].kind != "empty":
@@ -258,6 +273,7 @@ class Table:
 
     def kick(self, seat: int, target: int) -> None:
         """The host takes a player off a waiting table: the seat is empty, his token dead."""
+        self._check_seat(target)
         if seat != self.host:
             raise TableError("not_host", "only the host can take a player off the table")
         if self.status != "waiting":
@@ -274,6 +290,7 @@ class Table:
         """The host mutes (or unmutes) a player's chat and emotes."""
         if seat != self.host:
             raise TableError("not_host", "only the host can mute a player")
+        self._check_seat(target)
         if target == seat:
             raise TableError("not_allowed", "the host cannot mute himself")
         if self.seats[target].kind != "human":
@@ -295,7 +312,9 @@ class Table:
             raise TableError("not_allowed", "the game has already started")
         for i, s in enumerate(self.seats):
             if s.kind == "empty":
-                self.seats[i] = Seat(name=f"Bot {'NWSE'[i]}", kind="bot")
+                # Compass names for four seats; two players face each other (N and S).
+                where = "NWSE"[i] if self.players == 4 else "NS"[i]
+                self.seats[i] = Seat(name=f"Bot {where}", kind="bot")
         self.status = "playing"
         self._new_session()
 
@@ -444,7 +463,7 @@ class Table:
     def last_moves(self) -> list[dict[str, Any] | None]:
         """Each seat's latest move of the deal on show."""
         if self.session is None:
-            return [None, None, None, None]
+            return [None] * self.players
         return [None if m is None else _move_dict(m[0]) for m in self.session.last_moves()]
 
     def public(self) -> dict[str, Any]:

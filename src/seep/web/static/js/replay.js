@@ -194,7 +194,7 @@ export class ReplayView {
     const mover = move ? (move.seat ?? step.seat ?? (prev && prev.position ? prev.position.to_move : null)) : null;
     const moveText = move
       ? `<b>${mover != null ? this.name(mover) : ""}</b> ${pastTenseHtml(move)} <span class="notation">${esc(notation(move))}</span>`
-      : t("Deal {n} starts: {dealer} deals, {bidder} bids.", { n: step.deal + 1, dealer: this.name(p.dealer), bidder: this.name((p.dealer + 1) % 4) });
+      : t("Deal {n} starts: {dealer} deals, {bidder} bids.", { n: step.deal + 1, dealer: this.name(p.dealer), bidder: this.name((p.dealer + 1) % (Array.isArray(p.hands) ? p.hands.length : 4)) });
     const loose = Array.isArray(p.loose) ? p.loose : [];
     const houses = (p.houses || [])
       .map((h) => `<div class="house ${h.cemented ? "cemented" : ""}"><div class="house-head"><span class="house-value">${h.value}</span>${h.cemented ? `<span class="cement-mark">${t("cemented")}</span>` : `<span class="ordinary-mark">${t("house")}</span>`}</div>

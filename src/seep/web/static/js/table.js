@@ -250,8 +250,15 @@ export class TableView {
     return this.state && this.state.seat != null ? this.state.seat : null;
   }
 
+  /** Seats at the table: four, or two with the two_player preset (docs/rules.md §12). */
+  nSeats() {
+    return (this.state && this.state.table.seats.length) || 4;
+  }
+
   rel(seat) {
     const me = this.me() ?? 0;
+    // Two players face each other: you at the bottom, the opponent at the top.
+    if (this.nSeats() === 2) return seat === me ? "bottom" : "top";
     return POS[(seat - me + 4) % 4];
   }
 
@@ -266,17 +273,21 @@ export class TableView {
 
   teamName(tm) {
     const me = this.me();
+    // Two players: each is his own side (R2P1), named by player.
+    if (this.nSeats() === 2) return this.seatName(tm);
     if (me != null) return me % 2 === tm ? t("Your team") : t("Opponents");
     return tm === 0 ? t("Team A") : t("Team B");
   }
 
   /** "Your team leads", "Opponents lead". */
   teamVerb(tm, verb) {
-    return this.teamName(tm) === t("Opponents") ? t(verb) : t(`${verb}s`);
+    const name = this.teamName(tm);
+    return name === t("Opponents") || name === t("You") ? t(verb) : t(`${verb}s`);
   }
 
   /** "You & Bhagyalakshmi Ramaswamy": shortened by the CSS, in full on hover. */
   teamMembers(tm) {
+    if (this.nSeats() === 2) return ""; // the side is the player: no partner to name
     const full = `${this.seatName(tm)} & ${this.seatName(tm + 2)}`;
     return `<small class="members" title="${esc(full)}">${esc(full)}</small>`;
   }
@@ -319,7 +330,9 @@ export class TableView {
     const focusKey = f && this.root.contains(f) && f.dataset && f.dataset.act
       ? `[data-act="${f.dataset.act}"]${["c", "h", "i", "a", "v", "seat"].filter((k) => f.dataset[k] != null).map((k) => `[data-${k}="${f.dataset[k]}"]`).join("")}`
       : null;
-    for (let s = 0; s < 4; s++) {
+    const board = this.root.querySelector("#board");
+    if (board) board.classList.toggle("two-seats", this.nSeats() === 2);
+    for (let s = 0; s < this.nSeats(); s++) {
       const where = this.rel(s);
       if (where === "bottom") continue;
       this.root.querySelector(`#seat-${where}`).innerHTML = this.seatHtml(s);
@@ -389,7 +402,7 @@ export class TableView {
       : "";
     const badges = [];
     if (v.dealer === s) badges.push(`<span class="badge" title="${t("Dealer")}">${t("dealer")}</span>`);
-    if ((v.dealer + 1) % 4 === s && v.bid) badges.push(`<span class="badge bid" title="${t("The bid")}">${t("bid {v}", { v: v.bid })}</span>`);
+    if ((v.dealer + 1) % this.nSeats() === s && v.bid) badges.push(`<span class="badge bid" title="${t("The bid")}">${t("bid {v}", { v: v.bid })}</span>`);
     if (seat.kind === "bot") badges.push(`<span class="badge bot">${t("bot")}</span>`);
     if (seat.kind === "human" && seat.away) badges.push(`<span class="badge away" title="${t("Gone too long: a bot plays until the player is back")}">${t("bot plays")}</span>`);
     else if (seat.kind === "human" && !seat.connected) badges.push(`<span class="badge away">${t("away")}</span>`);
@@ -420,7 +433,7 @@ export class TableView {
     } else if (v.phase === "bid") {
       const n = typeof v.loose === "number" ? v.loose : 4;
       inner = `<div class="loose">${Array.from({ length: n }, () => cardBackHtml()).join("")}</div>
-        <div class="floor-note">Four cards lie face down. ${esc(this.seatName((v.dealer + 1) % 4))} ${this.me() === (v.dealer + 1) % 4 ? "bid" : "bids"} a house value (9 to 13) from ${this.me() === (v.dealer + 1) % 4 ? "your" : "the"} first four cards.</div>`;
+        <div class="floor-note">Four cards lie face down. ${esc(this.seatName((v.dealer + 1) % this.nSeats()))} ${this.me() === (v.dealer + 1) % this.nSeats() ? "bid" : "bids"} a house value (9 to 13) from ${this.me() === (v.dealer + 1) % this.nSeats() ? "your" : "the"} first four cards.</div>`;
     } else {
       const houses = (v.houses || []).map((h) => this.houseHtml(h, pickable, fresh)).join("");
       const loose = sortCards(v.loose || [])
@@ -494,7 +507,7 @@ export class TableView {
       .join("");
     return `<div class="waiting">
       <h2>${t("Waiting to start")}</h2>
-      <p>${t("Partners sit opposite: seats 1 &amp; 3 play against seats 2 &amp; 4.")}</p>
+      <p>${this.nSeats() === 2 ? t("Two players: seat 1 plays against seat 2.") : t("Partners sit opposite: seats 1 &amp; 3 play against seats 2 &amp; 4.")}</p>
       <ul class="seat-list">${seats}</ul>
       <p class="share">${t("Invite friends:")} <input class="share-url" readonly aria-label="${t("Link to this table")}" value="${esc(location.origin + "/t/" + this.code)}"> <button class="btn small" data-act="share">${t("Copy")}</button></p>
       ${host ? `<button class="btn primary big" data-act="start" id="start-btn">${t("Start the game")}</button>` : `<p class="muted">${t("The host starts the game.")}</p>`}
