@@ -197,6 +197,8 @@ class Table:
     def __init__(self, code: str, settings: Mapping[str, Any], seed: int) -> None:
         self.code = code
         self.settings = dict(settings)
+        # Settings stored before presets were chosen per table lack one: the standard game.
+        self.settings.setdefault("preset", "standard")
         self.seed = seed
         self.players = PRESETS[self.settings["preset"]].players
         self.seats = [Seat() for _ in range(self.players)]
