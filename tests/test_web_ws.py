@@ -283,9 +283,8 @@ def test_grace_takeover_and_give_back(tmp_path: Path) -> None:
         joined = client.post(f"/api/tables/{code}/join", json={"name": "Ravi"}).json()
         p = Player(client, checker, code, made["token"])
         p.recv()
-        # His partner stays: bots take an absent player's seat only while someone is seated.
-        partner = Player(client, checker, code, joined["token"])
-        partner.recv()
+        # The other player joined but is not here yet: should his turn come first, the grace
+        # period runs out and a bot plays for him (p is here).
         p.send({"type": "start"})
         # The partner plays his own turns until seat 0 is to move (the first dealer is random:
         # the partner may well move first, and nobody else plays for him while he is here).
@@ -295,6 +294,9 @@ def test_grace_takeover_and_give_back(tmp_path: Path) -> None:
             rng,
         )
         p.until(my_turn)
+        # He comes and stays: bots take an absent player's seat only while someone is seated.
+        partner = Player(client, checker, code, joined["token"])
+        partner.until(lambda m: m["type"] == "state" and m["seat"] == 1)
         p.close()  # gone on his own turn
         msg = _until_playing(
             partner, lambda m: m["type"] == "state" and m["table"]["seats"][0]["away"], rng

@@ -1159,6 +1159,9 @@ class TableManager:
         table.start(conn.seat)
         if self.store is not None:
             self.store.save_table(table)
+        for i, s in enumerate(table.seats):
+            if s.kind == "human" and s.connections == 0:
+                self._start_grace(table, i)  # a player who joined and never came: as if gone
         self._changed(table, game=True)
 
     async def _on_sit(self, table: Table, conn: Connection, msg: Any) -> None:
