@@ -274,6 +274,33 @@ def _until_playing(
             _play_my_turn(p, msg, rng)
 
 
+def test_a_player_who_joined_but_never_came_gets_a_bot_after_the_grace_period(
+    tmp_path: Path,
+) -> None:
+    """He took a seat, then closed the page before the host started: his seat must not hold
+    the table. His grace period starts with the game; then a bot plays for him."""
+    rng = random.Random(8)
+    with web_client(tmp_path, grace_seconds=0.2, bot_delay=0.01) as (client, manager, checker):
+        made = _create(client, deals=1)
+        code = made["code"]
+        client.post(f"/api/tables/{code}/join", json={"name": "Ravi"}).raise_for_status()
+        p = Player(client, checker, code, made["token"])
+        p.recv()
+        p.send({"type": "start"})
+        msg = _until_playing(
+            p,
+            lambda m: (
+                m["type"] == "state"
+                and bool(m["view"])
+                and any(h["seat"] == 1 for h in m["view"]["history"])
+            ),
+            rng,
+        )
+        assert msg["table"]["seats"][1]["away"], "a bot moved for the absent player"
+        assert manager.get(code).seats[1].kind == "human"  # his seat, kept for his return
+        p.close()
+
+
 def test_grace_takeover_and_give_back(tmp_path: Path) -> None:
     # Bots slow enough that the deal is still running when he comes back.
     rng = random.Random(6)
@@ -286,13 +313,6 @@ def test_grace_takeover_and_give_back(tmp_path: Path) -> None:
         # The other player joined but is not here yet: should his turn come first, the grace
         # period runs out and a bot plays for him (p is here).
         p.send({"type": "start"})
-        # The partner plays his own turns until seat 0 is to move (the first dealer is random:
-        # the partner may well move first, and nobody else plays for him while he is here).
-        _until_playing(
-            partner,
-            lambda m: m["type"] == "state" and bool(m["view"]) and m["view"]["to_move"] == 0,
-            rng,
-        )
         p.until(my_turn)
         # He comes and stays: bots take an absent player's seat only while someone is seated.
         partner = Player(client, checker, code, joined["token"])
