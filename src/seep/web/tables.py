@@ -314,9 +314,9 @@ class Table:
             raise TableError("not_allowed", "the game has already started")
         for i, s in enumerate(self.seats):
             if s.kind == "empty":
-                # Compass names for four seats; two players face each other (N and S).
-                where = "NWSE"[i] if self.players == 4 else "NS"[i]
-                self.seats[i] = Seat(name=f"Bot {where}", kind="bot")
+                # Compass names tell four seats apart; at two seats the bot is the only one.
+                name = f"Bot {'NWSE'[i]}" if self.players == 4 else "Bot"
+                self.seats[i] = Seat(name=name, kind="bot")
         self.status = "playing"
         self._new_session()
 

@@ -17,6 +17,12 @@ function emptySel() {
   return { card: null, loose: new Set(), houses: new Set(), action: null, value: null, pick: null };
 }
 
+/** The rules' name as the lobby shows it (the preset's key for one it does not know). */
+const PRESET_NAMES = { standard: "Standard", family: "Family", two_houses: "Two houses", two_player: "Two players" };
+function presetName(key) {
+  return key ? (PRESET_NAMES[key] ? t(PRESET_NAMES[key]) : key) : "";
+}
+
 export class TableView {
   constructor(root, code) {
     this.root = root;
@@ -630,7 +636,7 @@ export class TableView {
     buttons.push(`<a class="btn ghost" href="/api/tables/${this.code}/record" download="seep-${this.code}.json">${t("Record")}</a>`);
     buttons.push(`<a class="btn ghost" href="/replay/${this.code}" target="_blank">${t("Replay")}</a>`);
     return `<section class="panel scores" aria-label="${t("Scores")}">
-        <h3>${t("Scores")} <small>${esc(settings.preset || "")} ${length ? "· " + length : ""}${settings.practice ? " · " + t("practice") : ""}</small></h3>
+        <h3>${t("Scores")} <small>${esc(presetName(settings.preset))} ${length ? "· " + length : ""}${settings.practice ? " · " + t("practice") : ""}</small></h3>
         <table class="score-table"><thead><tr><th><span class="sr-only">${t("Team")}</span></th><th title="${t("card points this deal")}">${t("points")}</th><th title="${t("sweep points this deal")}">${t("sweeps")}</th><th title="${t("baazis won")}">${t("baazis")}</th></tr></thead><tbody>${rows}</tbody></table>
         <div class="baazi-diff" id="baazi-diff">${t("Baazi")}: ${lead} <small>(${t("target {n}", { n: target })})</small></div>
         <div class="deals-played">${t("Deals played")}: <b>${match.deals || 0}</b></div>
