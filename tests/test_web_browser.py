@@ -790,14 +790,22 @@ def test_keyboard_play_and_hindi(server: str, page: Any) -> None:
 
 def test_a_two_player_table_in_the_browser(server: str, page: Any) -> None:
     """Seep for two (docs/rules.md §12): two seats drawn, you at the bottom, one bot opposite;
-    a few plays by clicking."""
+    a whole deal by clicking, its summary and its replay."""
     rng = random.Random(12)
-    create_table(page, server, "Asha", preset="two_player")
+    code = create_table(page, server, "Asha", preset="two_player")
     start(page)
     assert page.locator("#board .seat").count() == 2
     assert page.get_attribute(".me-area .seat", "data-seat") == "0"
-    for _ in range(3):
-        if not wait_turn(page):
-            break
+    while wait_turn(page):
         play_turn(page, rng)
-    assert plays(page) >= 2
+    # The deal (the whole one-deal match) is over: the summary names a player, not a team.
+    title = page.inner_text("#summary-title")
+    assert "opponents" not in title.lower(), title
+    assert title in ("You win the match!", "Bot wins the match", "The match is over"), title
+    assert page.locator(".sum-table tbody tr").count() == 2
+    # The replay draws two seats and names the two players.
+    page.goto(f"{server}/replay/{code}")
+    page.wait_for_selector(".replay-move")
+    assert page.locator(".replay-board .seat").count() == 2
+    teams = page.inner_text("#replay-teams")
+    assert "Asha" in teams and "Bot" in teams and "Team" not in teams, teams

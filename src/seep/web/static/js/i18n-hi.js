@@ -87,6 +87,7 @@ export const HI = {
   "The match is over": "मैच ख़त्म",
   "You win the match!": "आप मैच जीत गए!",
   "The opponents win the match": "विरोधी मैच जीत गए",
+  "{player} wins the match": "{player} मैच जीत गए",
   "New game": "नया खेल",
   "Replay this game": "यह खेल दोबारा देखें",
   "Look at the table": "मेज़ देखें",

@@ -19,6 +19,7 @@ export class ReplayView {
     this.steps = [];
     this.i = 0;
     this.names = SEAT_NAMES;
+    this.players = 4; // two under the two_player rules (docs/rules.md §12)
     this.full = true;
     this.timer = null;
     this.speed = Number(prefs.get("replay-speed", "1")) || 1;
@@ -49,6 +50,8 @@ export class ReplayView {
         return;
       }
     }
+    const first = this.steps.find((st) => st.position && Array.isArray(st.position.hands));
+    if (first) this.players = first.position.hands.length;
     if (!this.steps.length) {
       this.root.innerHTML = `<div class="panel center-msg"><h2>Nothing to replay yet</h2><p>No deal has finished at table ${esc(this.code)}. A deal can be replayed once it is over: its record shows every hand.</p><p><a class="btn" href="/t/${esc(this.code)}">Back to the table</a></p></div>`;
       return;
@@ -56,7 +59,7 @@ export class ReplayView {
     this.root.innerHTML = `<div class="replay-page">
       <header class="topbar"><a class="logo" href="/">Seep</a><span class="room">Replay of table <b class="code">${esc(this.code)}</b></span>
         <span class="spacer"></span>${langSwitchHtml()}<a class="btn small ghost" href="/api/tables/${this.code}/record" download>${t("Download record")}</a></header>
-      <div class="replay-teams panel" id="replay-teams">${[0, 1].map((tm) => `<span class="team${tm}"><span class="dot team${tm}"></span><b>${t(tm ? "Team B" : "Team A")}</b> ${this.teamMembers(tm)}</span>`).join(" ")}</div>
+      <div class="replay-teams panel" id="replay-teams">${[0, 1].map((tm) => `<span class="team${tm}"><span class="dot team${tm}"></span>${this.teamLabel(tm)}</span>`).join(" ")}</div>
       <div class="replay-controls panel">
         <button class="btn" data-act="first" title="${t("Start")}" aria-label="${t("Start")}">◀◀</button>
         <button class="btn" data-act="prev" id="replay-prev" title="${t("Back")} (←)">◀ ${t("Back")}</button>
@@ -125,6 +128,8 @@ export class ReplayView {
   }
 
   teamLabel(tm) {
+    // Two players: each is his own side (R2P1), named by player.
+    if (this.players === 2) return `<span class="team${tm}"><b>${this.name(tm)}</b></span>`;
     return `<span class="team${tm}"><b>${t(tm ? "Team B" : "Team A")}</b> ${this.teamMembers(tm)}</span>`;
   }
 
@@ -194,7 +199,7 @@ export class ReplayView {
     const mover = move ? (move.seat ?? step.seat ?? (prev && prev.position ? prev.position.to_move : null)) : null;
     const moveText = move
       ? `<b>${mover != null ? this.name(mover) : ""}</b> ${pastTenseHtml(move)} <span class="notation">${esc(notation(move))}</span>`
-      : t("Deal {n} starts: {dealer} deals, {bidder} bids.", { n: step.deal + 1, dealer: this.name(p.dealer), bidder: this.name((p.dealer + 1) % (Array.isArray(p.hands) ? p.hands.length : 4)) });
+      : t("Deal {n} starts: {dealer} deals, {bidder} bids.", { n: step.deal + 1, dealer: this.name(p.dealer), bidder: this.name((p.dealer + 1) % this.players) });
     const loose = Array.isArray(p.loose) ? p.loose : [];
     const houses = (p.houses || [])
       .map((h) => `<div class="house ${h.cemented ? "cemented" : ""}"><div class="house-head"><span class="house-value">${h.value}</span>${h.cemented ? `<span class="cement-mark">${t("cemented")}</span>` : `<span class="ordinary-mark">${t("house")}</span>`}</div>
@@ -217,13 +222,15 @@ export class ReplayView {
       ? `<div class="panel replay-result" id="replay-result">${t("Result")}: ${this.teamLabel(0)} <b>${result.score[0]}</b> – <b>${result.score[1]}</b> ${this.teamLabel(1)}
           <small class="muted">(${t("card points")} ${result.points.join(" – ")}, ${t("sweeps")} ${result.sweeps.join(" – ")})</small></div>`
       : "";
-    // Seat 1 at the bottom, then counter-clockwise as at the table: right, top, left.
+    // Seat 1 at the bottom, then counter-clockwise as at the table: right, top, left; with
+    // two players the other sits opposite.
+    const two = this.players === 2;
     return `<div class="panel replay-move">${moveText}</div>
-      <div class="board replay-board">
-        <div class="seat-slot top">${this.seatHtml(p, 2)}</div>
-        <div class="seat-slot left">${this.seatHtml(p, 3)}</div>
+      <div class="board replay-board ${two ? "two-seats" : ""}">
+        <div class="seat-slot top">${this.seatHtml(p, two ? 1 : 2)}</div>
+        ${two ? "" : `<div class="seat-slot left">${this.seatHtml(p, 3)}</div>`}
         <div class="floor-area replay-floor">${floor}</div>
-        <div class="seat-slot right">${this.seatHtml(p, 1)}</div>
+        ${two ? "" : `<div class="seat-slot right">${this.seatHtml(p, 1)}</div>`}
         <div class="me-area">${this.seatHtml(p, 0)}</div>
       </div>
       ${this.leftoverHtml(p, step)}${resultHtml}${list}`;

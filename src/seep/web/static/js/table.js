@@ -715,7 +715,8 @@ export class TableView {
     }
     let title = t("Deal {n} is over", { n: deal });
     if (over) {
-      title = me == null || winner == null ? t("The match is over") : winner === myTeam ? t("You win the match!") : t("The opponents win the match");
+      title = me == null || winner == null ? t("The match is over") : winner === myTeam ? t("You win the match!")
+        : this.nSeats() === 2 ? t("{player} wins the match", { player: this.seatName(winner) }) : t("The opponents win the match");
     }
     const next = over
       ? `<a class="btn primary" href="/">${t("New game")}</a> <a class="btn" href="/replay/${this.code}">${t("Replay this game")}</a> <button class="btn ghost" data-act="close-summary">${t("Look at the table")}</button>`
