@@ -242,6 +242,54 @@ def test_an_instance_that_lost_a_table_drops_it_and_its_players_reconnect(
         assert r.status_code == 503 and r.json()["error"]["code"] == "unavailable"
 
 
+def test_the_lobby_lists_the_open_tables_of_every_instance(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each instance holds only its own tables (and a new one none until its players come),
+    so the lobby and quick match read the stored waiting tables: a player on instance b sees
+    (and quick match seats him at) the public table made on instance a, never a private one,
+    never a seat's token or its hash."""
+    from fastapi.testclient import TestClient
+
+    import seep.web.tables as tables_mod
+    from seep.web.app import create_app
+
+    monkeypatch.setattr(tables_mod, "LOBBY_REFRESH_SECONDS", 0.0)
+    url = f"sqlite:///{tmp_path / 'seep.db'}"
+    app_a = create_app(url, bot_delay=0.002, instance_id="a", lease_seconds=30)
+    app_b = create_app(url, bot_delay=0.002, instance_id="b", lease_seconds=30)
+    with TestClient(app_a) as a, TestClient(app_b) as b:
+        public = a.post("/api/tables", json={"name": "Asha", "public": True}).json()
+        private = a.post("/api/tables", json={"name": "Ravi"}).json()
+        two = a.post(
+            "/api/tables", json={"name": "Meena", "public": True, "preset": "two_player"}
+        ).json()
+        answer = b.get("/api/lobby")
+        assert answer.status_code == 200
+        listed = {t["code"]: t for t in answer.json()["tables"]}
+        assert set(listed) == {public["code"], two["code"]}
+        assert listed[public["code"]]["free"] == 3
+        assert listed[public["code"]]["seats"][0]["name"] == "Asha"
+        assert listed[two["code"]]["free"] == 1 and len(listed[two["code"]]["seats"]) == 2
+        text = answer.text
+        for made in (public, private, two):
+            assert made["token"] not in text
+        assert "token" not in text and private["code"] not in text
+        # A seat taken through b (b claims the table) shows on a's lobby too.
+        joined = b.post(f"/api/tables/{public['code']}/join", json={"name": "Dev"})
+        assert joined.status_code == 200, joined.text
+        listed = {t["code"]: t for t in a.get("/api/lobby").json()["tables"]}
+        assert listed[public["code"]]["free"] == 2
+        # Quick match on b finds the two-player table made on a: the player sits there, and
+        # the full table leaves every lobby.
+        quick = b.post("/api/quick", json={"name": "Dev", "preset": "two_player"})
+        assert quick.status_code == 200, quick.text
+        assert quick.json()["code"] == two["code"] and quick.json()["seat"] == 1
+        for client in (a, b):
+            codes = {t["code"] for t in client.get("/api/lobby").json()["tables"]}
+            assert codes == {public["code"]}
+
+
 # --- a cluster behind HAProxy ---------------------------------------------------------------
 
 TABLES = 40

@@ -495,7 +495,7 @@ def create_app(
                 f"at most {lobby_looks.limit} lobby lookups a minute from one address",
             )
         lobby_looks.add(key)
-        return manager.lobby()
+        return await manager.lobby_everywhere()
 
     @app.post("/api/quick", openapi_extra=_body_doc(CreateTable))
     async def quick_match(request: Request) -> dict[str, Any]:
@@ -509,7 +509,7 @@ def create_app(
                 f"at most {lobby_looks.limit} lobby lookups a minute from one address",
             )
         lobby_looks.add(key)
-        code = manager.quick_table(body)
+        code = await manager.quick_table_everywhere(body)
         if code is not None:
             joined = manager.join(code, {"name": body.get("name")} if body.get("name") else {})
             return {"code": code, "url": f"/t/{code}", **joined}

@@ -446,6 +446,28 @@ class Store:
                 out[m.code]["moves"].append(json.loads(m.move))
         return list(out.values())
 
+    def waiting_tables(self, limit: int) -> list[dict[str, Any]]:
+        """The waiting tables of every instance, oldest first, at most ``limit``: code,
+        settings and seats (name and kind only; a seat's token hash never leaves here). Reads
+        only waiting rows (the status index). For the lobby when several instances share the
+        database."""
+        query = (
+            select(tables_t.c.code, tables_t.c.settings, tables_t.c.seats)
+            .where(tables_t.c.status == "waiting")
+            .order_by(tables_t.c.created)
+            .limit(limit)
+        )
+        with self.engine.connect() as c:
+            rows = c.execute(query).all()
+        return [
+            {
+                "code": code,
+                "settings": json.loads(settings),
+                "seats": [{"name": s["name"], "kind": s["kind"]} for s in json.loads(seats)],
+            }
+            for code, settings, seats in rows
+        ]
+
     def load_finished(self, code: str) -> dict[str, Any] | None:
         """A finished or closed table's public summary and game record (``None`` for a table
         closed before it started), or ``None``."""

@@ -91,6 +91,10 @@ CHAT_LIMIT = (5, 10.0)  # chat lines and emotes: at most 5 in 10 s per connectio
 MAX_CONNECTIONS = 200  # sockets per table (players and spectators)
 MAX_WATCHER_NAMES = 20  # spectators' names shown (the count is exact)
 LOBBY_SIZE = 50  # tables listed by GET /api/lobby
+# Several instances: the lobby is read from the database at most this often per instance,
+# from at most this many waiting tables (the open-table cap bounds them anyway).
+LOBBY_REFRESH_SECONDS = 2.0
+LOBBY_SCAN = 2000
 CLAIM_LIMIT = 10  # wrong transfer codes per client per minute
 
 
@@ -662,6 +666,7 @@ class TableManager:
         self._claims: dict[str, asyncio.Future[None]] = {}  # tables being taken over
         self._bad_claims: dict[str, deque[float]] = {}  # client -> times of wrong codes
         self._watch_pending: set[str] = set()  # tables whose watchers' broadcast is due
+        self._lobby_cache: tuple[float, dict[str, Any]] | None = None  # several instances
 
     # --- lifecycle --------------------------------------------------------------------------
 
@@ -930,8 +935,8 @@ class TableManager:
 
     def lobby(self) -> dict[str, Any]:
         """Open public tables with free seats (``GET /api/lobby``), oldest first, at most
-        :data:`LOBBY_SIZE`. Private tables never show. (Several instances: each lists the
-        tables it holds.)"""
+        :data:`LOBBY_SIZE`. Private tables never show. This instance's tables only: see
+        :meth:`lobby_everywhere` for several instances."""
         out: list[dict[str, Any]] = []
         for t in self.tables.values():
             if t.settings.get("public") and t.status == "waiting" and t.free_seats():
@@ -947,15 +952,86 @@ class TableManager:
                     break
         return {"tables": out}
 
-    def quick_table(self, body: Any) -> str | None:
-        """Quick match: the first open public table with the settings of ``body`` (a create
-        request), or ``None`` (then the caller opens one)."""
+    async def lobby_everywhere(self) -> dict[str, Any]:
+        """The lobby of every instance on the database (one instance: :meth:`lobby`).
+
+        Each instance holds only its own tables, so the listing is read from the stored
+        waiting tables (refreshed at most every :data:`LOBBY_REFRESH_SECONDS`); a table held
+        here shows its live seats, one held elsewhere its stored seats, whose players count as
+        connected (a waiting table's seats are saved on every join, move of seat and kick).
+        Joining goes to the table's own instance: the proxy routes by the code.
+        """
+        if not self.clustered or self.store is None:
+            return self.lobby()
+        now = time.monotonic()
+        cached = self._lobby_cache
+        if cached is not None and now - cached[0] < LOBBY_REFRESH_SECONDS:
+            return cached[1]
+        rows = await asyncio.to_thread(self.store.waiting_tables, LOBBY_SCAN)
+        out: list[dict[str, Any]] = []
+        for row in rows:
+            if not row["settings"].get("public"):
+                continue
+            live = self.tables.get(row["code"])
+            if live is not None:
+                if live.status != "waiting" or not live.free_seats():
+                    continue
+                seats = [s.public() for s in live.seats]
+            else:
+                seats = [
+                    {
+                        "name": s["name"],
+                        "kind": s["kind"],
+                        "connected": s["kind"] != "empty",
+                        "away": False,
+                    }
+                    for s in row["seats"]
+                ]
+            free = sum(1 for s in seats if s["kind"] == "empty")
+            if free:
+                out.append(
+                    {"code": row["code"], "settings": row["settings"], "seats": seats, "free": free}
+                )
+                if len(out) >= LOBBY_SIZE:
+                    break
+        answer = {"tables": out}
+        self._lobby_cache = (now, answer)
+        return answer
+
+    @staticmethod
+    def _quick_settings(body: Any) -> dict[str, Any]:
         req = _checked(lambda d: parse_body(CreateTable, d), body)
         if req.practice:
             raise TableError("bad_request", "quick match is for tables with other players")
-        wanted = dict(_settings(req), public=True)
+        return dict(_settings(req), public=True)
+
+    def quick_table(self, body: Any) -> str | None:
+        """Quick match: the first open public table held here with the settings of ``body``
+        (a create request), or ``None`` (then the caller opens one)."""
+        wanted = self._quick_settings(body)
         for t in self.tables.values():
             if t.status == "waiting" and t.settings == wanted and t.free_seats():
+                return t.code
+        return None
+
+    async def quick_table_everywhere(self, body: Any) -> str | None:
+        """Quick match over every instance on the database (one instance:
+        :meth:`quick_table`): a table held here first, else the oldest stored one that fits,
+        which this instance then claims (its holder hands it over) so that the player can
+        sit at once."""
+        code = self.quick_table(body)
+        if code is not None or not self.clustered or self.store is None:
+            return code
+        wanted = self._quick_settings(body)
+        for row in await asyncio.to_thread(self.store.waiting_tables, LOBBY_SCAN):
+            if row["settings"] != wanted or all(s["kind"] != "empty" for s in row["seats"]):
+                continue
+            try:
+                await self.claim(row["code"])
+            except TableError:
+                continue  # held elsewhere and not handed over in time: the next one
+            t = self.tables.get(row["code"])
+            if t is not None and t.status == "waiting" and t.settings == wanted and t.free_seats():
                 return t.code
         return None
 
