@@ -232,9 +232,32 @@ class Cluster:
         self.stop()
 
 
-def haproxy_config(bind: str, servers: list[tuple[str, str]]) -> str:
-    """deploy/haproxy.cfg with its ``bind`` line and server lines replaced."""
+def _set_limit(text: str, name: str, default: int, value: int) -> str:
+    """The lines of one per-address limit (marked ``# limit: NAME``) with ``value`` in place
+    of the shipped ``default`` figure, or without them for 0 (no limit)."""
+    marker = f"  # limit: {name}"
+    out = []
+    for line in text.splitlines(keepends=True):
+        if line.rstrip().endswith(marker):
+            if value <= 0:
+                continue
+            line = re.sub(rf"\b{default}\b", str(value), line)
+        out.append(line)
+    return "".join(out)
+
+
+def haproxy_config(
+    bind: str,
+    servers: list[tuple[str, str]],
+    *,
+    tables_per_minute: int = 10,
+    unknown_codes_per_minute: int = 30,
+) -> str:
+    """deploy/haproxy.cfg with its ``bind`` line and server lines replaced, and its
+    per-address limits set to the instances' figures (0: none)."""
     text = HAPROXY_CFG.read_text()
+    text = _set_limit(text, "tables", 10, tables_per_minute)
+    text = _set_limit(text, "codes", 30, unknown_codes_per_minute)
     text, n = re.subn(r"(?m)^(\s*)bind \S+$", lambda m: f"{m.group(1)}bind {bind}", text)
     lines = "".join(f"    server {name} {addr}\n" for name, addr in servers)
     text, k = re.subn(
@@ -295,9 +318,15 @@ def start_cluster(
                 raise ClusterError(f"{exc}\n{inst.log.read_text(errors='replace')}") from None
         port = port or free_port()
         cfg = workdir / "haproxy.cfg"
+        # The site-wide limits in HAProxy take the instances' figures (docs/deploy.md).
         cfg.write_text(
             haproxy_config(
-                f"127.0.0.1:{port}", [(inst.id, f"127.0.0.1:{inst.port}") for inst in instances]
+                f"127.0.0.1:{port}",
+                [(inst.id, f"127.0.0.1:{inst.port}") for inst in instances],
+                tables_per_minute=int(child_env.get("SEEP_MAX_TABLES_PER_MINUTE", "10")),
+                unknown_codes_per_minute=int(
+                    child_env.get("SEEP_MAX_UNKNOWN_CODES_PER_MINUTE", "30")
+                ),
             )
         )
         log = workdir / "haproxy.log"
