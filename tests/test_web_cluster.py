@@ -392,24 +392,24 @@ def test_haproxy_holds_one_per_address_limit_for_the_whole_site(tmp_path: Path) 
     _need(["haproxy"])
     db = f"sqlite:///{tmp_path / 'seep.db'}"
     Store(db).close()  # the schema first: on SQLite two instances starting at once would race
-    with cluster_mod.start_cluster(2, tmp_path, database_url=db, bot_delay=0.01) as cluster:
-        with httpx.Client(base_url=cluster.url, timeout=10) as http:
-            made = [http.post("/api/tables", json={"name": "Asha"}) for _ in range(11)]
-            assert [r.status_code for r in made[:10]] == [201] * 10, [r.text for r in made]
-            assert made[10].status_code == 429
-            assert made[10].json()["error"]["code"] == "rate_limited"
-            assert made[10].headers["retry-after"] == "60"
-            # Both instances made some of the ten: neither reached its own limit.
-            codes = [r.json()["code"] for r in made[:10]]
-            assert all(http.get(f"/api/tables/{c}").status_code == 200 for c in codes)
-            misses = [http.get(f"/api/tables/ZZ{i:04d}").status_code for i in range(31)]
-            assert misses == [404] * 30 + [429], misses
-            # Past the limit every table lookup is refused, known codes too (so the refusals
-            # say nothing about which codes exist).
-            known = http.get(f"/api/tables/{codes[0]}")
-            assert known.status_code == 429 and known.json()["error"]["code"] == "rate_limited"
-            # Other requests still pass.
-            assert http.get("/healthz").status_code == 200
+    cluster = cluster_mod.start_cluster(2, tmp_path, database_url=db, bot_delay=0.01)
+    with cluster, httpx.Client(base_url=cluster.url, timeout=10) as http:
+        made = [http.post("/api/tables", json={"name": "Asha"}) for _ in range(11)]
+        assert [r.status_code for r in made[:10]] == [201] * 10, [r.text for r in made]
+        assert made[10].status_code == 429
+        assert made[10].json()["error"]["code"] == "rate_limited"
+        assert made[10].headers["retry-after"] == "60"
+        # Both instances made some of the ten: neither reached its own limit.
+        codes = [r.json()["code"] for r in made[:10]]
+        assert all(http.get(f"/api/tables/{c}").status_code == 200 for c in codes)
+        misses = [http.get(f"/api/tables/ZZ{i:04d}").status_code for i in range(31)]
+        assert misses == [404] * 30 + [429], misses
+        # Past the limit every table lookup is refused, known codes too (so the refusals
+        # say nothing about which codes exist).
+        known = http.get(f"/api/tables/{codes[0]}")
+        assert known.status_code == 429 and known.json()["error"]["code"] == "rate_limited"
+        # Other requests still pass.
+        assert http.get("/healthz").status_code == 200
 
 
 def test_three_instances_survive_one_killed_mid_deal(postgres: Any, tmp_path: Path) -> None:
