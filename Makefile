@@ -18,12 +18,13 @@ $(STAMP): pyproject.toml setup.py
 # The core compiled by mypyc, in place next to its sources (setup.py; src/seep/*.so, ignored by
 # git). Rebuilt whenever a core source changes, so a compiled module never shadows a newer
 # .py; a failed build leaves the pure-Python core (seep --version says which one runs).
-CORE_MODULES := errors cards codes floor scoring baazi verify engine counting view bots/ismcts
+CORE_MODULES := errors cards codes floor scoring baazi verify engine counting view bots/ismcts \
+	integrations/actions integrations/hotpath
 CORE_SOURCES := $(foreach m,$(CORE_MODULES),src/seep/$(m).py)
 COMPILED := src/seep/.compiled
 
 $(COMPILED): $(STAMP) $(CORE_SOURCES) setup.py
-	rm -f src/seep/*.so src/seep/bots/*.so
+	rm -f src/seep/*.so src/seep/bots/*.so src/seep/integrations/*.so
 	$(PY) setup.py --quiet build_ext --inplace > build-core.log 2>&1 || true
 	@$(PY) -c 'import seep; print("seep core:", "compiled" if seep.COMPILED else "pure Python (see build-core.log)")'
 	touch $(COMPILED)
@@ -39,7 +40,7 @@ PURE_TESTS := tests/test_pure_build.py tests/test_counting.py tests/test_crossch
 	tests/test_protocol_errors.py tests/test_examples.py tests/test_ismcts.py
 
 pytest-pure: $(STAMP)
-	rm -rf .pure && mkdir -p .pure && cp -r src/seep .pure/seep && rm -f .pure/seep/*.so .pure/seep/bots/*.so
+	rm -rf .pure && mkdir -p .pure && cp -r src/seep .pure/seep && rm -f .pure/seep/*.so .pure/seep/bots/*.so .pure/seep/integrations/*.so
 	SEEP_PURE=1 PYTHONPATH=.pure $(VENV)/bin/pytest -o addopts="-q -p no:cacheprovider" \
 		$(PURE_TESTS) --doctest-modules $(foreach m,$(CORE_MODULES),.pure/seep/$(m).py)
 
@@ -76,4 +77,4 @@ bench: $(STAMP) $(COMPILED)
 
 clean:
 	rm -rf $(VENV) build .pure build-core.log *.egg-info src/*.egg-info $(COMPILED)
-	rm -f src/seep/*.so src/seep/bots/*.so
+	rm -f src/seep/*.so src/seep/bots/*.so src/seep/integrations/*.so

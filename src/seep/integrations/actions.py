@@ -150,13 +150,14 @@ class MoveBuilder:
     :meth:`reset`) for the next move.
     """
 
-    __slots__ = ("_opts", "below", "cands", "stage")
+    __slots__ = ("_mask", "_opts", "below", "cands", "stage")
 
     def __init__(self, codes: Iterable[int] = ()) -> None:
         self.cands: list[int] = []
         self.stage = STAGE_CARD
         self.below = 0  # stage 3: items with a bit index below this are decided
         self._opts: dict[int, list[int]] | None = None
+        self._mask = -1  # -1: not computed yet
         self.reset(codes)
 
     def reset(self, codes: Iterable[int]) -> None:
@@ -165,14 +166,16 @@ class MoveBuilder:
         self.stage = STAGE_CARD
         self.below = 0
         self._opts = None
+        self._mask = -1
 
     def copy(self) -> MoveBuilder:
         """An independent copy (the candidate list is shared; it is never changed in place)."""
-        b = MoveBuilder.__new__(MoveBuilder)
+        b = MoveBuilder()
         b.cands = self.cands
         b.stage = self.stage
         b.below = self.below
         b._opts = self._opts
+        b._mask = self._mask
         return b
 
     # --- the choices ----------------------------------------------------------------------
@@ -227,21 +230,48 @@ class MoveBuilder:
 
     def mask(self) -> int:
         """The allowed action ids as a bitmask (bit ``a`` for action ``a``)."""
+        m = self._mask
+        if m >= 0:
+            return m
         m = 0
-        for a in self.options():
-            m |= 1 << a
+        if self.stage == STAGE_CARD and self._opts is None:
+            # The first choice of every move, so the hot one: straight from the codes.
+            for c in self.cands:
+                act = c >> _SH_ACTION & 7
+                if act < BID:
+                    m |= 1 << (c >> _SH_CARD & 63)
+                elif act == BID:
+                    m |= 1 << (BID0 + (c >> _SH_VALUE & 15) - 9)
+                else:
+                    m |= 1 << REDEAL_ACTION
+        else:
+            for a in self.options():
+                m |= 1 << a
+        self._mask = m
         return m
 
     def apply(self, action: int) -> int | None:
         """Take one sub-decision; returns the committed move code, or ``None`` if the move is
         still open. Raises ``ValueError`` for an action the mask does not allow."""
-        sub = self.options().get(action)
+        opts = self._opts
+        if opts is not None:
+            sub = opts.get(action)
+        elif self.stage == STAGE_CARD and type(action) is int and 0 <= action < BID0:
+            # A card: its moves, without grouping every candidate first.
+            sub = [
+                c for c in self.cands if c >> _SH_ACTION & 7 < BID and c >> _SH_CARD & 63 == action
+            ]
+            if not sub:
+                sub = None
+        else:
+            sub = self.options().get(action)
         if sub is None:
             raise ValueError(
                 f"action {action} ({_safe_name(action)}) is not allowed here "
                 f"(allowed: {self.legal_actions()})"
             )
         self._opts = None
+        self._mask = -1
         self.cands = sub
         if len(sub) == 1:
             return sub[0]
