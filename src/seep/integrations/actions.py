@@ -150,7 +150,7 @@ class MoveBuilder:
     :meth:`reset`) for the next move.
     """
 
-    __slots__ = ("_mask", "_opts", "below", "cands", "stage")
+    __slots__ = ("_firsts", "_mask", "_opts", "below", "cands", "stage")
 
     def __init__(self, codes: Iterable[int] = ()) -> None:
         self.cands: list[int] = []
@@ -158,6 +158,7 @@ class MoveBuilder:
         self.below = 0  # stage 3: items with a bit index below this are decided
         self._opts: dict[int, list[int]] | None = None
         self._mask = -1  # -1: not computed yet
+        self._firsts: list[int] | None = None  # stage 1: each candidate's first action
         self.reset(codes)
 
     def reset(self, codes: Iterable[int]) -> None:
@@ -167,6 +168,7 @@ class MoveBuilder:
         self.below = 0
         self._opts = None
         self._mask = -1
+        self._firsts = None
 
     def copy(self) -> MoveBuilder:
         """An independent copy (the candidate list is shared; it is never changed in place)."""
@@ -176,6 +178,7 @@ class MoveBuilder:
         b.below = self.below
         b._opts = self._opts
         b._mask = self._mask
+        b._firsts = self._firsts
         return b
 
     # --- the choices ----------------------------------------------------------------------
@@ -226,6 +229,17 @@ class MoveBuilder:
 
     def legal_actions(self) -> list[int]:
         """The allowed action ids, ascending."""
+        if self.stage == STAGE_CARD and self._opts is None:
+            # The first choice of every move: the bits of the first actions (all below 58).
+            m = self.mask()
+            out = []
+            a = 0
+            while m:
+                if m & 1:
+                    out.append(a)
+                m >>= 1
+                a += 1
+            return out
         return sorted(self.options())
 
     def mask(self) -> int:
@@ -236,33 +250,43 @@ class MoveBuilder:
         m = 0
         if self.stage == STAGE_CARD and self._opts is None:
             # The first choice of every move, so the hot one: straight from the codes.
-            for c in self.cands:
-                act = c >> _SH_ACTION & 7
-                if act < BID:
-                    m |= 1 << (c >> _SH_CARD & 63)
-                elif act == BID:
-                    m |= 1 << (BID0 + (c >> _SH_VALUE & 15) - 9)
-                else:
-                    m |= 1 << REDEAL_ACTION
+            for f in self._first_actions():
+                m |= 1 << f
         else:
             for a in self.options():
                 m |= 1 << a
         self._mask = m
         return m
 
+    def _first_actions(self) -> list[int]:
+        """The stage-1 action of each candidate (kept: the mask and :meth:`apply` both read
+        them, and a move code is too long an int to take apart twice cheaply)."""
+        firsts = self._firsts
+        if firsts is None:
+            firsts = []
+            for c in self.cands:
+                act = c >> _SH_ACTION & 7
+                if act < BID:
+                    firsts.append(c >> _SH_CARD & 63)
+                elif act == BID:
+                    firsts.append(BID0 + (c >> _SH_VALUE & 15) - 9)
+                else:
+                    firsts.append(REDEAL_ACTION)
+            self._firsts = firsts
+        return firsts
+
     def apply(self, action: int) -> int | None:
         """Take one sub-decision; returns the committed move code, or ``None`` if the move is
         still open. Raises ``ValueError`` for an action the mask does not allow."""
         opts = self._opts
+        sub: list[int] | None
         if opts is not None:
             sub = opts.get(action)
-        elif self.stage == STAGE_CARD and type(action) is int and 0 <= action < BID0:
-            # A card: its moves, without grouping every candidate first.
-            sub = [
-                c for c in self.cands if c >> _SH_ACTION & 7 < BID and c >> _SH_CARD & 63 == action
-            ]
-            if not sub:
-                sub = None
+        elif self.stage == STAGE_CARD and type(action) is int:
+            # The first choice: its moves, without grouping every candidate first.
+            cands = self.cands
+            firsts = self._first_actions()
+            sub = [cands[i] for i in range(len(cands)) if firsts[i] == action] or None
         else:
             sub = self.options().get(action)
         if sub is None:
@@ -272,6 +296,7 @@ class MoveBuilder:
             )
         self._opts = None
         self._mask = -1
+        self._firsts = None
         self.cands = sub
         if len(sub) == 1:
             return sub[0]

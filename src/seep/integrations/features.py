@@ -32,7 +32,7 @@ from ..cards import VALUE_MASK, card_value, mask_points, mask_value_sum
 from ..engine import BID, BREAK, BUILD, CAPTURE, CEMENT, REDEAL, Position
 from ..view import View
 from .actions import NUM_ACTIONS, NUM_USES, MoveBuilder
-from .hotpath import REAL_FIELDS, observation_parts, view_parts
+from .hotpath import NUM_REALS, REAL_FIELDS, observation_parts, view_parts
 
 __all__ = [
     "MOVE_FEATURES",
@@ -150,15 +150,11 @@ class ObservationBatch:
         self._mask_bits = np.zeros((num, 8 * _MASK_BYTES), np.int8)
         self._mask_bytes = self._mask_bits.reshape(num * _MASK_BYTES, 8)
 
-    def write(self, bigs: list[int], reals: list[list[float]], masks: list[int]) -> None:
-        """Fill both arrays from each game's
-        :func:`~seep.integrations.hotpath.observation_parts` and action mask (an int, bit
-        ``a`` for action ``a``)."""
-        raw = b"".join([b.to_bytes(_OBS_BYTES, "little") for b in bigs])
-        _BYTE_F32.take(np.frombuffer(raw, np.uint8), 0, self._obs_bytes)
-        self.obs[:, _REAL_IDX] = reals
-        raw = b"".join([m.to_bytes(_MASK_BYTES, "little") for m in masks])
-        _BYTE_I8.take(np.frombuffer(raw, np.uint8), 0, self._mask_bytes)
+    def write(self, obs: bytes, reals: list[float], masks: bytes) -> None:
+        """Fill both arrays from :func:`~seep.integrations.hotpath.batch_parts`."""
+        _BYTE_F32.take(np.frombuffer(obs, np.uint8), 0, self._obs_bytes)
+        self.obs[:, _REAL_IDX] = np.array(reals, np.float32).reshape(-1, NUM_REALS)
+        _BYTE_I8.take(np.frombuffer(masks, np.uint8), 0, self._mask_bytes)
         self.mask[:] = self._mask_bits[:, :NUM_ACTIONS]
 
 

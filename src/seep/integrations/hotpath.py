@@ -31,6 +31,7 @@ from .actions import ITEM_BITS, STAGE_CARD, STAGE_ITEMS, USE0, MoveBuilder, use_
 __all__ = [
     "NUM_REALS",
     "REAL_FIELDS",
+    "batch_parts",
     "observation_parts",
     "play_random",
     "random_choice",
@@ -254,6 +255,29 @@ def _reals(
         min(baazis_other / 10.0, 1.0),
         min(deals / 50.0, 1.0),
     ]
+
+
+def batch_parts(
+    positions: list[Position], seats: list[int], builders: list[MoveBuilder]
+) -> tuple[bytes, list[float], bytes]:
+    """The observations of a batch of games (game ``i``: ``positions[i]`` seen by
+    ``seats[i]``, building ``builders[i]``) as (each game's 0/1 entries as 63 bytes, little
+    end first, one after the other; every game's 13 real values in one list; each game's
+    action mask as 17 bytes, every action allowed when none is: a finished deal)."""
+    obs: list[bytes] = []
+    reals: list[float] = []
+    masks: list[bytes] = []
+    for i in range(len(positions)):
+        b = builders[i]
+        big, r = observation_parts(positions[i], seats[i], b)
+        obs.append(big.to_bytes(63, "little"))
+        reals.extend(r)
+        m = b.mask()
+        masks.append((m if m else _ALL_ACTIONS).to_bytes(17, "little"))
+    return b"".join(obs), reals, b"".join(masks)
+
+
+_ALL_ACTIONS: Final = (1 << 133) - 1
 
 
 # --- the random bot ---------------------------------------------------------------------------

@@ -50,13 +50,12 @@ from ..verify import verify_move
 from ..view import View
 from .actions import NUM_ACTIONS, MoveBuilder
 from .features import OBS_SIZE, ObservationBatch
-from .hotpath import observation_parts, play_random
+from .hotpath import batch_parts, play_random
 
 __all__ = ["SeepSelfPlayVectorEnv", "SeepVectorEnv"]
 
 Obs = dict[str, Any]
 Arr = np.ndarray[Any, Any]
-_ALL_ACTIONS = (1 << NUM_ACTIONS) - 1
 
 
 def _single_spaces() -> tuple[spaces.Dict, spaces.Discrete]:
@@ -154,24 +153,19 @@ class _Batch(VectorEnv[Obs, Any, Any]):
     def _new_episode(self, i: int) -> None:
         raise NotImplementedError
 
-    def _seat(self, i: int) -> int:
-        """The seat whose observation game ``i`` shows."""
+    def _seats(self) -> list[int]:
+        """The seat whose observation each game shows."""
         raise NotImplementedError
 
     # --- shared ----------------------------------------------------------------------------
 
     def _observe(self) -> Obs:
-        bigs = []
-        reals = []
-        masks = []
-        for i, g in enumerate(self.games):
-            big, r = observation_parts(g.pos, self._seat(i), g.builder)
-            bigs.append(big)
-            reals.append(r)
-            # A finished deal waits for the autoreset step, which ignores its action: every
-            # action is allowed there, so that a masked policy never meets an empty mask.
-            masks.append(g.builder.mask() or _ALL_ACTIONS)
-        self._batch.write(bigs, reals, masks)
+        games = self.games
+        # A finished deal waits for the autoreset step, which ignores its action: every
+        # action is allowed there (batch_parts), so a masked policy never meets an empty mask.
+        self._batch.write(
+            *batch_parts([g.pos for g in games], self._seats(), [g.builder for g in games])
+        )
         return {"observation": self._obs, "action_mask": self._mask}
 
     def _info(self) -> dict[str, Any]:
@@ -234,8 +228,8 @@ class SeepVectorEnv(_Batch):
         self._keep_history = not all(inline[s] for s in self.bots)
         super().__init__(num_envs, parsed, reward_scale, illegal_reward, max_illegal)
 
-    def _seat(self, i: int) -> int:
-        return self.seat
+    def _seats(self) -> list[int]:
+        return [self.seat] * self.num_envs
 
     def _new_episode(self, i: int) -> None:
         g = self.games[i]
@@ -321,8 +315,8 @@ class SeepSelfPlayVectorEnv(_Batch):
         self._agents = [0] * num_envs if isinstance(num_envs, int) and num_envs > 0 else []
         super().__init__(num_envs, rules, reward_scale, illegal_reward, max_illegal)
 
-    def _seat(self, i: int) -> int:
-        return self._agents[i]
+    def _seats(self) -> list[int]:
+        return self._agents
 
     def _new_episode(self, i: int) -> None:
         g = self.games[i]
