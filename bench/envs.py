@@ -6,12 +6,14 @@ Gymnasium steps per second (one seat against ``random`` bots; the bots' moves ha
 the step), and OpenSpiel random rollouts per second (whole games from the initial state,
 chance nodes sampled from ``chance_outcomes()``, players uniformly among ``legal_actions()``)
 of ``python_seep`` beside OpenSpiel's C++ ``hearts``, driven by the same Python loop in the
-
-
+same run (their ratio is printed). Then the batched environments of
 ``seep.integrations.vector`` (``--num-envs`` games stepped together, random masked actions
 drawn with one numpy call per step): agent steps per second of ``SeepVectorEnv`` (one learning
-seat against ``random`` bots) and of ``SeepSelfPlayVectorEnv`` (all four seats). ``--json``
-prints one JSON object instead; ``compiled`` says whether the compiled core ran.
+seat against ``random`` bots) and of ``SeepSelfPlayVectorEnv`` (all four seats). Beside them,
+the bound the engine sets: random deals per second of the engine alone (the same calls a deal
+of the environment makes: the deal, then ``legal_codes()``, a random choice and ``advance``
+for each move) times ``SeepVectorEnv``'s agent steps per episode. ``--json`` prints one JSON
+object instead; ``compiled`` says whether the compiled core ran.
 
 Each figure is measured in ``--rounds`` rounds; the figure reported is the median round and
 ``*_best`` the best one.
@@ -40,9 +42,11 @@ import pyspiel
 
 import seep
 import seep.integrations.openspiel
+from seep.engine import Position
 from seep.integrations.gymnasium import SeepEnv
 from seep.integrations.pettingzoo import SeepAECEnv
 from seep.integrations.vector import SeepSelfPlayVectorEnv, SeepVectorEnv
+from seep.options import Rules
 
 
 def vector_rate(cls: Any, num_envs: int, seconds: float, seed: int = 4) -> float:
@@ -58,6 +62,37 @@ def vector_rate(cls: Any, num_envs: int, seconds: float, seed: int = 4) -> float
         obs, *_ = envs.step((rng.random(mask.shape) * mask).argmax(axis=1))
         steps += num_envs
     return steps / (time.perf_counter() - start)
+
+
+def vector_steps_per_episode(cls: Any, num_envs: int, steps: int, seed: int = 4) -> float:
+    """The agent steps of an episode of a batched environment (the loop of
+    :func:`vector_rate`, ``steps`` calls)."""
+    envs = cls(num_envs=num_envs)
+    rng = np.random.default_rng(seed)
+    obs, _ = envs.reset(seed=seed)
+    episodes = 0
+    for _ in range(steps):
+        mask = obs["action_mask"]
+        obs, _r, terminated, truncated, _i = envs.step((rng.random(mask.shape) * mask).argmax(1))
+        episodes += int(terminated.sum() + truncated.sum())
+    return steps * num_envs / max(episodes, 1)
+
+
+def engine_deal_rate(seconds: float, seed: int = 5, rules: str = "standard") -> float:
+    """Random deals per second of the engine alone, making the calls a deal of the batched
+    environment makes (the deal, then for each move ``legal_codes()``, a random choice and
+    ``advance``): what the environments' steps would cost if nothing else did."""
+    parsed = Rules.parse(rules)
+    rng = random.Random(seed)
+    deals = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        pos = Position.new_deal(rng.getrandbits(62), rng.randrange(parsed.players), parsed)
+        while not pos.is_over():
+            pos.advance(rng.choice(pos.legal_codes()))
+        deals += 1
+    return deals / (time.perf_counter() - start)
 
 
 def pettingzoo_rate(seconds: float, seed: int = 1, rules: str = "standard") -> tuple[float, float]:
@@ -143,6 +178,8 @@ def main() -> None:
     pz_steps = pettingzoo_rate(min(s, 1.0))[1]
     gym_rate, gym_best = rounds(gymnasium_rate, s, n)
     vec, vec_best = rounds(lambda t: vector_rate(SeepVectorEnv, ne, t), s, n)
+    vec_steps = vector_steps_per_episode(SeepVectorEnv, ne, 200)
+    engine_deals, _ = rounds(engine_deal_rate, s, n)
     selfplay, selfplay_best = rounds(lambda t: vector_rate(SeepSelfPlayVectorEnv, ne, t), s, n)
     os_seep, os_seep_best = rounds(lambda t: openspiel_rate(seep_game, t)[0], s, n)
     seep_actions = openspiel_rate(seep_game, min(s, 1.0))[1]
@@ -161,6 +198,9 @@ def main() -> None:
         "gymnasium_steps_per_s_best": round(gym_best),
         "vector_env_steps_per_s": round(vec),
         "vector_env_steps_per_s_best": round(vec_best),
+        "vector_env_steps_per_episode": round(vec_steps, 1),
+        "engine_random_deals_per_s": round(engine_deals),
+        "vector_env_engine_bound_steps_per_s": round(engine_deals * vec_steps),
         "selfplay_vector_env_steps_per_s": round(selfplay),
         "selfplay_vector_env_steps_per_s_best": round(selfplay_best),
         "num_envs": ne,
@@ -195,6 +235,12 @@ def main() -> None:
         ("PettingZoo steps/s (random masked actions)", pz, pz_best),
         ("Gymnasium steps/s (vs 3 random bots)", gym_rate, gym_best),
         (f"SeepVectorEnv agent steps/s ({ne} games)", vec, vec_best),
+        ("  engine alone: random deals/s", engine_deals, engine_deals),
+        (
+            "  = bound on SeepVectorEnv agent steps/s",
+            engine_deals * vec_steps,
+            engine_deals * vec_steps,
+        ),
         (f"SeepSelfPlayVectorEnv agent steps/s ({ne} games)", selfplay, selfplay_best),
         ("OpenSpiel python_seep random rollouts/s", os_seep, os_seep_best),
         ("OpenSpiel C++ hearts random rollouts/s", os_hearts, os_hearts_best),
