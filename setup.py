@@ -34,6 +34,10 @@ COMPILED_MODULES = (
     # Above the core, compiled for the same reason: the search's playouts are its hot path.
     "view",
     "bots/ismcts",
+    # The research environments' hot path (numpy-free): the sub-decision builder and the
+    # observations and random bots of every step.
+    "integrations/actions",
+    "integrations/hotpath",
 )
 
 

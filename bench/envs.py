@@ -6,17 +6,23 @@ Gymnasium steps per second (one seat against ``random`` bots; the bots' moves ha
 the step), and OpenSpiel random rollouts per second (whole games from the initial state,
 chance nodes sampled from ``chance_outcomes()``, players uniformly among ``legal_actions()``)
 of ``python_seep`` beside OpenSpiel's C++ ``hearts``, driven by the same Python loop in the
-
-
+same run (their ratio is printed). Then the batched environments of
 ``seep.integrations.vector`` (``--num-envs`` games stepped together, random masked actions
 drawn with one numpy call per step): agent steps per second of ``SeepVectorEnv`` (one learning
-seat against ``random`` bots) and of ``SeepSelfPlayVectorEnv`` (all four seats). ``--json``
-prints one JSON object instead; ``compiled`` says whether the compiled core ran.
+seat against ``random`` bots) and of ``SeepSelfPlayVectorEnv`` (all four seats). Beside them,
+the bound the engine sets: random deals per second of the engine alone (the same calls a deal
+of the environment makes: the deal, then ``legal_codes()``, a random choice and ``advance``
+for each move) times ``SeepVectorEnv``'s agent steps per episode. ``--json`` prints one JSON
+object instead; ``compiled`` says whether the compiled core ran.
 
 Each figure is measured in ``--rounds`` rounds; the figure reported is the median round and
 ``*_best`` the best one.
 
-    python bench/envs.py [--seconds 3] [--rounds 3] [--num-envs 64] [--json]
+    python bench/envs.py [--seconds 3] [--rounds 3] [--num-envs 64] [--clock wall|cpu] [--json]
+
+``--clock cpu`` times the process's CPU time instead of the wall clock: on a machine shared
+with other work it moves less. ``bench/envs_work.py`` runs the same loops for a fixed count,
+for instruction counts under valgrind.
 """
 
 from __future__ import annotations
@@ -40,9 +46,15 @@ import pyspiel
 
 import seep
 import seep.integrations.openspiel
+from seep.engine import Position
 from seep.integrations.gymnasium import SeepEnv
 from seep.integrations.pettingzoo import SeepAECEnv
 from seep.integrations.vector import SeepSelfPlayVectorEnv, SeepVectorEnv
+from seep.options import Rules
+
+# The clock of every rate: wall time, or the process's CPU time with --clock cpu (less moved
+# by other work on a shared machine).
+_clock = time.perf_counter
 
 
 def vector_rate(cls: Any, num_envs: int, seconds: float, seed: int = 4) -> float:
@@ -51,13 +63,44 @@ def vector_rate(cls: Any, num_envs: int, seconds: float, seed: int = 4) -> float
     rng = np.random.default_rng(seed)
     obs, _ = envs.reset(seed=seed)
     steps = 0
-    start = time.perf_counter()
+    start = _clock()
     deadline = start + seconds
-    while time.perf_counter() < deadline:
+    while _clock() < deadline:
         mask = obs["action_mask"]
         obs, *_ = envs.step((rng.random(mask.shape) * mask).argmax(axis=1))
         steps += num_envs
-    return steps / (time.perf_counter() - start)
+    return steps / (_clock() - start)
+
+
+def vector_steps_per_episode(cls: Any, num_envs: int, steps: int, seed: int = 4) -> float:
+    """The agent steps of an episode of a batched environment (the loop of
+    :func:`vector_rate`, ``steps`` calls)."""
+    envs = cls(num_envs=num_envs)
+    rng = np.random.default_rng(seed)
+    obs, _ = envs.reset(seed=seed)
+    episodes = 0
+    for _ in range(steps):
+        mask = obs["action_mask"]
+        obs, _r, terminated, truncated, _i = envs.step((rng.random(mask.shape) * mask).argmax(1))
+        episodes += int(terminated.sum() + truncated.sum())
+    return steps * num_envs / max(episodes, 1)
+
+
+def engine_deal_rate(seconds: float, seed: int = 5, rules: str = "standard") -> float:
+    """Random deals per second of the engine alone, making the calls a deal of the batched
+    environment makes (the deal, then for each move ``legal_codes()``, a random choice and
+    ``advance``): what the environments' steps would cost if nothing else did."""
+    parsed = Rules.parse(rules)
+    rng = random.Random(seed)
+    deals = 0
+    start = _clock()
+    deadline = start + seconds
+    while _clock() < deadline:
+        pos = Position.new_deal(rng.getrandbits(62), rng.randrange(parsed.players), parsed)
+        while not pos.is_over():
+            pos.advance(rng.choice(pos.legal_codes()))
+        deals += 1
+    return deals / (_clock() - start)
 
 
 def pettingzoo_rate(seconds: float, seed: int = 1, rules: str = "standard") -> tuple[float, float]:
@@ -66,9 +109,9 @@ def pettingzoo_rate(seconds: float, seed: int = 1, rules: str = "standard") -> t
     rng = np.random.default_rng(seed)
     steps = deals = 0
     env.reset(seed=seed)
-    start = time.perf_counter()
+    start = _clock()
     deadline = start + seconds
-    while time.perf_counter() < deadline:
+    while _clock() < deadline:
         for _agent in env.agent_iter():
             obs, _reward, terminated, truncated, _info = env.last()
             if terminated or truncated:
@@ -79,7 +122,7 @@ def pettingzoo_rate(seconds: float, seed: int = 1, rules: str = "standard") -> t
             steps += 1
         deals += 1
         env.reset()
-    return steps / (time.perf_counter() - start), steps / max(deals, 1)
+    return steps / (_clock() - start), steps / max(deals, 1)
 
 
 def gymnasium_rate(seconds: float, seed: int = 2, rules: str = "standard") -> float:
@@ -89,15 +132,15 @@ def gymnasium_rate(seconds: float, seed: int = 2, rules: str = "standard") -> fl
     rng = np.random.default_rng(seed)
     steps = 0
     obs, _ = env.reset(seed=seed)
-    start = time.perf_counter()
+    start = _clock()
     deadline = start + seconds
-    while time.perf_counter() < deadline:
+    while _clock() < deadline:
         legal = np.flatnonzero(obs["action_mask"])
         obs, _r, done, _t, _i = env.step(int(legal[rng.integers(len(legal))]))
         steps += 1
         if done:
             obs, _ = env.reset()
-    return steps / (time.perf_counter() - start)
+    return steps / (_clock() - start)
 
 
 def openspiel_rate(game: Any, seconds: float, seed: int = 3) -> tuple[float, float]:
@@ -105,9 +148,9 @@ def openspiel_rate(game: Any, seconds: float, seed: int = 3) -> tuple[float, flo
     chance outcomes included)."""
     rng = random.Random(seed)
     games = actions = 0
-    start = time.perf_counter()
+    start = _clock()
     deadline = start + seconds
-    while time.perf_counter() < deadline:
+    while _clock() < deadline:
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
@@ -120,7 +163,7 @@ def openspiel_rate(game: Any, seconds: float, seed: int = 3) -> tuple[float, flo
             actions += 1
         state.returns()
         games += 1
-    return games / (time.perf_counter() - start), actions / max(games, 1)
+    return games / (_clock() - start), actions / max(games, 1)
 
 
 def rounds(measure: Callable[[float], float], seconds: float, n: int) -> tuple[float, float]:
@@ -135,7 +178,13 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=3, help="rounds per figure")
     ap.add_argument("--num-envs", type=int, default=64, help="games of the batched envs")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
+    ap.add_argument(
+        "--clock", choices=("wall", "cpu"), default="wall", help="time.perf_counter or process_time"
+    )
     args = ap.parse_args()
+    if args.clock == "cpu":
+        global _clock
+        _clock = time.process_time
     s, n, ne = args.seconds, args.rounds, args.num_envs
     seep_game = pyspiel.load_game("python_seep")
     hearts = pyspiel.load_game("hearts")
@@ -143,6 +192,8 @@ def main() -> None:
     pz_steps = pettingzoo_rate(min(s, 1.0))[1]
     gym_rate, gym_best = rounds(gymnasium_rate, s, n)
     vec, vec_best = rounds(lambda t: vector_rate(SeepVectorEnv, ne, t), s, n)
+    vec_steps = vector_steps_per_episode(SeepVectorEnv, ne, 200)
+    engine_deals, _ = rounds(engine_deal_rate, s, n)
     selfplay, selfplay_best = rounds(lambda t: vector_rate(SeepSelfPlayVectorEnv, ne, t), s, n)
     os_seep, os_seep_best = rounds(lambda t: openspiel_rate(seep_game, t)[0], s, n)
     seep_actions = openspiel_rate(seep_game, min(s, 1.0))[1]
@@ -161,6 +212,9 @@ def main() -> None:
         "gymnasium_steps_per_s_best": round(gym_best),
         "vector_env_steps_per_s": round(vec),
         "vector_env_steps_per_s_best": round(vec_best),
+        "vector_env_steps_per_episode": round(vec_steps, 1),
+        "engine_random_deals_per_s": round(engine_deals),
+        "vector_env_engine_bound_steps_per_s": round(engine_deals * vec_steps),
         "selfplay_vector_env_steps_per_s": round(selfplay),
         "selfplay_vector_env_steps_per_s_best": round(selfplay_best),
         "num_envs": ne,
@@ -180,6 +234,7 @@ def main() -> None:
         "two_player_openspiel_python_seep_rollouts_per_s_best": round(os2_best, 1),
         "seconds": s,
         "rounds": n,
+        "clock": args.clock,
         "python": platform.python_version(),
         "load_average_1min": round(os.getloadavg()[0], 2),
     }
@@ -195,6 +250,12 @@ def main() -> None:
         ("PettingZoo steps/s (random masked actions)", pz, pz_best),
         ("Gymnasium steps/s (vs 3 random bots)", gym_rate, gym_best),
         (f"SeepVectorEnv agent steps/s ({ne} games)", vec, vec_best),
+        ("  engine alone: random deals/s", engine_deals, engine_deals),
+        (
+            "  = bound on SeepVectorEnv agent steps/s",
+            engine_deals * vec_steps,
+            engine_deals * vec_steps,
+        ),
         (f"SeepSelfPlayVectorEnv agent steps/s ({ne} games)", selfplay, selfplay_best),
         ("OpenSpiel python_seep random rollouts/s", os_seep, os_seep_best),
         ("OpenSpiel C++ hearts random rollouts/s", os_hearts, os_hearts_best),

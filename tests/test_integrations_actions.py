@@ -125,3 +125,35 @@ def test_action_names() -> None:
     assert action_name(DONE) == "done"
     with pytest.raises(ValueError):
         action_name(NUM_ACTIONS)
+
+
+def test_first_choice_fast_paths_agree_with_the_grouping() -> None:
+    """mask(), legal_actions() and apply() answer the first choice without grouping the
+    candidates (options()); both ways give the same, bids and redeals included."""
+    rules = Rules(add_retention="team", deal_before_bid=True)
+    for pos in positions(rules, deals=2, seed=9):
+        legal = pos.legal_codes()
+        opts = MoveBuilder(legal).options()
+        fast = MoveBuilder(legal)
+        assert fast.mask() == sum(1 << a for a in opts)
+        assert fast.legal_actions() == sorted(opts)
+        for a, moves in opts.items():
+            b = MoveBuilder(legal)
+            code = b.apply(a)
+            assert (b.cands == moves) and (code == (moves[0] if len(moves) == 1 else None))
+        missing = next(a for a in range(NUM_ACTIONS) if a not in opts)
+        with pytest.raises(ValueError, match="not allowed"):
+            MoveBuilder(legal).apply(missing)
+    # the forced redeal (R14) is a first choice too
+    redeal = MoveBuilder([6 << 63])
+    assert redeal.legal_actions() == [57] and redeal.apply(57) == 6 << 63
+
+
+def test_random_choice_is_the_random_bots_draw() -> None:
+    from seep.integrations.hotpath import random_choice
+
+    a, b = random.Random(7), random.Random(7)
+    for n in [1, 2, 3, 5, 8, 17, 64, 100, 1000]:
+        seq = list(range(n))
+        for _ in range(50):
+            assert random_choice(a, seq) == b.choice(seq)

@@ -82,3 +82,106 @@ def test_pending_sub_decisions_are_encoded() -> None:
                 seen += 1
         pos.advance(rng.choice(pos.legal_codes()))
     assert seen >= 5
+
+
+def _bits(mask: int, width: int) -> list[float]:
+    return [float(mask >> i & 1) for i in range(width)]
+
+
+def _expected(view: View) -> dict[str, list[float]]:
+    """The fields of the observation, straight from the layout's description (docs/research.md),
+    independent of the encoder."""
+    n, seat, team = view.rules.players, view.seat, view.seat & 1
+    houses = [0.0] * 30
+    house_cards = 0
+    for value, cards, cemented, owners in view.houses:
+        house_cards |= cards
+        j = 6 * (value - 9)
+        houses[j] = 1.0
+        houses[j + 1] = float(cemented)
+        for s in range(n):
+            if owners >> s & 1:
+                houses[j + 2 + (s - seat) % n] = 1.0
+    rel = [0.0] * 4
+    for s in range(n):
+        rel[(s - seat) % n] = view.hand_sizes[s] / (48 / n)
+    one = lambda width, i: [float(k == i) for k in range(width)]  # noqa: E731
+    diff, baazis, deals = view.match
+    lead = max(view.rules.baazi_lead, 1)
+    own = diff if team == 0 else -diff
+    lc = view.last_capture
+    return {
+        "hand": _bits(view.hand, 52),
+        "loose": _bits(view.loose, 52),
+        "house_cards": _bits(house_cards, 52),
+        "captured_own": _bits(view.captured[team], 52),
+        "captured_other": _bits(view.captured[1 - team], 52),
+        "unseen": _bits(view.unseen(), 52),
+        "houses": houses,
+        "hand_sizes": rel,
+        "stock": [view.stock_size / 44],
+        "facedown": [view.facedown / 4],
+        "plays": [view.plays / 48],
+        "phase": one(3, view.phase_id),
+        "bid": one(5, view.bid - 9),
+        "to_move": one(4, -1 if view.to_move is None else (view.to_move - seat) % n),
+        "dealer": one(4, (view.dealer - seat) % n),
+        "sweeps": [min(view.sweeps[team] / 200, 1.0), min(view.sweeps[1 - team] / 200, 1.0)],
+        "last_capture": one(3, 2 if lc < 0 else 0 if lc == team else 1),
+        "match": [
+            min(max(0.5 + own / (2 * lead), 0.0), 1.0),
+            min(baazis[team] / 10, 1.0),
+            min(baazis[1 - team] / 10, 1.0),
+            min(deals / 50, 1.0),
+        ],
+    }
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [Rules(), Rules.parse("two_player"), Rules(capture_rule="any", sweep_value=-50)],
+    ids=["standard", "two_player", "negative_sweeps"],
+)
+def test_observation_of_the_position_is_the_views(rules: Rules) -> None:
+    """What the environments compute on every step (position_observation, the batch) is the
+    View's observation, field by field as documented, on every seat, through whole baazis."""
+    from seep.integrations.features import ObservationBatch, position_observation
+    from seep.integrations.hotpath import batch_parts
+    from seep.session import Session
+
+    rng = random.Random(4)
+    session = Session(rules, seed=9, baazis=2)
+    checked = 0
+    while True:
+        pos = session.position
+        seats = list(range(rules.players))
+        builders = [MoveBuilder() for _ in seats]
+        if not pos.is_over():
+            b = builders[pos.to_move or 0] = MoveBuilder(pos.legal_codes())
+            for _ in range(rng.randrange(3)):  # a move half built
+                c = b.copy()
+                if c.apply(rng.choice(c.legal_actions())) is None:
+                    b = builders[pos.to_move or 0] = c
+        batch = ObservationBatch(len(seats))
+        batch.write(*batch_parts([pos] * len(seats), seats, builders))
+        for seat in seats:
+            view = View.from_position(pos, seat)
+            obs = observation(view, builders[seat])
+            assert np.array_equal(position_observation(pos, seat, builders[seat]), obs)
+            assert np.array_equal(batch.obs[seat], obs)
+            assert np.array_equal(batch.mask[seat], _mask_or_all(builders[seat]))
+            for name, values in _expected(view).items():
+                assert obs[OBS_FIELDS[name]].tolist() == np.float32(values).tolist(), name
+            checked += 1
+        if session.is_over:
+            break
+        if session.deal_over:
+            session.start_next_deal()
+        else:
+            session.play(rng.choice(pos.legal_codes()))
+    assert checked > 300
+
+
+def _mask_or_all(b: MoveBuilder) -> list[int]:
+    m = b.mask() or (1 << 133) - 1
+    return [m >> a & 1 for a in range(133)]

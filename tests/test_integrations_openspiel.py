@@ -251,3 +251,32 @@ def test_two_player_ismcts_plays_a_deal() -> None:
             state.apply_action(rng.choice(state.legal_actions()))
     r = state.returns()
     assert len(r) == 2 and r[0] + r[1] == 0
+
+
+@pytest.mark.parametrize("params", [{}, {"players": 2}, {"episode": "baazi", "max_deals": 2}])
+def test_python_answers_are_openspiels(params: dict[str, object]) -> None:
+    """current_player, is_chance_node and legal_actions answer in Python from what the state
+    keeps; OpenSpiel's C++ State methods (which call back into the state) agree everywhere."""
+    game = pyspiel.load_game("python_seep", params)
+    rng = random.Random(6)
+    base = pyspiel.State
+    for _ in range(2):
+        state = game.new_initial_state()
+        while True:
+            p = state.current_player()
+            assert state.is_chance_node() == base.is_chance_node(state) == (p == -1)
+            assert state.legal_actions() == base.legal_actions(state)
+            for q in range(game.num_players()):
+                assert state.legal_actions(q) == base.legal_actions(state, q)
+            if state.is_terminal():
+                assert state.legal_actions() == [] and p == pyspiel.PlayerId.TERMINAL
+                break
+            if not state.is_chance_node():
+                with pytest.raises(pyspiel.SpielError, match="pseudo-player"):
+                    state.legal_actions(-1)
+                with pytest.raises(pyspiel.SpielError, match="pseudo-player"):
+                    base.legal_actions(state, -1)
+                mine = state.legal_actions()
+                mine.clear()  # the caller's copy: the state's own list is untouched
+                assert state.legal_actions() == base.legal_actions(state)
+            state.apply_action(rng.choice(state.legal_actions()))

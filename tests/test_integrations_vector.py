@@ -92,3 +92,34 @@ def test_two_players() -> None:
     obs, _ = single.reset(seed=2)
     for _ in range(60):
         obs, *_ = single.step(_random_actions(obs["action_mask"], rng))
+
+
+class _ViewRandom:
+    """RandomBot's choice made through its view, as any other bot is played (the env plays
+    only the RandomBot class itself inline)."""
+
+    name = "view-random"
+
+    def choose(self, view, rng):  # type: ignore[no-untyped-def]
+        from seep.bots.base import RandomBot
+
+        return RandomBot().choose(view, rng)
+
+
+@pytest.mark.parametrize("rules", ["standard", "two_player"])
+def test_inline_random_bots_play_as_random_bot(rules: str) -> None:
+    """The random opponents move inline, without a view: the same moves as RandomBot given
+    its view and the same random source."""
+
+    def run(bot: object) -> list[np.ndarray]:
+        envs = SeepVectorEnv(num_envs=3, opponents=bot, partner=bot, rules=rules)  # type: ignore[arg-type]
+        obs, _ = envs.reset(seed=21)
+        rng = np.random.default_rng(5)
+        out = []
+        for _ in range(120):
+            obs, r, *_ = envs.step(_random_actions(obs["action_mask"], rng))
+            out += [obs["observation"].copy(), r]
+        return out
+
+    inline, viewed = run("random"), run(_ViewRandom())
+    assert all(np.array_equal(a, b) for a, b in zip(inline, viewed, strict=True))

@@ -150,13 +150,15 @@ class MoveBuilder:
     :meth:`reset`) for the next move.
     """
 
-    __slots__ = ("_opts", "below", "cands", "stage")
+    __slots__ = ("_firsts", "_mask", "_opts", "below", "cands", "stage")
 
     def __init__(self, codes: Iterable[int] = ()) -> None:
         self.cands: list[int] = []
         self.stage = STAGE_CARD
         self.below = 0  # stage 3: items with a bit index below this are decided
         self._opts: dict[int, list[int]] | None = None
+        self._mask = -1  # -1: not computed yet
+        self._firsts: list[int] | None = None  # stage 1: each candidate's first action
         self.reset(codes)
 
     def reset(self, codes: Iterable[int]) -> None:
@@ -165,14 +167,18 @@ class MoveBuilder:
         self.stage = STAGE_CARD
         self.below = 0
         self._opts = None
+        self._mask = -1
+        self._firsts = None
 
     def copy(self) -> MoveBuilder:
         """An independent copy (the candidate list is shared; it is never changed in place)."""
-        b = MoveBuilder.__new__(MoveBuilder)
+        b = MoveBuilder()
         b.cands = self.cands
         b.stage = self.stage
         b.below = self.below
         b._opts = self._opts
+        b._mask = self._mask
+        b._firsts = self._firsts
         return b
 
     # --- the choices ----------------------------------------------------------------------
@@ -223,25 +229,74 @@ class MoveBuilder:
 
     def legal_actions(self) -> list[int]:
         """The allowed action ids, ascending."""
+        if self.stage == STAGE_CARD and self._opts is None:
+            # The first choice of every move: the bits of the first actions (all below 58).
+            m = self.mask()
+            out = []
+            a = 0
+            while m:
+                if m & 1:
+                    out.append(a)
+                m >>= 1
+                a += 1
+            return out
         return sorted(self.options())
 
     def mask(self) -> int:
         """The allowed action ids as a bitmask (bit ``a`` for action ``a``)."""
+        m = self._mask
+        if m >= 0:
+            return m
         m = 0
-        for a in self.options():
-            m |= 1 << a
+        if self.stage == STAGE_CARD and self._opts is None:
+            # The first choice of every move, so the hot one: straight from the codes.
+            for f in self._first_actions():
+                m |= 1 << f
+        else:
+            for a in self.options():
+                m |= 1 << a
+        self._mask = m
         return m
+
+    def _first_actions(self) -> list[int]:
+        """The stage-1 action of each candidate (kept: the mask and :meth:`apply` both read
+        them, and a move code is too long an int to take apart twice cheaply)."""
+        firsts = self._firsts
+        if firsts is None:
+            firsts = []
+            for c in self.cands:
+                act = c >> _SH_ACTION & 7
+                if act < BID:
+                    firsts.append(c >> _SH_CARD & 63)
+                elif act == BID:
+                    firsts.append(BID0 + (c >> _SH_VALUE & 15) - 9)
+                else:
+                    firsts.append(REDEAL_ACTION)
+            self._firsts = firsts
+        return firsts
 
     def apply(self, action: int) -> int | None:
         """Take one sub-decision; returns the committed move code, or ``None`` if the move is
         still open. Raises ``ValueError`` for an action the mask does not allow."""
-        sub = self.options().get(action)
+        opts = self._opts
+        sub: list[int] | None
+        if opts is not None:
+            sub = opts.get(action)
+        elif self.stage == STAGE_CARD and type(action) is int:
+            # The first choice: its moves, without grouping every candidate first.
+            cands = self.cands
+            firsts = self._first_actions()
+            sub = [cands[i] for i in range(len(cands)) if firsts[i] == action] or None
+        else:
+            sub = self.options().get(action)
         if sub is None:
             raise ValueError(
                 f"action {action} ({_safe_name(action)}) is not allowed here "
                 f"(allowed: {self.legal_actions()})"
             )
         self._opts = None
+        self._mask = -1
+        self._firsts = None
         self.cands = sub
         if len(sub) == 1:
             return sub[0]

@@ -31,19 +31,24 @@ import numpy.typing as npt
 from ..cards import VALUE_MASK, card_value, mask_points, mask_value_sum
 from ..engine import BID, BREAK, BUILD, CAPTURE, CEMENT, REDEAL, Position
 from ..view import View
-from .actions import NUM_USES, USE0, MoveBuilder
+from .actions import NUM_ACTIONS, NUM_USES, MoveBuilder
+from .hotpath import NUM_REALS, REAL_FIELDS, observation_parts, view_parts
 
 __all__ = [
     "MOVE_FEATURES",
     "MOVE_FEATURE_NAMES",
     "OBS_FIELDS",
     "OBS_SIZE",
+    "ObservationBatch",
     "candidates",
+    "mask_array",
     "move_features",
     "observation",
+    "position_observation",
 ]
 
 Array = npt.NDArray[np.float32]
+_MASK_BYTES = (NUM_ACTIONS + 7) // 8
 
 # --- the observation ----------------------------------------------------------------------
 
@@ -91,9 +96,17 @@ def _layout() -> tuple[dict[str, slice], int, int]:
 
 
 OBS_FIELDS, _NBIN, OBS_SIZE = _layout()
-_NBYTES = (_NBIN + 7) // 8
-_SH = {name: OBS_FIELDS[name].start for name, _ in _BINARY}
-_SC = OBS_FIELDS["houses"].start  # where the scalar part begins
+_OBS_BYTES = OBS_SIZE // 8  # 63: the 0/1 entries come as one int, bit k for entry k
+assert OBS_SIZE % 8 == 0
+# The real-valued entries (seep.integrations.hotpath gives their values in this order).
+_REAL_IDX = np.concatenate(
+    [np.arange(OBS_FIELDS[f].start, OBS_FIELDS[f].stop) for f in REAL_FIELDS]
+)
+# Each byte's 8 bits as 8 float32 (or int8) 0/1 values, least significant bit first: a
+# table lookup turns the bytes of an int into entries in one numpy call.
+_BYTE_BITS = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little")
+_BYTE_F32 = _BYTE_BITS.astype(np.float32)
+_BYTE_I8 = _BYTE_BITS.view(np.int8)
 
 
 def observation(view: View, builder: MoveBuilder | None = None, out: Array | None = None) -> Array:
@@ -101,83 +114,54 @@ def observation(view: View, builder: MoveBuilder | None = None, out: Array | Non
 
     ``builder`` is the sub-decision state of the move being built (the choices are public:
     the move reveals them anyway); ``out`` is an array to fill in place."""
+    return _fill(*view_parts(view, builder), out)
+
+
+def position_observation(
+    pos: Position, seat: int, builder: MoveBuilder | None = None, out: Array | None = None
+) -> Array:
+    """:func:`observation` of ``View.from_position(pos, seat)``, the same values, made
+    without the view (:func:`seep.integrations.hotpath.observation_parts`): what the
+    environments compute on every step."""
+    return _fill(*observation_parts(pos, seat, builder), out)
+
+
+def _fill(big: int, reals: list[float], out: Array | None) -> Array:
+    # ndarray.take, not indexing: a fraction of the cost on arrays this small.
+    entries = _BYTE_F32.take(np.frombuffer(big.to_bytes(_OBS_BYTES, "little"), np.uint8), 0)
     if out is None:
-        out = np.zeros(OBS_SIZE, np.float32)
-    seat = view.seat
-    team = seat & 1
-    # Relative seats: 0 is the viewer, then in playing order; with two players only slots 0
-    # and 1 are used (the layout is the same for both player counts).
-    n = view.rules.players
-    house_cards = 0
-    for _, cards, _, _ in view.houses:
-        house_cards |= cards
-    big = (
-        view.hand
-        | view.loose << _SH["loose"]
-        | house_cards << _SH["house_cards"]
-        | view.captured[team] << _SH["captured_own"]
-        | view.captured[1 - team] << _SH["captured_other"]
-        | view.unseen() << _SH["unseen"]
-    )
-    if builder is not None and builder.cands:
-        first = builder.chosen_first()
-        use = builder.chosen_use()
-        if first is not None and first < 52:
-            big |= 1 << (_SH["pending_card"] + first)
-        if use is not None:
-            big |= 1 << (_SH["pending_use"] + use - USE0)
-        big |= builder.chosen_items() << _SH["pending_items"]
-        big |= 1 << (_SH["stage"] + 1 + builder.stage)
+        out = entries.reshape(OBS_SIZE)
     else:
-        big |= 1 << _SH["stage"]
-    bits = np.frombuffer(big.to_bytes(_NBYTES, "little"), np.uint8)
-    out[:_NBIN] = np.unpackbits(bits, count=_NBIN, bitorder="little")
-    # The scalar part is assembled in a Python list and copied in once: item assignments into
-    # a numpy array cost far more than list stores.
-    sc = [0.0] * (OBS_SIZE - _SC)
-    for value, _, cemented, owners in view.houses:
-        j = 6 * (value - 9)
-        sc[j] = 1.0
-        if cemented:
-            sc[j + 1] = 1.0
-        for s in range(n):
-            if owners >> s & 1:
-                sc[j + 2 + (s - seat) % n] = 1.0
-    i = 30
-    sizes = view.hand_sizes
-    most = 48.0 / n  # a hand's most cards: 12, or 24 with two players (docs/rules.md §12)
-    for s in range(n):
-        sc[i + (s - seat) % n] = sizes[s] / most
-    i += 4
-    sc[i] = view.stock_size / 44.0
-    sc[i + 1] = view.facedown / 4.0
-    sc[i + 2] = view.plays / 48.0
-    sc[i + 3 + view.phase_id] = 1.0
-    i += 6
-    if view.bid:
-        sc[i + view.bid - 9] = 1.0
-    i += 5
-    to_move = view.to_move
-    if to_move is not None:
-        sc[i + (to_move - seat) % n] = 1.0
-    i += 4
-    sc[i + (view.dealer - seat) % n] = 1.0
-    i += 4
-    sc[i] = min(view.sweeps[team] / 200.0, 1.0)
-    sc[i + 1] = min(view.sweeps[1 - team] / 200.0, 1.0)
-    i += 2
-    lc = view.last_capture
-    sc[i + (2 if lc < 0 else 0 if lc == team else 1)] = 1.0
-    i += 3
-    diff, baazis, deals = view.match
-    lead = max(view.rules.baazi_lead, 1)
-    own_diff = diff if team == 0 else -diff
-    sc[i] = min(max(0.5 + own_diff / (2.0 * lead), 0.0), 1.0)
-    sc[i + 1] = min(baazis[team] / 10.0, 1.0)
-    sc[i + 2] = min(baazis[1 - team] / 10.0, 1.0)
-    sc[i + 3] = min(deals / 50.0, 1.0)
-    out[_SC:] = sc
+        out[:] = entries.reshape(OBS_SIZE)
+    out[_REAL_IDX] = reals
     return out
+
+
+class ObservationBatch:
+    """The observations of N games in one float32 ``(N, OBS_SIZE)`` array (:attr:`obs`) and
+    their action masks in one int8 ``(N, NUM_ACTIONS)`` array (:attr:`mask`), both written
+    by :meth:`write` in a few numpy calls for the whole batch."""
+
+    def __init__(self, num: int) -> None:
+        self.obs = np.zeros((num, OBS_SIZE), np.float32)
+        self.mask = np.zeros((num, NUM_ACTIONS), np.int8)
+        # The same memory seen as (bytes of the packed int, 8 entries) for ndarray.take.
+        self._obs_bytes = self.obs.reshape(num * _OBS_BYTES, 8)
+        self._mask_bits = np.zeros((num, 8 * _MASK_BYTES), np.int8)
+        self._mask_bytes = self._mask_bits.reshape(num * _MASK_BYTES, 8)
+
+    def write(self, obs: bytes, reals: list[float], masks: bytes) -> None:
+        """Fill both arrays from :func:`~seep.integrations.hotpath.batch_parts`."""
+        _BYTE_F32.take(np.frombuffer(obs, np.uint8), 0, self._obs_bytes)
+        self.obs[:, _REAL_IDX] = np.array(reals, np.float32).reshape(-1, NUM_REALS)
+        _BYTE_I8.take(np.frombuffer(masks, np.uint8), 0, self._mask_bytes)
+        self.mask[:] = self._mask_bits[:, :NUM_ACTIONS]
+
+
+def mask_array(mask: int) -> npt.NDArray[np.int8]:
+    """The int8 0/1 array of a bitmask of action ids (bit ``a`` for action ``a``)."""
+    bits = _BYTE_I8.take(np.frombuffer(mask.to_bytes(_MASK_BYTES, "little"), np.uint8), 0)
+    return bits.reshape(8 * _MASK_BYTES)[:NUM_ACTIONS]
 
 
 # --- candidate moves ----------------------------------------------------------------------

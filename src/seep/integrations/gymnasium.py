@@ -39,18 +39,19 @@ import numpy as np
 from gymnasium import spaces
 
 from ..bots import Bot, make_bot
+from ..bots.base import RandomBot
 from ..engine import Position
 from ..options import Rules
 from ..session import Session
 from ..view import View
 from .actions import NUM_ACTIONS, MoveBuilder
-from .features import OBS_SIZE, observation
+from .features import OBS_SIZE, mask_array, position_observation
+from .hotpath import random_choice
 from .render import env_render
 
 __all__ = ["SeepEnv"]
 
 Obs = dict[str, Any]
-_MASK_BYTES = (NUM_ACTIONS + 7) // 8
 
 
 class SeepEnv(gym.Env[Obs, int]):
@@ -99,6 +100,10 @@ class SeepEnv(gym.Env[Obs, int]):
             self.bots: dict[int, Bot] = {1 - seat: opp}
         else:
             self.bots = {(seat + 1) & 3: opp, (seat + 2) & 3: par, (seat + 3) & 3: opp}
+        # RandomBot chooses among its view's legal moves: the position's own, except under
+        # add_retention "team" (a permission resting on the partner's hidden card).
+        blind = parsed.add_retention != "team" or n == 2
+        self._inline = [type(self.bots.get(s)) is RandomBot and blind for s in range(4)]
         self.observation_space = spaces.Dict(
             {
                 "observation": spaces.Box(0.0, 1.0, (OBS_SIZE,), np.float32),
@@ -169,11 +174,16 @@ class SeepEnv(gym.Env[Obs, int]):
     def _bots_play(self) -> None:
         """Let the bots move until it is the agent's turn or the deal is over."""
         session = self.session
+        inline = self._inline
         while not session.deal_over and session.to_move != self.seat:
             seat = session.to_move
             assert seat is not None
+            rng = self._rngs[seat]
+            if inline[seat]:  # what RandomBot does (the same draw), without its view
+                session.play_legal(random_choice(rng, session.position.legal_codes()))
+                continue
             view = View.from_position(session.position, seat, session.history)
-            session.play(int(self.bots[seat].choose(view, self._rngs[seat]).move))  # checked
+            session.play(int(self.bots[seat].choose(view, rng).move))  # checked
         self.builder.reset(() if session.deal_over else session.position.legal_codes())
 
     # --- observing ------------------------------------------------------------------------
@@ -183,17 +193,13 @@ class SeepEnv(gym.Env[Obs, int]):
         return View.from_position(self.position, self.seat, self.session.history)
 
     def _mask_bits(self) -> np.ndarray[Any, np.dtype[np.int8]]:
-        mask = self.builder.mask()
-        bits = np.unpackbits(
-            np.frombuffer(mask.to_bytes(_MASK_BYTES, "little"), np.uint8),
-            count=NUM_ACTIONS,
-            bitorder="little",
-        )
-        return bits.view(np.int8)
+        return mask_array(self.builder.mask())
 
     def _obs(self) -> Obs:
-        view = View.from_position(self.position, self.seat)
-        return {"observation": observation(view, self.builder), "action_mask": self._mask_bits()}
+        return {
+            "observation": position_observation(self.session.position, self.seat, self.builder),
+            "action_mask": self._mask_bits(),
+        }
 
     def _info(self, illegal: bool = False) -> dict[str, Any]:
         info: dict[str, Any] = {"illegal": illegal, "action_mask": self._mask_bits()}

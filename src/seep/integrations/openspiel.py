@@ -48,7 +48,7 @@ import numpy as np
 import pyspiel  # type: ignore[import-not-found]
 
 from ..cards import CARD_NAMES, format_cards, mask_points, seat_to_move
-from ..engine import PHASE_BID, Position
+from ..engine import PHASE_BID, PHASE_OVER, Position
 from ..moves import Move
 from ..notation import format_position
 from ..options import STANDARD, Rules
@@ -70,6 +70,8 @@ from .features import OBS_SIZE, observation
 __all__ = ["GAME_TYPE", "SeepGame", "SeepObserver", "SeepState", "game_info", "max_return"]
 
 _HIGH_CARDS = frozenset(range(32, 52))  # value 9 and above: a hand that can bid (R13)
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 _MAX_SUBSTEPS = 2 + 57 + 1  # card, use, every floor item, done
 _SLOT = 4 + USE0 + NUM_USES + 57  # history slot: mover (relative), first action, use, items
 _SLOTS = 49  # the bid and 48 plays
@@ -196,8 +198,11 @@ class _Core:
         "floor0",
         "hands0",
         "hands1",
+        "left",
+        "legal",
         "over",
         "past",
+        "player",
         "pos",
         "prefix",
         "session",
@@ -208,6 +213,9 @@ class _Core:
     pos: Position | None  # the session's deal in play, or the last at the end (None: dealing)
     over: bool  # the session is over (kept from its answer: asked on every action)
     dealt: list[int]  # cards dealt so far, in deal order
+    left: list[int]  # cards not dealt yet, ascending (the chance outcomes)
+    player: int  # current_player(), kept up to date by every action
+    legal: list[int] | None  # the legal actions of a player node, once asked
     floor0: int  # the four floor cards, face up from the bid on (R15)
     hands0: list[int]  # hands when the deal was laid out (before the bid)
     hands1: list[int] | None  # hands right after the stock was dealt (play 1)
@@ -245,6 +253,9 @@ class _Core:
         c.pos = None if self.pos is None or c.session is None else c.session.position
         c.over = self.over
         c.dealt = self.dealt[:]
+        c.left = self.left[:]
+        c.player = self.player
+        c.legal = self.legal
         c.floor0 = self.floor0
         c.hands0 = self.hands0[:]
         c.hands1 = None if self.hands1 is None else self.hands1[:]
@@ -259,6 +270,10 @@ class _Core:
     def __setstate__(self, state: dict[str, Any]) -> None:
         for k, v in state.items():
             setattr(self, k, v)
+        if "player" not in state:  # pickled before these were kept
+            self.left = [x for x in range(52) if x not in set(self.dealt)]
+            self.legal = None
+            self.player = _player_of(self)
 
 
 class SeepState(pyspiel.State):  # type: ignore[misc]
@@ -272,6 +287,9 @@ class SeepState(pyspiel.State):  # type: ignore[misc]
         c.pos = None
         c.over = False
         c.dealt = []
+        c.left = list(range(52))
+        c.player = _CHANCE
+        c.legal = None
         c.floor0 = 0
         c.hands0 = [0] * game.rules.players
         c.hands1 = None
@@ -282,26 +300,50 @@ class SeepState(pyspiel.State):  # type: ignore[misc]
 
     # --- OpenSpiel API ------------------------------------------------------------------------
 
+    # Every OpenSpiel call from Python lands here directly (the C++ base class would call back
+    # into Python several times per call): the player is kept up to date by each action and
+    # the legal actions are kept once asked, so that these answer at once.
+
     def current_player(self) -> int:
+        return self._c.player
+
+    def is_chance_node(self) -> bool:
+        return self._c.player == _CHANCE
+
+    def is_terminal(self) -> bool:
+        return self._c.over
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The legal actions of ``player`` (default: the player to move), as OpenSpiel's own
+        ``State.legal_actions`` answers: none at the end or for a player not to move, the
+        chance outcomes at a chance node."""
         c = self._c
         if c.over:
-            return int(pyspiel.PlayerId.TERMINAL)
-        pos = c.pos
-        if pos is None:
-            return int(pyspiel.PlayerId.CHANCE)
-        return seat_to_move(pos.dealer, pos.plays, len(pos.hands))
+            return []
+        if c.player == _CHANCE:
+            return [a for a, _ in self.chance_outcomes()]
+        if player is None or player == c.player:
+            legal = c.legal
+            if legal is None:
+                legal = c.legal = c.builder.legal_actions()
+            return legal[:]  # the caller's to change
+        if player < 0:
+            raise pyspiel.SpielError(f"Called LegalActions for pseudo-player {player}")
+        return []
 
     def _legal_actions(self, player: int) -> list[int]:
-        return self._c.builder.legal_actions()
+        c = self._c
+        legal = c.legal
+        if legal is None:
+            legal = c.legal = c.builder.legal_actions()
+        return legal
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         c = self._c
-        dealt = set(c.dealt)
-        left = [card for card in range(52) if card not in dealt]
+        left = c.left
         i = len(c.dealt)
         if i >= 4 or any(card in _HIGH_CARDS for card in c.dealt):
-            p = 1.0 / len(left)
-            return [(card, p) for card in left]
+            return list(zip(left, [1.0 / len(left)] * len(left), strict=True))
         # The bidder's hand must hold a card above 8 (R14): weight each card by the number of
         # ways to complete the hand with one.
         k = 4 - i
@@ -317,11 +359,13 @@ class SeepState(pyspiel.State):  # type: ignore[misc]
         c = self._c
         if c.pos is None:
             c.dealt.append(action)
-            if len(c.dealt) == 52:
+            c.left.remove(action)
+            if not c.left:
                 self._start_deal()
             return
-        c.prefix.append(action)
         code = c.builder.apply(action)
+        c.prefix.append(action)
+        c.legal = None
         if code is not None:
             self._commit(code)
 
@@ -329,9 +373,6 @@ class SeepState(pyspiel.State):  # type: ignore[misc]
         if player == pyspiel.PlayerId.CHANCE:
             return "deal " + CARD_NAMES[action]
         return action_name(action)
-
-    def is_terminal(self) -> bool:
-        return self._c.over
 
     def returns(self) -> list[float]:
         r0, r1 = self._c.result
@@ -368,6 +409,7 @@ class SeepState(pyspiel.State):  # type: ignore[misc]
         s.builder = MoveBuilder(pos.legal_codes())
         for a in c.prefix:
             s.builder.apply(a)
+        s.legal = None
         return state
 
     # --- the deal -----------------------------------------------------------------------------
@@ -390,6 +432,8 @@ class SeepState(pyspiel.State):  # type: ignore[misc]
         c.hands1 = None
         c.prefix = []
         c.builder = MoveBuilder(pos.legal_codes())
+        c.legal = None
+        c.player = _player_of(c)
 
     def _commit(self, code: int) -> None:
         c = self._c
@@ -400,16 +444,20 @@ class SeepState(pyspiel.State):  # type: ignore[misc]
         pos = session.position
         if pos.plays == 1 and c.hands1 is None:
             c.hands1 = pos.hands[:]
-        if not session.deal_over:
-            c.builder = MoveBuilder(pos.legal_codes())
+        if pos.phase_id != PHASE_OVER:
+            c.builder.reset(pos.legal_codes())
+            c.player = seat_to_move(pos.dealer, pos.plays, len(pos.hands))
             return
         c.builder = MoveBuilder()
         if session.is_over:
             c.over = True
+            c.player = _TERMINAL
             return
         c.past.append((pos.dealer, c.floor0, c.hands0, c.hands1))
         c.pos = None
         c.dealt = []
+        c.left = list(range(52))
+        c.player = _CHANCE
 
     # --- information (used by the observer) ---------------------------------------------------
 
@@ -420,6 +468,17 @@ class SeepState(pyspiel.State):  # type: ignore[misc]
         if c.pos is None:
             return None
         return View.from_position(c.pos, player, c.history)
+
+
+def _player_of(c: _Core) -> int:
+    """The player to act: terminal, chance while a deal is being dealt, else the seat to
+    move."""
+    if c.over:
+        return _TERMINAL
+    pos = c.pos
+    if pos is None:
+        return _CHANCE
+    return seat_to_move(pos.dealer, pos.plays, len(pos.hands))
 
 
 def _past_hands(

@@ -36,22 +36,10 @@ from ..options import Rules
 from ..session import Session
 from ..view import View
 from .actions import NUM_ACTIONS, MoveBuilder
-from .features import OBS_SIZE, observation
+from .features import OBS_SIZE, mask_array, position_observation
 from .render import env_render
 
 __all__ = ["SeepAECEnv", "env", "raw_env"]
-
-_MASK_BYTES = (NUM_ACTIONS + 7) // 8
-
-
-def _mask_array(mask: int) -> np.ndarray[Any, np.dtype[np.int8]]:
-    """The int8 0/1 array of a bitmask of action ids (one numpy call, no Python loop)."""
-    bits = np.unpackbits(
-        np.frombuffer(mask.to_bytes(_MASK_BYTES, "little"), np.uint8),
-        count=NUM_ACTIONS,
-        bitorder="little",
-    )
-    return bits.view(np.int8)
 
 
 class SeepAECEnv(AECEnv):  # type: ignore[misc]
@@ -83,6 +71,7 @@ class SeepAECEnv(AECEnv):  # type: ignore[misc]
         self.render_mode = render_mode
         # Four agents, or two under players=2 (docs/rules.md §12), each his own team.
         self.possible_agents = [f"player_{s}" for s in range(self.rules.players)]
+        self._seats = {a: s for s, a in enumerate(self.possible_agents)}
         obs_space = spaces.Dict(
             {
                 "observation": spaces.Box(0.0, 1.0, (OBS_SIZE,), np.float32),
@@ -170,9 +159,11 @@ class SeepAECEnv(AECEnv):  # type: ignore[misc]
             self.session.play_legal(code)  # from the builder, made of legal_codes()
             if self.session.deal_over:
                 self._end_of_deal()
+                # Rewards are only ever set here: on other steps they are all 0 and there is
+                # nothing to accumulate.
+                self._accumulate_rewards()
             else:
                 self._start_move()
-        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
@@ -213,14 +204,16 @@ class SeepAECEnv(AECEnv):  # type: ignore[misc]
         cached = self._cache.get(agent)
         if cached is not None and cached[0] == self._version:
             return cached[1]
-        seat = self.possible_agents.index(agent)
-        view = View.from_position(self.position, seat)
+        seat = self._seats[agent]
         mine = self.agent_selection == agent and not (
             self.terminations.get(agent) or self.truncations.get(agent)
         )
+        # The seat's view, made from the position directly (features.position_observation).
         obs = {
-            "observation": observation(view, self.builder if mine else None),
-            "action_mask": _mask_array(self.builder.mask()) if mine else self._zero_mask.copy(),
+            "observation": position_observation(
+                self.session.position, seat, self.builder if mine else None
+            ),
+            "action_mask": mask_array(self.builder.mask()) if mine else self._zero_mask.copy(),
         }
         self._cache[agent] = (self._version, obs)
         return obs

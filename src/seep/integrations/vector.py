@@ -42,18 +42,20 @@ from gymnasium.vector.utils import batch_space
 
 from ..bots import Bot, make_bot
 from ..bots.base import RandomBot
+from ..codes import PHASE_OVER
 from ..engine import Position
+from ..errors import IllegalMoveError
 from ..options import Rules
-from ..session import Session
+from ..verify import verify_move
 from ..view import View
 from .actions import NUM_ACTIONS, MoveBuilder
-from .features import OBS_SIZE, observation
+from .features import OBS_SIZE, ObservationBatch
+from .hotpath import batch_parts, play_random
 
 __all__ = ["SeepSelfPlayVectorEnv", "SeepVectorEnv"]
 
 Obs = dict[str, Any]
 Arr = np.ndarray[Any, Any]
-_MASK_BYTES = (NUM_ACTIONS + 7) // 8
 
 
 def _single_spaces() -> tuple[spaces.Dict, spaces.Discrete]:
@@ -66,21 +68,19 @@ def _single_spaces() -> tuple[spaces.Dict, spaces.Discrete]:
     return obs, spaces.Discrete(NUM_ACTIONS)
 
 
-def _mover(session: Session) -> int:
-    seat = session.to_move
-    assert seat is not None  # only asked while the deal runs
-    return seat
-
-
 class _Game:
-    """One deal of a batch: the session, the move being built, the seats' random sources."""
+    """One deal of a batch: the position, its moves, the move being built, the random
+    sources. The deal is driven on the :class:`~seep.engine.Position` itself (no
+    :class:`~seep.session.Session`: an episode is one deal, and the moves are kept only when a
+    bot needs them for its view)."""
 
-    __slots__ = ("builder", "illegal", "rng", "seat_rngs", "session", "steps")
+    __slots__ = ("builder", "history", "illegal", "pos", "rng", "seat_rngs", "steps")
 
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
         self.seat_rngs = [random.Random(f"{seed}:{s}") for s in range(4)]  # 2 used at two
-        self.session = Session(deals=1)
+        self.pos = Position()  # the deal, made by deal()
+        self.history: list[tuple[int, int]] = []  # (seat, move code), for bots' views
         self.builder = MoveBuilder()
         self.illegal = 0
         self.steps = 0
@@ -88,7 +88,8 @@ class _Game:
     def deal(self, rules: Rules) -> None:
         rng = self.rng
         dealer = rng.randrange(rules.players)
-        self.session = Session(start=Position.new_deal(rng.getrandbits(62), dealer, rules), deals=1)
+        self.pos = Position.new_deal(rng.getrandbits(62), dealer, rules)
+        self.history = []
         self.illegal = 0
         self.steps = 0
 
@@ -119,10 +120,10 @@ class _Batch(VectorEnv[Obs, Any, Any]):
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self.games = [_Game(i) for i in range(num_envs)]
-        self._obs = np.zeros((num_envs, OBS_SIZE), np.float32)
-        self._mask = np.zeros((num_envs, NUM_ACTIONS), np.int8)
-        self._bits = np.zeros((num_envs, _MASK_BYTES), np.uint8)
-        self._autoreset = np.zeros(num_envs, np.bool_)
+        self._batch = ObservationBatch(num_envs)
+        self._obs = self._batch.obs
+        self._mask = self._batch.mask
+        self._autoreset = [False] * num_envs
 
     def reset(
         self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
@@ -140,7 +141,7 @@ class _Batch(VectorEnv[Obs, Any, Any]):
         self.games = [_Game(s) for s in seeds]
         for i in range(self.num_envs):
             self._new_episode(i)
-        self._autoreset[:] = False
+        self._autoreset = [False] * self.num_envs
         return self._observe(), self._info()
 
     def action_masks(self) -> np.ndarray[Any, np.dtype[np.bool_]]:
@@ -152,45 +153,37 @@ class _Batch(VectorEnv[Obs, Any, Any]):
     def _new_episode(self, i: int) -> None:
         raise NotImplementedError
 
-    def _seat(self, i: int) -> int:
-        """The seat whose observation game ``i`` shows."""
+    def _seats(self) -> list[int]:
+        """The seat whose observation each game shows."""
         raise NotImplementedError
 
     # --- shared ----------------------------------------------------------------------------
 
-    def _ready(self, i: int) -> None:
-        """Game ``i`` waits for a move of the seat it observes: offer its legal moves."""
-        g = self.games[i]
-        g.builder.reset(g.session.position.legal_codes())
-
     def _observe(self) -> Obs:
-        bits = self._bits
-        for i, g in enumerate(self.games):
-            pos = g.session.position
-            observation(View.from_position(pos, self._seat(i)), g.builder, self._obs[i])
-            bits[i] = np.frombuffer(g.builder.mask().to_bytes(_MASK_BYTES, "little"), np.uint8)
-        self._mask[:] = np.unpackbits(bits, axis=1, count=NUM_ACTIONS, bitorder="little")
-        # A finished deal waits for the autoreset step, which ignores its action: every action
-        # is allowed there, so that a masked policy never meets an empty mask.
-        self._mask[~self._mask.any(axis=1)] = 1
+        games = self.games
+        # A finished deal waits for the autoreset step, which ignores its action: every
+        # action is allowed there (batch_parts), so a masked policy never meets an empty mask.
+        self._batch.write(
+            *batch_parts([g.pos for g in games], self._seats(), [g.builder for g in games])
+        )
         return {"observation": self._obs, "action_mask": self._mask}
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self._mask}
 
-    def _take(self, i: int, action: int) -> tuple[bool, bool]:
-        """Apply the learning seat's sub-decision in game ``i``: (legal, move made)."""
-        g = self.games[i]
+    def _take(self, g: _Game, action: int) -> tuple[bool, int | None]:
+        """Apply the learning seat's sub-decision in game ``g``: (legal, the move's code once
+        it is made)."""
         g.steps += 1
-        if not (g.builder.mask() >> action) & 1:
+        b = g.builder
+        if action < 0 or not b.mask() >> action & 1:
             g.illegal += 1
-            return False, False
+            return False, None
         g.illegal = 0
-        code = g.builder.apply(action)
-        if code is None:
-            return True, False
-        g.session.play_legal(code)  # from the builder, made of legal_codes()
-        return True, True
+        code = b.apply(action)
+        if code is not None:
+            g.pos.advance(code)  # from the builder, made of legal_codes()
+        return True, code
 
     def close_extras(self, **kwargs: Any) -> None:
         self.games = []
@@ -199,7 +192,8 @@ class _Batch(VectorEnv[Obs, Any, Any]):
 class SeepVectorEnv(_Batch):
     """N games of one learning seat against three bots, stepped together (``Seep-v0``
     batched; see the module docstring). ``opponents`` and ``partner`` as for
-    :class:`~seep.integrations.gymnasium.SeepEnv`; the ``random`` bot is played inline."""
+    :class:`~seep.integrations.gymnasium.SeepEnv`; the ``random`` bot is played inline (the
+    same choice from the same random source, without building a view)."""
 
     def __init__(
         self,
@@ -212,7 +206,8 @@ class SeepVectorEnv(_Batch):
         illegal_reward: float = -1.0,
         max_illegal: int = 100,
     ) -> None:
-        n = Rules.parse(rules).players
+        parsed = Rules.parse(rules)
+        n = parsed.players
         if not isinstance(seat, int) or not 0 <= seat < n:
             raise ValueError(f"seat must be 0..{n - 1}, got {seat!r}")
         self.seat = seat
@@ -224,61 +219,84 @@ class SeepVectorEnv(_Batch):
             if n == 4
             else {1 - seat: opp}
         )
-        super().__init__(num_envs, rules, reward_scale, illegal_reward, max_illegal)
+        # RandomBot picks among its view's legal moves, which are the position's own except
+        # under add_retention "team" (a permission resting on the partner's hidden card):
+        # there it gets its view like any other bot.
+        blind = parsed.add_retention != "team" or n == 2
+        inline = [type(self.bots.get(s)) is RandomBot and blind for s in range(4)]
+        self._stop = [not x for x in inline]  # play_random stops at the others' turns
+        self._keep_history = not all(inline[s] for s in self.bots)
+        super().__init__(num_envs, parsed, reward_scale, illegal_reward, max_illegal)
 
-    def _seat(self, i: int) -> int:
-        return self.seat
+    def _seats(self) -> list[int]:
+        return [self.seat] * self.num_envs
 
     def _new_episode(self, i: int) -> None:
         g = self.games[i]
         g.deal(self.rules)
-        self._bots_play(i)
+        self._bots_play(g)
 
-    def _bots_play(self, i: int) -> None:
-        g = self.games[i]
-        session = g.session
-        while not session.deal_over and session.to_move != self.seat:
-            seat = session.to_move
-            assert seat is not None
-            bot = self.bots[seat]
-            rng = g.seat_rngs[seat]
-            if type(bot) is RandomBot:  # what RandomBot does, without building a View
-                session.play_legal(rng.choice(session.position.legal_codes()))
-            else:
-                view = View.from_position(session.position, seat, session.history)
-                session.play(int(bot.choose(view, rng).move))  # checked
-        if session.deal_over:
-            g.builder.reset(())
-        else:
-            self._ready(i)
+    def _bots_play(self, g: _Game) -> None:
+        """The bots move until the learning seat is to move (its moves offered) or the deal
+        is over."""
+        pos = g.pos
+        history = g.history if self._keep_history else None
+        while True:
+            seat = play_random(pos, self._stop, g.seat_rngs, history)
+            if seat < 0:
+                g.builder.reset(())
+                return
+            if seat == self.seat:
+                g.builder.reset(pos.legal_codes())
+                return
+            view = View.from_position(pos, seat, g.history)
+            code = int(self.bots[seat].choose(view, g.seat_rngs[seat]).move)
+            if not pos.is_legal(code):
+                verify_move(pos, code)  # raises with the reason
+                raise IllegalMoveError(f"{code:#x} is not a legal move here")
+            pos.advance(code)
+            g.history.append((seat, code))
 
     def step(
         self, actions: Any
     ) -> tuple[
         Obs, np.ndarray[Any, Any], np.ndarray[Any, Any], np.ndarray[Any, Any], dict[str, Any]
     ]:
-        acts = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
-        rewards = np.zeros(self.num_envs, np.float64)
-        terminated = np.zeros(self.num_envs, np.bool_)
-        truncated = np.zeros(self.num_envs, np.bool_)
+        n = self.num_envs
+        acts: list[int] = np.asarray(actions, dtype=np.int64).reshape(n).tolist()
+        rewards = [0.0] * n
+        terminated = [False] * n
+        truncated = [False] * n
         team = self.seat & 1
+        autoreset = self._autoreset
+        keep = self._keep_history
         for i, g in enumerate(self.games):
-            if self._autoreset[i]:
+            if autoreset[i]:
                 self._new_episode(i)
                 continue
-            legal, made = self._take(i, int(acts[i]))
+            legal, code = self._take(g, acts[i])
             if not legal:
                 rewards[i] = self.illegal_reward
                 truncated[i] = g.illegal >= self.max_illegal
                 continue
-            if made:
-                self._bots_play(i)
-            if g.session.deal_over:
-                s = g.session.position.deal_scores()
+            if code is None:
+                continue
+            if keep:
+                g.history.append((self.seat, code))
+            self._bots_play(g)
+            pos = g.pos
+            if pos.phase_id == PHASE_OVER:
+                s = pos.deal_scores()
                 rewards[i] = (s[team] - s[1 - team]) * self.reward_scale
                 terminated[i] = True
-        self._autoreset = terminated | truncated
-        return self._observe(), rewards, terminated, truncated, self._info()
+        self._autoreset = [t or u for t, u in zip(terminated, truncated, strict=True)]
+        return (
+            self._observe(),
+            np.array(rewards, np.float64),
+            np.array(terminated, np.bool_),
+            np.array(truncated, np.bool_),
+            self._info(),
+        )
 
 
 class SeepSelfPlayVectorEnv(_Batch):
@@ -294,51 +312,65 @@ class SeepSelfPlayVectorEnv(_Batch):
         illegal_reward: float = -1.0,
         max_illegal: int = 100,
     ) -> None:
+        self._agents = [0] * num_envs if isinstance(num_envs, int) and num_envs > 0 else []
         super().__init__(num_envs, rules, reward_scale, illegal_reward, max_illegal)
-        self._agent = np.zeros(num_envs, np.int64)
 
-    def _seat(self, i: int) -> int:
-        return int(self._agent[i])
+    def _seats(self) -> list[int]:
+        return self._agents
 
     def _new_episode(self, i: int) -> None:
         g = self.games[i]
         g.deal(self.rules)
-        self._ready(i)
-        self._agent[i] = _mover(g.session)
+        pos = g.pos
+        g.builder.reset(pos.legal_codes())
+        seat = pos.to_move
+        assert seat is not None
+        self._agents[i] = seat
 
     def _info(self) -> dict[str, Any]:
-        return {"action_mask": self._mask, "agent": self._agent.copy()}
+        return {"action_mask": self._mask, "agent": np.array(self._agents, np.int64)}
 
     def step(
         self, actions: Any
     ) -> tuple[
         Obs, np.ndarray[Any, Any], np.ndarray[Any, Any], np.ndarray[Any, Any], dict[str, Any]
     ]:
-        acts = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
+        num = self.num_envs
+        acts: list[int] = np.asarray(actions, dtype=np.int64).reshape(num).tolist()
         n = self.rules.players
-        rewards = np.zeros((self.num_envs, n), np.float64)
-        terminated = np.zeros(self.num_envs, np.bool_)
-        truncated = np.zeros(self.num_envs, np.bool_)
+        rewards = np.zeros((num, n), np.float64)
+        terminated = [False] * num
+        truncated = [False] * num
+        autoreset = self._autoreset
+        agents = self._agents
         for i, g in enumerate(self.games):
-            if self._autoreset[i]:
+            if autoreset[i]:
                 self._new_episode(i)
                 continue
-            legal, made = self._take(i, int(acts[i]))
+            legal, code = self._take(g, acts[i])
             if not legal:
-                rewards[i, self._agent[i]] = self.illegal_reward
+                rewards[i, agents[i]] = self.illegal_reward
                 truncated[i] = g.illegal >= self.max_illegal
                 continue
-            if not made:
+            if code is None:
                 continue
-            session = g.session
-            if session.deal_over:
-                s = session.position.deal_scores()
+            pos = g.pos
+            if pos.phase_id == PHASE_OVER:
+                s = pos.deal_scores()
                 d = (s[0] - s[1]) * self.reward_scale
                 rewards[i] = (d, -d, d, -d) if n == 4 else (d, -d)
                 terminated[i] = True
                 g.builder.reset(())
             else:
-                self._ready(i)
-                self._agent[i] = _mover(session)
-        self._autoreset = terminated | truncated
-        return self._observe(), rewards, terminated, truncated, self._info()
+                g.builder.reset(pos.legal_codes())
+                seat = pos.to_move
+                assert seat is not None
+                agents[i] = seat
+        self._autoreset = [t or u for t, u in zip(terminated, truncated, strict=True)]
+        return (
+            self._observe(),
+            rewards,
+            np.array(terminated, np.bool_),
+            np.array(truncated, np.bool_),
+            self._info(),
+        )
