@@ -111,23 +111,28 @@ _SUM_BITS: Final = ((1 << 14) - 1) & ~1  # sums 1..13
 _REVERSED_SUMS: Final[tuple[int, ...]] = tuple(
     sum(1 << (13 - t) for t in range(14) if m >> t & 1) for m in range(1 << 14)
 )
+# The fields of a code shifted down by SH_HOUSES (Position.advance).
+_TOP_CARD: Final = SH_CARD - SH_HOUSES
+_TOP_ACTION: Final = SH_ACTION - SH_HOUSES
+_TOP_VALUE: Final = SH_VALUE - SH_HOUSES
+_TOP_HOUSE: Final = SH_HOUSE - SH_HOUSES
 _BREAK_TAG: Final = BREAK << SH_ACTION
 _THROW_TAG: Final = THROW << SH_ACTION
 
 # _CARD_FIELDS[v][nib]: the card fields (card << SH_CARD) of the cards of value v whose suits
 # are the bits of nib; _THROW_CODES[v][nib]: their throws.
-_CARD_FIELDS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+_CARD_FIELDS: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
     tuple(tuple((4 * v - 4 + s) << SH_CARD for s in range(4) if nib >> s & 1) for nib in range(16))
     if v
     else ((),) * 16
     for v in range(14)
 )
-_THROW_CODES: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+_THROW_CODES: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
     tuple(tuple(_THROW_TAG | f for f in fields) for fields in by_nib) for by_nib in _CARD_FIELDS
 )
-_CAPTURE_TAGS = tuple(CAPTURE << SH_ACTION | v << SH_VALUE for v in range(14))
-_BUILD_TAGS = tuple(BUILD << SH_ACTION | v << SH_VALUE for v in range(14))
-_CEMENT_TAGS = tuple(CEMENT << SH_ACTION | v << SH_VALUE for v in range(14))
+_CAPTURE_TAGS: Final = tuple(CAPTURE << SH_ACTION | v << SH_VALUE for v in range(14))
+_BUILD_TAGS: Final = tuple(BUILD << SH_ACTION | v << SH_VALUE for v in range(14))
+_CEMENT_TAGS: Final = tuple(CEMENT << SH_ACTION | v << SH_VALUE for v in range(14))
 
 
 def _keeps(free: int, held: int, twice: int, vbit: int) -> int:
@@ -153,16 +158,67 @@ def _held_table(first_value: int, values: int) -> tuple[int, ...]:
     return tuple(table)
 
 
-_HELD_1_2 = _held_table(1, 2)
-_HELD_3_4 = _held_table(3, 2)
-_HELD_5_6 = _held_table(5, 2)
-_HELD_7_8 = _held_table(7, 2)
-_HELD_9_10 = _held_table(9, 2)
-_HELD_11_12 = _held_table(11, 2)
-_HELD_13 = _held_table(13, 1)
-_PARTNER_SEATS = (0b0100, 0b1000, 0b0001, 0b0010)  # seat mask of s+2
+_HELD_1_2: Final = _held_table(1, 2)
+_HELD_3_4: Final = _held_table(3, 2)
+_HELD_5_6: Final = _held_table(5, 2)
+_HELD_7_8: Final = _held_table(7, 2)
+_HELD_9_10: Final = _held_table(9, 2)
+_HELD_11_12: Final = _held_table(11, 2)
+_HELD_13: Final = _held_table(13, 1)
+_PARTNER_SEATS: Final = (0b0100, 0b1000, 0b0001, 0b0010)  # seat mask of s+2
 
 _ZERO_ONLY: Final[tuple[int, ...]] = (0,)
+
+
+class _Options:
+    """The options the move generator reads on every call, as
+    plain fields: compiled, this is a native class whose fields are C struct members, while
+    each attribute of the pure-Python :class:`~seep.options.Rules` is a dictionary lookup."""
+
+    __slots__ = (
+        "rules",
+        "players",
+        "throw_rule",
+        "house_in_sums",
+        "capture_mode",
+        "absorb_never",
+        "absorb_mode",
+        "max_houses",
+        "allow_pair_build",
+        "partner_team",
+        "partner_cement_free",
+    )
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.players: int = rules.players
+        self.throw_rule: str = rules.throw_rule
+        self.house_in_sums: bool = rules.house_in_sums
+        self.capture_mode: int = MAXIMAL_UNIONS if rules.capture_rule == "maximal" else ALL_UNIONS
+        self.absorb_never: bool = rules.absorb_loose_groups == "never"
+        self.absorb_mode: int = (
+            MAXIMAL_UNIONS if rules.absorb_loose_groups == "mandatory" else ALL_UNIONS
+        )
+        # A22: -1 for no limit.
+        self.max_houses: int = -1 if rules.max_houses is None else rules.max_houses
+        self.allow_pair_build: bool = rules.allow_pair_build
+        # A14 under add_retention "team"; two players have no partner (R2P9).
+        self.partner_team: bool = rules.add_retention == "team" and rules.players == 4
+        self.partner_cement_free: bool = rules.partner_cement_free
+
+
+# The _Options of each Rules seen, by identity (Rules is frozen, so they never go stale; the
+# entry holds its Rules, so an id is never reused while it is cached). Bounded by clearing.
+_OPTIONS: Final[dict[int, _Options]] = {}
+
+
+def _options(rules: Rules) -> _Options:
+    o = _OPTIONS.get(id(rules))
+    if o is None or o.rules is not rules:
+        if len(_OPTIONS) > 1000:
+            _OPTIONS.clear()
+        o = _OPTIONS[id(rules)] = _Options(rules)
+    return o
 
 
 def _seat_bits(mask: int) -> list[int]:
@@ -408,7 +464,8 @@ class Position:
         """All legal moves of the seat to move, as move codes, each once (docs/rules.md §7)."""
         phase = self.phase_id
         if phase == PHASE_PLAY:
-            return self.play_codes(self.rules.throw_rule)
+            opts = _options(self.rules)
+            return self._play_codes(opts, opts.throw_rule, _SUM_BITS)
         if phase == PHASE_BID:
             return self._bid_moves()
         return []
@@ -434,9 +491,12 @@ class Position:
         the generator walks the targets: for a house value V and a loose sum t, the value
         V - t is the card that builds or cements V with a t-group.
         """
-        rules = self.rules
+        return self._play_codes(_options(self.rules), throw_rule, values)
+
+    def _play_codes(self, opts: _Options, throw_rule: str, values: int) -> list[int]:
+        """:meth:`play_codes` with the options of the rules at hand."""
         plays = self.plays
-        p = seat_to_move(self.dealer, plays, rules.players)
+        p = seat_to_move(self.dealer, plays, opts.players)
         hand = self.hands[p]
         loose = self.loose
         hpresent = self.hpresent
@@ -482,15 +542,15 @@ class Position:
         if opening:
             # R16: play 1 only captures or throws with the bid value, or builds the bid value.
             cap_vals = held & (avail | hpresent) & (1 << bid)
-        elif rules.house_in_sums and hpresent:
+        elif opts.house_in_sums and hpresent:
             cap_vals = held & _SUM_BITS  # R21g / A10: every value may find a house in a sum
         else:
             cap_vals = held & (avail | hpresent)
 
         # CAPTURE (R23-R26): H_v and disjoint v-groups; maximal by default (R25).
         if cap_vals & values:
-            capture_mode = MAXIMAL_UNIONS if rules.capture_rule == "maximal" else ALL_UNIONS
-            house_in_sums = rules.house_in_sums
+            capture_mode = opts.capture_mode
+            house_in_sums = opts.house_in_sums
             cv = cap_vals & values
             while cv:
                 low = cv & -cv
@@ -525,15 +585,14 @@ class Position:
                 if found:
                     uses[v] = found
 
-        absorb = rules.absorb_loose_groups
-        absorb_never = absorb == "never"
-        absorb_mode = MAXIMAL_UNIONS if absorb == "mandatory" else ALL_UNIONS
+        absorb_never = opts.absorb_never
+        absorb_mode = opts.absorb_mode
 
         # BUILD (R27): a new ordinary house of V = v + sum(S), S non-empty, for a value V the
         # builder keeps (V > v, so a V stays in hand); loose V cards merge (R21f(a)); further
         # V-groups may join (R31). max_houses (A22); R16 at the opening.
-        max_houses = rules.max_houses
-        if free and (max_houses is None or hpresent.bit_count() < max_houses):
+        max_houses = opts.max_houses
+        if free and (max_houses < 0 or hpresent.bit_count() < max_houses):
             build_vals = held & ~hpresent & _HOUSE_BITS
             if opening:
                 build_vals &= 1 << bid
@@ -564,7 +623,7 @@ class Position:
                                 out += [base | a for a in group_unions(g, absorb_mode)]
                                 continue
                         out.append(base)
-            if rules.allow_pair_build:
+            if opts.allow_pair_build:
                 # A12: V onto a loose V, keeping another V, is a cemented build.
                 pairs = free & values & twice & ~hpresent & _HOUSE_BITS
                 if opening:
@@ -591,7 +650,7 @@ class Position:
             partner_held = 0
             # With two players there is no partner (R2P9): no seat-2 bit is ever an owner, so
             # the partner branch never applies, and add_retention is void.
-            if rules.add_retention == "team" and rules.players == 4:
+            if opts.partner_team:
                 ph = self.hands[p ^ 2]
                 for V in _HOUSE_VALUES:
                     if ph & VALUE_MASK[V]:
@@ -608,7 +667,7 @@ class Position:
                     may = _keeps(free, held, twice, lowV)  # the owner's duty (R21d, R28)
                 elif owners & partner:
                     # R33 / A13: the partner's house is free (option partner_cement_free).
-                    if rules.partner_cement_free or hcem[V]:
+                    if opts.partner_cement_free or hcem[V]:
                         may = free
                     else:
                         may = _keeps(free, held, twice, lowV)
@@ -760,17 +819,21 @@ class Position:
 
     def advance(self, code: int) -> None:
         """Make a move without recording it for :meth:`pop` (playouts that never go back)."""
-        action = code >> SH_ACTION & 7
+        # A code is wider than a machine word, so each operation on it makes a new int: one
+        # shift brings every field above the loose cards into a small int, one mask the rest.
+        top = code >> SH_HOUSES
+        action = top >> _TOP_ACTION & 7
         if action >= BID:
             if action == BID:
-                self.bid = code >> SH_VALUE & 15
+                self.bid = top >> _TOP_VALUE & 15
                 self.phase_id = PHASE_PLAY  # R15: the floor is turned face up
             else:
                 self._redeal()
             return
         plays = self.plays
         p = seat_to_move(self.dealer, plays, self.rules.players)
-        cbit = 1 << (code >> SH_CARD & 63)
+        card = top >> _TOP_CARD & 63
+        cbit = 1 << card
         hands = self.hands[:]
         hands[p] &= ~cbit
         self.hands = hands
@@ -780,7 +843,7 @@ class Position:
             moved = code & LOOSE_BITS
             team = p & 1
             taken = cbit | moved
-            hb = code >> SH_HOUSES & 31
+            hb = top & 31
             if hb:
                 hcards = self.hcards[:]
                 howners = self.howners[:]
@@ -812,7 +875,7 @@ class Position:
                 self.sweeps = sweeps
         else:
             moved = code & LOOSE_BITS
-            V = code >> SH_VALUE & 15
+            V = top >> _TOP_VALUE & 15
             hcards = self.hcards[:]
             howners = self.howners[:]
             hcem = self.hcem[:]
@@ -820,7 +883,7 @@ class Position:
             if action == BUILD:
                 hcards[V] = cbit | moved
                 # Cemented when the house holds more than one set (R21b): value sum > V.
-                hcem[V] = _VAL[code >> SH_CARD & 63] + mask_value_sum(moved) > V
+                hcem[V] = _VAL[card] + mask_value_sum(moved) > V
                 howners[V] = 1 << p
                 self.hpresent |= 1 << V
             elif action == CEMENT:
@@ -838,7 +901,7 @@ class Position:
                     # the opponent's house (R2P9); no seat-2 bit is ever an owner there.
                     howners[V] = owners | 1 << p
             else:  # BREAK (R29)
-                H = code >> SH_HOUSE & 15
+                H = top >> _TOP_HOUSE & 15
                 cards = hcards[H] | cbit | moved
                 hcards[H] = 0
                 howners[H] = 0

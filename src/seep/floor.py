@@ -40,12 +40,12 @@ _SUM_BITS: Final = ((1 << 14) - 1) & ~1  # sums 1..13
 # Caches shared by all positions: the subsets of a loose floor summing to each value 1..13, the
 # unions of disjoint group families and the values whose groups cover a floor. Each depends only
 # on masks, so they are pure functions; they are bounded by clearing when they grow large.
-_FLOOR: dict[int, tuple[tuple[tuple[int, ...], ...], int]] = {}
-_FAMILIES: dict[tuple[tuple[int, ...], int], tuple[int, ...]] = {}
-_SWEEPERS: dict[int, int] = {}
+_FLOOR: Final[dict[int, tuple[tuple[tuple[int, ...], ...], int]]] = {}
+_FAMILIES: Final[dict[tuple[tuple[int, ...], int], tuple[int, ...]]] = {}
+_SWEEPERS: Final[dict[int, int]] = {}
 _CACHE_LIMIT: Final = 50_000
-_NO_FLOOR: tuple[tuple[tuple[int, ...], ...], int] = (((),) * 14, 0)
-_ZERO_ONLY: tuple[int, ...] = (0,)
+_NO_FLOOR: Final[tuple[tuple[tuple[int, ...], ...], int]] = (((),) * 14, 0)
+_ZERO_ONLY: Final[tuple[int, ...]] = (0,)
 
 #: :func:`group_unions` modes: every family (absorption, R31; capture rule ``any``), or only
 #: the maximal ones (R25; absorption ``mandatory``).
