@@ -176,17 +176,17 @@ class _Options:
     each attribute of the pure-Python :class:`~seep.options.Rules` is a dictionary lookup."""
 
     __slots__ = (
-        "rules",
-        "players",
-        "throw_rule",
-        "house_in_sums",
-        "capture_mode",
-        "absorb_never",
         "absorb_mode",
-        "max_houses",
+        "absorb_never",
         "allow_pair_build",
-        "partner_team",
+        "capture_mode",
+        "house_in_sums",
+        "max_houses",
         "partner_cement_free",
+        "partner_team",
+        "players",
+        "rules",
+        "throw_rule",
     )
 
     def __init__(self, rules: Rules) -> None:
