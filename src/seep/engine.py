@@ -221,6 +221,17 @@ def _options(rules: Rules) -> _Options:
     return o
 
 
+def _first_of_each(codes: list[int]) -> list[int]:
+    """The codes without repeats, each where it first occurs."""
+    seen: set[int] = set()
+    unique: list[int] = []
+    for code in codes:
+        if code not in seen:
+            seen.add(code)
+            unique.append(code)
+    return unique
+
+
 def _seat_bits(mask: int) -> list[int]:
     return [s for s in range(4) if mask >> s & 1]
 
@@ -516,8 +527,10 @@ class Position:
         held = ht & 0xFFFF
         twice = ht >> 16
         subsets, avail = floor_index(loose)
-        # uses[v]: the move codes (without the card) a card of value v can make.
-        uses: dict[int, list[int]] = {}
+        # uses[v]: the move codes (without the card) a card of value v can make; order: the
+        # values with uses, in the order their first use is found (the order of the result).
+        uses: list[list[int] | None] = [None] * 14
+        order: list[int] = []
         dup = 0  # values whose uses may repeat (absorbed groups, R31)
 
         # Retention (R21d): the mover's own houses. A card whose value is an owned house and
@@ -574,6 +587,7 @@ class Position:
                 if len(groups) == 1:
                     if not fragile & low or groups[0] & _HOUSE_ITEM[v]:
                         uses[v] = [tag | groups[0]]
+                        order.append(v)
                     continue
                 unions = group_unions(groups, capture_mode)
                 if fragile & low:
@@ -584,6 +598,7 @@ class Position:
                     found = [tag | u for u in unions if u]
                 if found:
                     uses[v] = found
+                    order.append(v)
 
         absorb_never = opts.absorb_never
         absorb_mode = opts.absorb_mode
@@ -610,17 +625,19 @@ class Position:
                     ts ^= lowt
                     t = lowt.bit_length() - 1
                     v = V - t
-                    out = uses.get(v)
+                    out = uses[v]
                     if out is None:
                         out = uses[v] = []
+                        order.append(v)
                     for s in subsets[t]:
-                        base = tag | s | singles
+                        taken = s | singles
+                        base = tag | taken
                         if v_groups:
-                            taken = s | singles
                             g = tuple([x for x in v_groups if not x & taken])
                             if g:
                                 dup |= 1 << v
-                                out += [base | a for a in group_unions(g, absorb_mode)]
+                                for a in group_unions(g, absorb_mode):
+                                    out.append(base | a)
                                 continue
                         out.append(base)
             if opts.allow_pair_build:
@@ -637,10 +654,14 @@ class Position:
                         continue
                     base = _BUILD_TAGS[v] | singles
                     g = () if absorb_never else tuple([x for x in subsets[v] if not x & singles])
-                    out = uses.setdefault(v, [])
+                    out = uses[v]
+                    if out is None:
+                        out = uses[v] = []
+                        order.append(v)
                     if g:
                         dup |= low
-                        out += [base | a for a in group_unions(g, absorb_mode)]
+                        for a in group_unions(g, absorb_mode):
+                            out.append(base | a)
                     else:
                         out.append(base)
 
@@ -684,17 +705,20 @@ class Position:
                     ts ^= lowt
                     t = lowt.bit_length() - 1
                     v = V - t
-                    out = uses.get(v)
+                    out = uses[v]
                     if out is None:
                         out = uses[v] = []
+                        order.append(v)
                     for s in subsets[t] if t else _ZERO_ONLY:
+                        base = tag | s
                         if v_groups:
                             g = tuple([x for x in v_groups if not x & s])
                             if g:
                                 dup |= 1 << v
-                                out += [tag | s | a for a in group_unions(g, absorb_mode)]
+                                for a in group_unions(g, absorb_mode):
+                                    out.append(base | a)
                                 continue
-                        out.append(tag | s)
+                        out.append(base)
 
                 # BREAK (R29): another player's ordinary house raised by one card A-4 to V2;
                 # the breaker keeps a V2; it merges with H_V2 (R30) and loose V2 cards.
@@ -709,12 +733,14 @@ class Position:
                     singles = loose & VALUE_MASK[V2]
                     tag = _BREAK_TAG | V2 << SH_VALUE | V << SH_HOUSE | singles
                     g = () if absorb_never else tuple([x for x in subsets[V2] if not x & singles])
-                    out = uses.get(v)
+                    out = uses[v]
                     if out is None:
                         out = uses[v] = []
+                        order.append(v)
                     if g:
                         dup |= 1 << v
-                        out += [tag | a for a in group_unions(g, absorb_mode)]
+                        for a in group_unions(g, absorb_mode):
+                            out.append(tag | a)
                     else:
                         out.append(tag)
 
@@ -728,12 +754,14 @@ class Position:
         throw_vals &= values
         result: list[int] = []
         if throw_rule == "no_other_move":
-            if uses:
+            if order:
                 throw_vals = 0
             # else: nothing but throws is possible, and every card without a house may go
-        elif uses:
-            for v, out in uses.items():
+        else:
+            for v in order:
                 if throw_vals >> v & 1:
+                    out = uses[v]
+                    assert out is not None
                     out.append(_THROW_TAG)
                     throw_vals ^= 1 << v
         # Cards whose only use is a throw.
@@ -744,19 +772,15 @@ class Position:
             result += _THROW_CODES[v][hand >> (4 * v - 4) & 15]
 
         # Stamp each value's uses with each card of that value.
-        for v, out in uses.items():
+        for v in order:
+            out = uses[v]
+            assert out is not None
             fields = _CARD_FIELDS[v][hand >> (4 * v - 4) & 15]
-            if len(out) == 1:
-                if len(fields) == 1:
-                    result.append(out[0] | fields[0])
-                else:
-                    code = out[0]
-                    result += [code | cb for cb in fields]
-                continue
             if dup >> v & 1:
-                out = list(dict.fromkeys(out))
+                out = _first_of_each(out)
             for cb in fields:
-                result += [code | cb for code in out]
+                for code in out:
+                    result.append(code | cb)
         return result
 
     # --- checked moves ---------------------------------------------------------------------

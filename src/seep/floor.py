@@ -89,23 +89,35 @@ def floor_index(loose: int) -> tuple[tuple[tuple[int, ...], ...], int]:
         avail |= (avail << v | 1 << v) & _SUM_BITS
         result = (tuple(by_sum), avail)
     else:
-        lists: list[list[int]] = [[] for _ in range(14)]
+        # Every subset found so far as one small int: its mask above its value sum (4 bits).
+        # Cards are added in index order; each extends every subset found before it (values
+        # are >= 1, so only sums up to 13 - v can take a card of value v) and then stands
+        # alone. Adding card bit ``low`` of value v to a subset without it adds low << 4 | v.
+        found: list[int] = []
         m = loose
         while m:
             low = m & -m
             m ^= low
             v = VALUE[low.bit_length() - 1]
-            # Extend every subset found so far; values are >= 1, so sums stay bounded by 13.
-            for t in range(13 - v, 0, -1):
-                bucket = lists[t]
-                if bucket:
-                    lists[t + v].extend([s | low for s in bucket])
-            lists[v].append(low)
+            step = low << 4 | v
+            limit = 13 - v
+            for i in range(len(found)):
+                e = found[i]
+                if e & 15 <= limit:
+                    found.append(e + step)
+            found.append(step)
         avail = 0
-        for t in range(1, 14):
-            if lists[t]:
-                avail |= 1 << t
-        result = (tuple([tuple(b) for b in lists]), avail)
+        for e in found:
+            avail |= 1 << (e & 15)
+        # Each sum's subsets in the order found: the order of the parent path above.
+        buckets: list[tuple[int, ...]] = [()] * 14
+        sums = avail
+        while sums:
+            bit = sums & -sums
+            sums ^= bit
+            t = bit.bit_length() - 1
+            buckets[t] = tuple([e >> 4 for e in found if e & 15 == t])
+        result = (tuple(buckets), avail)
     if len(_FLOOR) > _CACHE_LIMIT:
         _FLOOR.clear()
     _FLOOR[loose] = result
@@ -126,6 +138,9 @@ def group_unions(groups: tuple[int, ...], mode: int) -> tuple[int, ...]:
     """
     if not groups:
         return _ZERO_ONLY
+    if len(groups) == 1 and groups[0]:
+        # What the sets below give for one group: the empty family first (R25: not maximal).
+        return (groups[0],) if mode == MAXIMAL_UNIONS else (0, groups[0])
     key = (groups, mode)
     hit = _FAMILIES.get(key)
     if hit is not None:
@@ -134,7 +149,14 @@ def group_unions(groups: tuple[int, ...], mode: int) -> tuple[int, ...]:
     for g in groups:
         unions.update([u | g for u in unions if not u & g])
     if mode == MAXIMAL_UNIONS:
-        result = tuple(u for u in unions if all(g & u for g in groups))
+        maximal: list[int] = []
+        for u in unions:
+            for g in groups:
+                if not g & u:
+                    break  # g could still join: u is not maximal
+            else:
+                maximal.append(u)
+        result = tuple(maximal)
     else:
         result = tuple(unions)
     if len(_FAMILIES) > _CACHE_LIMIT:
