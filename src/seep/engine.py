@@ -221,6 +221,38 @@ def _options(rules: Rules) -> _Options:
     return o
 
 
+def _shuffle_here(seed: int) -> list[int]:
+    """``random.Random(seed).shuffle`` of the sorted pack, written out as CPython's
+    ``Random.shuffle`` does it (from the top down, each index drawn by ``getrandbits`` with
+    rejection, as ``Random._randbelow``): compiled, without a Python call per card."""
+    deck = list(range(52))
+    getrandbits = random.Random(seed).getrandbits
+    for i in range(51, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
+def _shuffle_stdlib(seed: int) -> list[int]:
+    deck = list(range(52))
+    random.Random(seed).shuffle(deck)
+    return deck
+
+
+# Checked once against the standard library, so that another Python's shuffle can never give
+# other deals (every seed must deal the same cards everywhere).
+_SHUFFLE_HERE: Final = all(_shuffle_here(s) == _shuffle_stdlib(s) for s in (0, 1, 1 << 40))
+
+
+def _shuffled_pack(seed: int) -> list[int]:
+    """The sorted pack (cards 0..51) after ``random.Random(seed).shuffle``."""
+    return _shuffle_here(seed) if _SHUFFLE_HERE else _shuffle_stdlib(seed)
+
+
 def _first_of_each(codes: list[int]) -> list[int]:
     """The codes without repeats, each where it first occurs."""
     seen: set[int] = set()
@@ -359,9 +391,9 @@ class Position:
         """A bid-phase position dealt from ``random.Random(seed).shuffle`` of the sorted pack
         (see :meth:`from_deck`)."""
         _check_dealer(dealer, rules)
-        deck = list(range(52))
-        random.Random(seed).shuffle(deck)
-        return cls.from_deck(deck, dealer, rules, match=match)
+        pos = cls(rules, dealer, match=match)
+        pos._lay_out(_shuffled_pack(seed))
+        return pos
 
     @classmethod
     def from_deck(
@@ -1037,9 +1069,7 @@ class Position:
             names += [CARD_NAMES[c] for c in cards_of_mask(self.hands[(self.bidder + i) % n])]
         names += [CARD_NAMES[c] for c in self.stock]
         digest = hashlib.sha256(("redeal:" + ",".join(names)).encode()).digest()
-        deck = list(range(52))
-        random.Random(int.from_bytes(digest[:8], "big")).shuffle(deck)
-        self._lay_out(deck)
+        self._lay_out(_shuffled_pack(int.from_bytes(digest[:8], "big")))
 
     # --- scoring and the match ------------------------------------------------------------
 
