@@ -212,13 +212,21 @@ class _Options:
 _OPTIONS: Final[dict[int, _Options]] = {}
 
 
+# The last _Options used: most programs play under one Rules.
+_LAST_OPTIONS: Final = [_Options(STANDARD)]
+
+
 def _options(rules: Rules) -> _Options:
-    o = _OPTIONS.get(id(rules))
-    if o is None or o.rules is not rules:
+    o = _LAST_OPTIONS[0]
+    if o.rules is rules:
+        return o
+    found = _OPTIONS.get(id(rules))
+    if found is None or found.rules is not rules:
         if len(_OPTIONS) > 1000:
             _OPTIONS.clear()
-        o = _OPTIONS[id(rules)] = _Options(rules)
-    return o
+        found = _OPTIONS[id(rules)] = _Options(rules)
+    _LAST_OPTIONS[0] = found
+    return found
 
 
 def _shuffle_here(seed: int) -> list[int]:
@@ -602,15 +610,17 @@ class Position:
                 cv ^= low
                 v = low.bit_length() - 1
                 groups = subsets[v]
-                if hpresent & low or (house_in_sums and hpresent):
+                if not house_in_sums:
+                    if hpresent & low:
+                        groups = (_HOUSE_ITEM[v], *groups)
+                elif hpresent:
                     extra: list[int] = []
                     if hpresent & low:
                         extra.append(_HOUSE_ITEM[v])
-                    if house_in_sums:
-                        # R21g / A10: a house may be one item of a sum (only one fits: 9+9 > 13).
-                        for w in _HOUSE_VALUES:
-                            if w < v and hpresent >> w & 1:
-                                extra.extend(_HOUSE_ITEM[w] | s for s in subsets[v - w])
+                    # R21g / A10: a house may be one item of a sum (only one fits: 9+9 > 13).
+                    for w in _HOUSE_VALUES:
+                        if w < v and hpresent >> w & 1:
+                            extra.extend(_HOUSE_ITEM[w] | s for s in subsets[v - w])
                     groups = (*extra, *groups)
                     if not groups:
                         cap_vals ^= low
@@ -808,7 +818,7 @@ class Position:
             out = uses[v]
             assert out is not None
             fields = _CARD_FIELDS[v][hand >> (4 * v - 4) & 15]
-            if dup >> v & 1:
+            if dup >> v & 1 and len(out) > 1:
                 out = _first_of_each(out)
             for cb in fields:
                 for code in out:

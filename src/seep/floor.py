@@ -89,34 +89,35 @@ def floor_index(loose: int) -> tuple[tuple[tuple[int, ...], ...], int]:
         avail |= (avail << v | 1 << v) & _SUM_BITS
         result = (tuple(by_sum), avail)
     else:
-        # Every subset found so far as one small int: its mask above its value sum (4 bits).
-        # Cards are added in index order; each extends every subset found before it (values
-        # are >= 1, so only sums up to 13 - v can take a card of value v) and then stands
-        # alone. Adding card bit ``low`` of value v to a subset without it adds low << 4 | v.
-        found: list[int] = []
+        # Cards are added in index order: each extends every subset found before it (values
+        # are >= 1, so only sums up to 13 - v take a card of value v; going down, no subset
+        # takes the card twice) and then stands alone. A sum's list is made when first met.
+        lists: list[list[int] | None] = [None] * 14
         m = loose
         while m:
             low = m & -m
             m ^= low
             v = VALUE[low.bit_length() - 1]
-            step = low << 4 | v
-            limit = 13 - v
-            for i in range(len(found)):
-                e = found[i]
-                if e & 15 <= limit:
-                    found.append(e + step)
-            found.append(step)
+            for t in range(13 - v, 0, -1):
+                bucket = lists[t]
+                if bucket is not None:
+                    grown = lists[t + v]
+                    if grown is None:
+                        grown = lists[t + v] = []
+                    for s in bucket:
+                        grown.append(s | low)
+            alone = lists[v]
+            if alone is None:
+                lists[v] = [low]
+            else:
+                alone.append(low)
         avail = 0
-        for e in found:
-            avail |= 1 << (e & 15)
-        # Each sum's subsets in the order found: the order of the parent path above.
         buckets: list[tuple[int, ...]] = [()] * 14
-        sums = avail
-        while sums:
-            bit = sums & -sums
-            sums ^= bit
-            t = bit.bit_length() - 1
-            buckets[t] = tuple([e >> 4 for e in found if e & 15 == t])
+        for t in range(1, 14):
+            found = lists[t]
+            if found is not None:
+                avail |= 1 << t
+                buckets[t] = tuple(found)
         result = (tuple(buckets), avail)
     if len(_FLOOR) > _CACHE_LIMIT:
         _FLOOR.clear()
