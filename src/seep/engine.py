@@ -571,7 +571,10 @@ class Position:
         # values with uses, in the order their first use is found (the order of the result).
         uses: list[list[int] | None] = [None] * 14
         order: list[int] = []
-        dup = 0  # values whose uses may repeat (absorbed groups, R31)
+        # Values whose uses may repeat: one set reached from two t-groups with absorbed
+        # V-groups (R31). Uses of one base never repeat (its unions are distinct), and uses with
+        # another tag (action, V, broken house) never equal each other.
+        dup = 0
 
         # Retention (R21d): the mover's own houses. A card whose value is an owned house and
         # which is his last of that value is "fragile": it may only capture that house.
@@ -671,13 +674,16 @@ class Position:
                     if out is None:
                         out = uses[v] = []
                         order.append(v)
-                    for s in subsets[t]:
+                    bases = subsets[t]
+                    # Absorbing what several t-groups leave can reach one set twice (R31).
+                    repeats = 1 << v if len(bases) > 1 else 0
+                    for s in bases:
                         taken = s | singles
                         base = tag | taken
                         if v_groups:
                             g = tuple([x for x in v_groups if not x & taken])
                             if g:
-                                dup |= 1 << v
+                                dup |= repeats
                                 for a in group_unions(g, absorb_mode):
                                     out.append(base | a)
                                 continue
@@ -701,7 +707,6 @@ class Position:
                         out = uses[v] = []
                         order.append(v)
                     if g:
-                        dup |= low
                         for a in group_unions(g, absorb_mode):
                             out.append(base | a)
                     else:
@@ -751,12 +756,14 @@ class Position:
                     if out is None:
                         out = uses[v] = []
                         order.append(v)
-                    for s in subsets[t] if t else _ZERO_ONLY:
+                    bases = subsets[t] if t else _ZERO_ONLY
+                    repeats = 1 << v if len(bases) > 1 else 0  # as for builds
+                    for s in bases:
                         base = tag | s
                         if v_groups:
                             g = tuple([x for x in v_groups if not x & s])
                             if g:
-                                dup |= 1 << v
+                                dup |= repeats
                                 for a in group_unions(g, absorb_mode):
                                     out.append(base | a)
                                 continue
@@ -780,7 +787,6 @@ class Position:
                         out = uses[v] = []
                         order.append(v)
                     if g:
-                        dup |= 1 << v
                         for a in group_unions(g, absorb_mode):
                             out.append(tag | a)
                     else:

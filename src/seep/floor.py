@@ -93,31 +93,37 @@ def floor_index(loose: int) -> tuple[tuple[tuple[int, ...], ...], int]:
         # are >= 1, so only sums up to 13 - v take a card of value v; going down, no subset
         # takes the card twice) and then stands alone. A sum's list is made when first met.
         lists: list[list[int] | None] = [None] * 14
+        avail = 0  # bit t: lists[t] is made
         m = loose
         while m:
             low = m & -m
             m ^= low
             v = VALUE[low.bit_length() - 1]
-            for t in range(13 - v, 0, -1):
+            ts = avail & ((2 << (13 - v)) - 1)  # the sums found that still take v, downwards
+            while ts:
+                t = ts.bit_length() - 1
+                ts ^= 1 << t
                 bucket = lists[t]
-                if bucket is not None:
-                    grown = lists[t + v]
-                    if grown is None:
-                        grown = lists[t + v] = []
-                    for s in bucket:
-                        grown.append(s | low)
+                assert bucket is not None
+                grown = lists[t + v]
+                if grown is None:
+                    grown = lists[t + v] = []
+                for s in bucket:
+                    grown.append(s | low)
             alone = lists[v]
             if alone is None:
                 lists[v] = [low]
             else:
                 alone.append(low)
-        avail = 0
+            avail |= (avail << v | 1 << v) & _SUM_BITS
         buckets: list[tuple[int, ...]] = [()] * 14
-        for t in range(1, 14):
+        ts = avail
+        while ts:
+            t = ts.bit_length() - 1
+            ts ^= 1 << t
             found = lists[t]
-            if found is not None:
-                avail |= 1 << t
-                buckets[t] = tuple(found)
+            assert found is not None
+            buckets[t] = tuple(found)
         result = (tuple(buckets), avail)
     if len(_FLOOR) > _CACHE_LIMIT:
         _FLOOR.clear()
