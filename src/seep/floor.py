@@ -41,7 +41,7 @@ _SUM_BITS: Final = ((1 << 14) - 1) & ~1  # sums 1..13
 # unions of disjoint group families and the values whose groups cover a floor. Each depends only
 # on masks, so they are pure functions; they are bounded by clearing when they grow large.
 _FLOOR: Final[dict[int, tuple[tuple[tuple[int, ...], ...], int]]] = {}
-_FAMILIES: Final[dict[tuple[tuple[int, ...], int], tuple[int, ...]]] = {}
+_FAMILIES: Final[tuple[dict[tuple[int, ...], tuple[int, ...]], ...]] = ({}, {})  # by mode below
 _SWEEPERS: Final[dict[int, int]] = {}
 _CACHE_LIMIT: Final = 50_000
 _NO_FLOOR: Final[tuple[tuple[tuple[int, ...], ...], int]] = (((),) * 14, 0)
@@ -56,7 +56,8 @@ MAXIMAL_UNIONS: Final = 1
 def clear_caches() -> None:
     """Empty the caches (benchmarks measure cold; tests show nothing depends on them)."""
     _FLOOR.clear()
-    _FAMILIES.clear()
+    for families in _FAMILIES:
+        families.clear()
     _SWEEPERS.clear()
 
 
@@ -148,8 +149,17 @@ def group_unions(groups: tuple[int, ...], mode: int) -> tuple[int, ...]:
     if len(groups) == 1 and groups[0]:
         # What the sets below give for one group: the empty family first (R25: not maximal).
         return (groups[0],) if mode == MAXIMAL_UNIONS else (0, groups[0])
-    key = (groups, mode)
-    hit = _FAMILIES.get(key)
+    if mode == MAXIMAL_UNIONS:
+        # Pairwise disjoint groups have one maximal family: all of them.
+        every = 0
+        for g in groups:
+            if every & g or not g:
+                break
+            every |= g
+        else:
+            return (every,)
+    cache = _FAMILIES[MAXIMAL_UNIONS if mode == MAXIMAL_UNIONS else ALL_UNIONS]
+    hit = cache.get(groups)
     if hit is not None:
         return hit
     unions = {0}
@@ -166,9 +176,9 @@ def group_unions(groups: tuple[int, ...], mode: int) -> tuple[int, ...]:
         result = tuple(maximal)
     else:
         result = tuple(unions)
-    if len(_FAMILIES) > _CACHE_LIMIT:
-        _FAMILIES.clear()
-    _FAMILIES[key] = result
+    if len(cache) > _CACHE_LIMIT:
+        cache.clear()
+    cache[groups] = result
     return result
 
 
