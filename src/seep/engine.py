@@ -257,7 +257,13 @@ _SHUFFLE_HERE: Final = all(_shuffle_here(s) == _shuffle_stdlib(s) for s in (0, 1
 
 
 def _shuffled_pack(seed: int) -> list[int]:
-    """The sorted pack (cards 0..51) after ``random.Random(seed).shuffle``."""
+    """The sorted pack (cards 0..51) after ``random.Random(seed).shuffle``.
+
+    >>> deck = list(range(52))
+    >>> random.Random(2026).shuffle(deck)
+    >>> _shuffled_pack(2026) == deck == _shuffle_here(2026)
+    True
+    """
     return _shuffle_here(seed) if _SHUFFLE_HERE else _shuffle_stdlib(seed)
 
 
