@@ -910,8 +910,7 @@ class Position:
             return
         plays = self.plays
         p = seat_to_move(self.dealer, plays, self.rules.players)
-        card = top >> _TOP_CARD & 63
-        cbit = 1 << card
+        cbit = 1 << (top >> _TOP_CARD & 63)
         hands = self.hands[:]
         hands[p] &= ~cbit
         self.hands = hands
@@ -961,7 +960,7 @@ class Position:
             if action == BUILD:
                 hcards[V] = cbit | moved
                 # Cemented when the house holds more than one set (R21b): value sum > V.
-                hcem[V] = _VAL[card] + mask_value_sum(moved) > V
+                hcem[V] = _VAL[top >> _TOP_CARD & 63] + mask_value_sum(moved) > V
                 howners[V] = 1 << p
                 self.hpresent |= 1 << V
             elif action == CEMENT:
