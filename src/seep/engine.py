@@ -168,6 +168,8 @@ _HELD_13: Final = _held_table(13, 1)
 _PARTNER_SEATS: Final = (0b0100, 0b1000, 0b0001, 0b0010)  # seat mask of s+2
 
 _ZERO_ONLY: Final[tuple[int, ...]] = (0,)
+# Copied once per call into a list (compiled, `[None] * 14` makes two lists).
+_NO_USES: Final[tuple[list[int] | None, ...]] = (None,) * 14
 
 
 class _Options:
@@ -575,7 +577,7 @@ class Position:
         subsets, avail = floor_index(loose)
         # uses[v]: the move codes (without the card) a card of value v can make; order: the
         # values with uses, in the order their first use is found (the order of the result).
-        uses: list[list[int] | None] = [None] * 14
+        uses: list[list[int] | None] = list(_NO_USES)
         order: list[int] = []
         # Values whose uses may repeat: one set reached from two t-groups with absorbed
         # V-groups (R31). Uses of one base never repeat (its unions are distinct), and uses with

@@ -46,6 +46,8 @@ _SWEEPERS: Final[dict[int, int]] = {}
 _CACHE_LIMIT: Final = 50_000
 _NO_FLOOR: Final[tuple[tuple[tuple[int, ...], ...], int]] = (((),) * 14, 0)
 _ZERO_ONLY: Final[tuple[int, ...]] = (0,)
+# Copied into a list where one is needed (compiled, `[None] * 14` makes two lists).
+_NO_LISTS: Final[tuple[list[int] | None, ...]] = (None,) * 14
 
 #: :func:`group_unions` modes: every family (absorption, R31; capture rule ``any``), or only
 #: the maximal ones (R25; absorption ``mandatory``).
@@ -93,7 +95,7 @@ def floor_index(loose: int) -> tuple[tuple[tuple[int, ...], ...], int]:
         # Cards are added in index order: each extends every subset found before it (values
         # are >= 1, so only sums up to 13 - v take a card of value v; going down, no subset
         # takes the card twice) and then stands alone. A sum's list is made when first met.
-        lists: list[list[int] | None] = [None] * 14
+        lists: list[list[int] | None] = list(_NO_LISTS)
         avail = 0  # bit t: lists[t] is made
         m = loose
         while m:
@@ -117,7 +119,7 @@ def floor_index(loose: int) -> tuple[tuple[tuple[int, ...], ...], int]:
             else:
                 alone.append(low)
             avail |= (avail << v | 1 << v) & _SUM_BITS
-        buckets: list[tuple[int, ...]] = [()] * 14
+        buckets = list(_NO_FLOOR[0])
         ts = avail
         while ts:
             t = ts.bit_length() - 1
