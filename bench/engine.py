@@ -13,6 +13,13 @@ Each figure is measured in ``--rounds`` rounds; the figure reported is the media
 
     python bench/engine.py [--seconds 5] [--rounds 5] [--json]
 
+``--fixed deals|legal|push_pop --count N`` runs a fixed workload instead and times nothing:
+``N`` random deals (seeds from 1), or ``N`` cold rounds of legal-move generation / push + pop
+over the 2,000 sample positions; for instruction counts, which load does not change (run it
+with ``--count 0`` too and subtract the start-up)::
+
+    valgrind --tool=callgrind python bench/engine.py --fixed deals --count 100
+
 The first four figures are four-player Seep; the last three the same for two players
 (rules ``two_player``, docs/rules.md §12).
 """
@@ -134,6 +141,33 @@ def protocol_rate(positions: list[Position], seconds: float) -> float:
     return n / (time.perf_counter() - start)
 
 
+def fixed_work(kind: str, count: int) -> None:
+    """The workload of one figure, ``count`` times over, untimed (see ``--fixed``)."""
+    from seep import floor
+
+    if kind == "deals":
+        rng = random.Random(1)
+        for _ in range(count):
+            pos = Position.new_deal(rng.randrange(1 << 30), rng.randrange(4))
+            while pos.phase_id != 2:
+                pos.advance(rng.choice(pos.legal_codes()))
+            pos.deal_scores()
+        return
+    positions = sample_positions(2000)
+    if kind == "legal":
+        for _ in range(count):
+            floor.clear_caches()
+            for p in positions:
+                p.legal_codes()
+    else:
+        work = [(p, p.legal_codes()) for p in positions]
+        for _ in range(count):
+            for p, moves in work:
+                for m in moves[:4]:
+                    p.push(m)
+                    p.pop()
+
+
 def rounds(measure: Callable[[float], float], seconds: float, n: int) -> tuple[float, float]:
     """Median and best of ``n`` rounds of ``measure`` sharing ``seconds``."""
     rates = sorted(measure(seconds / n) for _ in range(n))
@@ -145,7 +179,14 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=5.0, help="time per figure")
     ap.add_argument("--rounds", type=int, default=5, help="rounds per figure")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
+    ap.add_argument(
+        "--fixed", choices=("deals", "legal", "push_pop"), help="run a fixed workload, untimed"
+    )
+    ap.add_argument("--count", type=int, default=1, help="repetitions of --fixed")
     args = ap.parse_args()
+    if args.fixed:
+        fixed_work(args.fixed, args.count)
+        return
     positions = sample_positions(2000)
     _, mean_moves = legal_rate(positions, 0.0)
     two = Rules.parse("two_player")

@@ -48,12 +48,12 @@ __all__ = [
     "values_cards",
 ]
 
-RANKS = "A23456789TJQK"
-SUITS = "SHDC"
-ALL_CARDS: tuple[int, ...] = tuple(range(52))
-FULL_DECK: int = (1 << 52) - 1
-CARD_NAMES: tuple[str, ...] = tuple(r + s for r in RANKS for s in SUITS)
-_BY_NAME: dict[str, int] = {n: i for i, n in enumerate(CARD_NAMES)}
+RANKS: Final = "A23456789TJQK"
+SUITS: Final = "SHDC"
+ALL_CARDS: Final[tuple[int, ...]] = tuple(range(52))
+FULL_DECK: Final = (1 << 52) - 1
+CARD_NAMES: Final[tuple[str, ...]] = tuple(r + s for r in RANKS for s in SUITS)
+_BY_NAME: Final[dict[str, int]] = {n: i for i, n in enumerate(CARD_NAMES)}
 
 TEN_OF_DIAMONDS: Final = 4 * 9 + 2  # rank index 9 (T), suit index 2 (D)
 

@@ -111,23 +111,28 @@ _SUM_BITS: Final = ((1 << 14) - 1) & ~1  # sums 1..13
 _REVERSED_SUMS: Final[tuple[int, ...]] = tuple(
     sum(1 << (13 - t) for t in range(14) if m >> t & 1) for m in range(1 << 14)
 )
+# The fields of a code shifted down by SH_HOUSES (Position.advance).
+_TOP_CARD: Final = SH_CARD - SH_HOUSES
+_TOP_ACTION: Final = SH_ACTION - SH_HOUSES
+_TOP_VALUE: Final = SH_VALUE - SH_HOUSES
+_TOP_HOUSE: Final = SH_HOUSE - SH_HOUSES
 _BREAK_TAG: Final = BREAK << SH_ACTION
 _THROW_TAG: Final = THROW << SH_ACTION
 
 # _CARD_FIELDS[v][nib]: the card fields (card << SH_CARD) of the cards of value v whose suits
 # are the bits of nib; _THROW_CODES[v][nib]: their throws.
-_CARD_FIELDS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+_CARD_FIELDS: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
     tuple(tuple((4 * v - 4 + s) << SH_CARD for s in range(4) if nib >> s & 1) for nib in range(16))
     if v
     else ((),) * 16
     for v in range(14)
 )
-_THROW_CODES: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+_THROW_CODES: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
     tuple(tuple(_THROW_TAG | f for f in fields) for fields in by_nib) for by_nib in _CARD_FIELDS
 )
-_CAPTURE_TAGS = tuple(CAPTURE << SH_ACTION | v << SH_VALUE for v in range(14))
-_BUILD_TAGS = tuple(BUILD << SH_ACTION | v << SH_VALUE for v in range(14))
-_CEMENT_TAGS = tuple(CEMENT << SH_ACTION | v << SH_VALUE for v in range(14))
+_CAPTURE_TAGS: Final = tuple(CAPTURE << SH_ACTION | v << SH_VALUE for v in range(14))
+_BUILD_TAGS: Final = tuple(BUILD << SH_ACTION | v << SH_VALUE for v in range(14))
+_CEMENT_TAGS: Final = tuple(CEMENT << SH_ACTION | v << SH_VALUE for v in range(14))
 
 
 def _keeps(free: int, held: int, twice: int, vbit: int) -> int:
@@ -153,16 +158,126 @@ def _held_table(first_value: int, values: int) -> tuple[int, ...]:
     return tuple(table)
 
 
-_HELD_1_2 = _held_table(1, 2)
-_HELD_3_4 = _held_table(3, 2)
-_HELD_5_6 = _held_table(5, 2)
-_HELD_7_8 = _held_table(7, 2)
-_HELD_9_10 = _held_table(9, 2)
-_HELD_11_12 = _held_table(11, 2)
-_HELD_13 = _held_table(13, 1)
-_PARTNER_SEATS = (0b0100, 0b1000, 0b0001, 0b0010)  # seat mask of s+2
+_HELD_1_2: Final = _held_table(1, 2)
+_HELD_3_4: Final = _held_table(3, 2)
+_HELD_5_6: Final = _held_table(5, 2)
+_HELD_7_8: Final = _held_table(7, 2)
+_HELD_9_10: Final = _held_table(9, 2)
+_HELD_11_12: Final = _held_table(11, 2)
+_HELD_13: Final = _held_table(13, 1)
+_PARTNER_SEATS: Final = (0b0100, 0b1000, 0b0001, 0b0010)  # seat mask of s+2
 
 _ZERO_ONLY: Final[tuple[int, ...]] = (0,)
+# Copied once per call into a list (compiled, `[None] * 14` makes two lists).
+_NO_USES: Final[tuple[list[int] | None, ...]] = (None,) * 14
+
+
+class _Options:
+    """The options the move generator reads on every call, as
+    plain fields: compiled, this is a native class whose fields are C struct members, while
+    each attribute of the pure-Python :class:`~seep.options.Rules` is a dictionary lookup."""
+
+    __slots__ = (
+        "absorb_mode",
+        "absorb_never",
+        "allow_pair_build",
+        "capture_mode",
+        "house_in_sums",
+        "max_houses",
+        "partner_cement_free",
+        "partner_team",
+        "players",
+        "rules",
+        "throw_rule",
+    )
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.players: int = rules.players
+        self.throw_rule: str = rules.throw_rule
+        self.house_in_sums: bool = rules.house_in_sums
+        self.capture_mode: int = MAXIMAL_UNIONS if rules.capture_rule == "maximal" else ALL_UNIONS
+        self.absorb_never: bool = rules.absorb_loose_groups == "never"
+        self.absorb_mode: int = (
+            MAXIMAL_UNIONS if rules.absorb_loose_groups == "mandatory" else ALL_UNIONS
+        )
+        # A22: -1 for no limit.
+        self.max_houses: int = -1 if rules.max_houses is None else rules.max_houses
+        self.allow_pair_build: bool = rules.allow_pair_build
+        # A14 under add_retention "team"; two players have no partner (R2P9).
+        self.partner_team: bool = rules.add_retention == "team" and rules.players == 4
+        self.partner_cement_free: bool = rules.partner_cement_free
+
+
+# The _Options of each Rules seen, by identity (Rules is frozen, so they never go stale; the
+# entry holds its Rules, so an id is never reused while it is cached). Bounded by clearing.
+_OPTIONS: Final[dict[int, _Options]] = {}
+
+
+# The last _Options used: most programs play under one Rules.
+_LAST_OPTIONS: Final = [_Options(STANDARD)]
+
+
+def _options(rules: Rules) -> _Options:
+    o = _LAST_OPTIONS[0]
+    if o.rules is rules:
+        return o
+    found = _OPTIONS.get(id(rules))
+    if found is None or found.rules is not rules:
+        if len(_OPTIONS) > 1000:
+            _OPTIONS.clear()
+        found = _OPTIONS[id(rules)] = _Options(rules)
+    _LAST_OPTIONS[0] = found
+    return found
+
+
+def _shuffle_here(seed: int) -> list[int]:
+    """``random.Random(seed).shuffle`` of the sorted pack, written out as CPython's
+    ``Random.shuffle`` does it (from the top down, each index drawn by ``getrandbits`` with
+    rejection, as ``Random._randbelow``): compiled, without a Python call per card."""
+    deck = list(range(52))
+    getrandbits = random.Random(seed).getrandbits
+    for i in range(51, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
+def _shuffle_stdlib(seed: int) -> list[int]:
+    deck = list(range(52))
+    random.Random(seed).shuffle(deck)
+    return deck
+
+
+# Checked once against the standard library, so that another Python's shuffle can never give
+# other deals (every seed must deal the same cards everywhere).
+_SHUFFLE_HERE: Final = all(_shuffle_here(s) == _shuffle_stdlib(s) for s in (0, 1, 1 << 40))
+
+
+def _shuffled_pack(seed: int) -> list[int]:
+    """The sorted pack (cards 0..51) after ``random.Random(seed).shuffle``.
+
+    >>> deck = list(range(52))
+    >>> random.Random(2026).shuffle(deck)
+    >>> _shuffled_pack(2026) == deck == _shuffle_here(2026)
+    True
+    """
+    return _shuffle_here(seed) if _SHUFFLE_HERE else _shuffle_stdlib(seed)
+
+
+def _first_of_each(codes: list[int]) -> list[int]:
+    """The codes without repeats, each where it first occurs."""
+    seen: set[int] = set()
+    unique: list[int] = []
+    for code in codes:
+        if code not in seen:
+            seen.add(code)
+            unique.append(code)
+    return unique
 
 
 def _seat_bits(mask: int) -> list[int]:
@@ -292,9 +407,9 @@ class Position:
         """A bid-phase position dealt from ``random.Random(seed).shuffle`` of the sorted pack
         (see :meth:`from_deck`)."""
         _check_dealer(dealer, rules)
-        deck = list(range(52))
-        random.Random(seed).shuffle(deck)
-        return cls.from_deck(deck, dealer, rules, match=match)
+        pos = cls(rules, dealer, match=match)
+        pos._lay_out(_shuffled_pack(seed))
+        return pos
 
     @classmethod
     def from_deck(
@@ -408,7 +523,8 @@ class Position:
         """All legal moves of the seat to move, as move codes, each once (docs/rules.md §7)."""
         phase = self.phase_id
         if phase == PHASE_PLAY:
-            return self.play_codes(self.rules.throw_rule)
+            opts = _options(self.rules)
+            return self._play_codes(opts, opts.throw_rule, _SUM_BITS)
         if phase == PHASE_BID:
             return self._bid_moves()
         return []
@@ -434,9 +550,12 @@ class Position:
         the generator walks the targets: for a house value V and a loose sum t, the value
         V - t is the card that builds or cements V with a t-group.
         """
-        rules = self.rules
+        return self._play_codes(_options(self.rules), throw_rule, values)
+
+    def _play_codes(self, opts: _Options, throw_rule: str, values: int) -> list[int]:
+        """:meth:`play_codes` with the options of the rules at hand."""
         plays = self.plays
-        p = seat_to_move(self.dealer, plays, rules.players)
+        p = seat_to_move(self.dealer, plays, opts.players)
         hand = self.hands[p]
         loose = self.loose
         hpresent = self.hpresent
@@ -456,9 +575,14 @@ class Position:
         held = ht & 0xFFFF
         twice = ht >> 16
         subsets, avail = floor_index(loose)
-        # uses[v]: the move codes (without the card) a card of value v can make.
-        uses: dict[int, list[int]] = {}
-        dup = 0  # values whose uses may repeat (absorbed groups, R31)
+        # uses[v]: the move codes (without the card) a card of value v can make; order: the
+        # values with uses, in the order their first use is found (the order of the result).
+        uses: list[list[int] | None] = list(_NO_USES)
+        order: list[int] = []
+        # Values whose uses may repeat: one set reached from two t-groups with absorbed
+        # V-groups (R31). Uses of one base never repeat (its unions are distinct), and uses with
+        # another tag (action, V, broken house) never equal each other.
+        dup = 0
 
         # Retention (R21d): the mover's own houses. A card whose value is an owned house and
         # which is his last of that value is "fragile": it may only capture that house.
@@ -482,30 +606,32 @@ class Position:
         if opening:
             # R16: play 1 only captures or throws with the bid value, or builds the bid value.
             cap_vals = held & (avail | hpresent) & (1 << bid)
-        elif rules.house_in_sums and hpresent:
+        elif opts.house_in_sums and hpresent:
             cap_vals = held & _SUM_BITS  # R21g / A10: every value may find a house in a sum
         else:
             cap_vals = held & (avail | hpresent)
 
         # CAPTURE (R23-R26): H_v and disjoint v-groups; maximal by default (R25).
         if cap_vals & values:
-            capture_mode = MAXIMAL_UNIONS if rules.capture_rule == "maximal" else ALL_UNIONS
-            house_in_sums = rules.house_in_sums
+            capture_mode = opts.capture_mode
+            house_in_sums = opts.house_in_sums
             cv = cap_vals & values
             while cv:
                 low = cv & -cv
                 cv ^= low
                 v = low.bit_length() - 1
                 groups = subsets[v]
-                if hpresent & low or (house_in_sums and hpresent):
+                if not house_in_sums:
+                    if hpresent & low:
+                        groups = (_HOUSE_ITEM[v], *groups)
+                elif hpresent:
                     extra: list[int] = []
                     if hpresent & low:
                         extra.append(_HOUSE_ITEM[v])
-                    if house_in_sums:
-                        # R21g / A10: a house may be one item of a sum (only one fits: 9+9 > 13).
-                        for w in _HOUSE_VALUES:
-                            if w < v and hpresent >> w & 1:
-                                extra.extend(_HOUSE_ITEM[w] | s for s in subsets[v - w])
+                    # R21g / A10: a house may be one item of a sum (only one fits: 9+9 > 13).
+                    for w in _HOUSE_VALUES:
+                        if w < v and hpresent >> w & 1:
+                            extra.extend(_HOUSE_ITEM[w] | s for s in subsets[v - w])
                     groups = (*extra, *groups)
                     if not groups:
                         cap_vals ^= low
@@ -514,6 +640,7 @@ class Position:
                 if len(groups) == 1:
                     if not fragile & low or groups[0] & _HOUSE_ITEM[v]:
                         uses[v] = [tag | groups[0]]
+                        order.append(v)
                     continue
                 unions = group_unions(groups, capture_mode)
                 if fragile & low:
@@ -524,16 +651,16 @@ class Position:
                     found = [tag | u for u in unions if u]
                 if found:
                     uses[v] = found
+                    order.append(v)
 
-        absorb = rules.absorb_loose_groups
-        absorb_never = absorb == "never"
-        absorb_mode = MAXIMAL_UNIONS if absorb == "mandatory" else ALL_UNIONS
+        absorb_never = opts.absorb_never
+        absorb_mode = opts.absorb_mode
 
         # BUILD (R27): a new ordinary house of V = v + sum(S), S non-empty, for a value V the
         # builder keeps (V > v, so a V stays in hand); loose V cards merge (R21f(a)); further
         # V-groups may join (R31). max_houses (A22); R16 at the opening.
-        max_houses = rules.max_houses
-        if free and (max_houses is None or hpresent.bit_count() < max_houses):
+        max_houses = opts.max_houses
+        if free and (max_houses < 0 or hpresent.bit_count() < max_houses):
             build_vals = held & ~hpresent & _HOUSE_BITS
             if opening:
                 build_vals &= 1 << bid
@@ -551,20 +678,25 @@ class Position:
                     ts ^= lowt
                     t = lowt.bit_length() - 1
                     v = V - t
-                    out = uses.get(v)
+                    out = uses[v]
                     if out is None:
                         out = uses[v] = []
-                    for s in subsets[t]:
-                        base = tag | s | singles
+                        order.append(v)
+                    bases = subsets[t]
+                    # Absorbing what several t-groups leave can reach one set twice (R31).
+                    repeats = 1 << v if len(bases) > 1 else 0
+                    for s in bases:
+                        taken = s | singles
+                        base = tag | taken
                         if v_groups:
-                            taken = s | singles
                             g = tuple([x for x in v_groups if not x & taken])
                             if g:
-                                dup |= 1 << v
-                                out += [base | a for a in group_unions(g, absorb_mode)]
+                                dup |= repeats
+                                for a in group_unions(g, absorb_mode):
+                                    out.append(base | a)
                                 continue
                         out.append(base)
-            if rules.allow_pair_build:
+            if opts.allow_pair_build:
                 # A12: V onto a loose V, keeping another V, is a cemented build.
                 pairs = free & values & twice & ~hpresent & _HOUSE_BITS
                 if opening:
@@ -578,10 +710,13 @@ class Position:
                         continue
                     base = _BUILD_TAGS[v] | singles
                     g = () if absorb_never else tuple([x for x in subsets[v] if not x & singles])
-                    out = uses.setdefault(v, [])
+                    out = uses[v]
+                    if out is None:
+                        out = uses[v] = []
+                        order.append(v)
                     if g:
-                        dup |= low
-                        out += [base | a for a in group_unions(g, absorb_mode)]
+                        for a in group_unions(g, absorb_mode):
+                            out.append(base | a)
                     else:
                         out.append(base)
 
@@ -591,7 +726,7 @@ class Position:
             partner_held = 0
             # With two players there is no partner (R2P9): no seat-2 bit is ever an owner, so
             # the partner branch never applies, and add_retention is void.
-            if rules.add_retention == "team" and rules.players == 4:
+            if opts.partner_team:
                 ph = self.hands[p ^ 2]
                 for V in _HOUSE_VALUES:
                     if ph & VALUE_MASK[V]:
@@ -608,7 +743,7 @@ class Position:
                     may = _keeps(free, held, twice, lowV)  # the owner's duty (R21d, R28)
                 elif owners & partner:
                     # R33 / A13: the partner's house is free (option partner_cement_free).
-                    if rules.partner_cement_free or hcem[V]:
+                    if opts.partner_cement_free or hcem[V]:
                         may = free
                     else:
                         may = _keeps(free, held, twice, lowV)
@@ -625,17 +760,22 @@ class Position:
                     ts ^= lowt
                     t = lowt.bit_length() - 1
                     v = V - t
-                    out = uses.get(v)
+                    out = uses[v]
                     if out is None:
                         out = uses[v] = []
-                    for s in subsets[t] if t else _ZERO_ONLY:
+                        order.append(v)
+                    bases = subsets[t] if t else _ZERO_ONLY
+                    repeats = 1 << v if len(bases) > 1 else 0  # as for builds
+                    for s in bases:
+                        base = tag | s
                         if v_groups:
                             g = tuple([x for x in v_groups if not x & s])
                             if g:
-                                dup |= 1 << v
-                                out += [tag | s | a for a in group_unions(g, absorb_mode)]
+                                dup |= repeats
+                                for a in group_unions(g, absorb_mode):
+                                    out.append(base | a)
                                 continue
-                        out.append(tag | s)
+                        out.append(base)
 
                 # BREAK (R29): another player's ordinary house raised by one card A-4 to V2;
                 # the breaker keeps a V2; it merges with H_V2 (R30) and loose V2 cards.
@@ -650,12 +790,13 @@ class Position:
                     singles = loose & VALUE_MASK[V2]
                     tag = _BREAK_TAG | V2 << SH_VALUE | V << SH_HOUSE | singles
                     g = () if absorb_never else tuple([x for x in subsets[V2] if not x & singles])
-                    out = uses.get(v)
+                    out = uses[v]
                     if out is None:
                         out = uses[v] = []
+                        order.append(v)
                     if g:
-                        dup |= 1 << v
-                        out += [tag | a for a in group_unions(g, absorb_mode)]
+                        for a in group_unions(g, absorb_mode):
+                            out.append(tag | a)
                     else:
                         out.append(tag)
 
@@ -669,12 +810,14 @@ class Position:
         throw_vals &= values
         result: list[int] = []
         if throw_rule == "no_other_move":
-            if uses:
+            if order:
                 throw_vals = 0
             # else: nothing but throws is possible, and every card without a house may go
-        elif uses:
-            for v, out in uses.items():
+        else:
+            for v in order:
                 if throw_vals >> v & 1:
+                    out = uses[v]
+                    assert out is not None
                     out.append(_THROW_TAG)
                     throw_vals ^= 1 << v
         # Cards whose only use is a throw.
@@ -685,19 +828,15 @@ class Position:
             result += _THROW_CODES[v][hand >> (4 * v - 4) & 15]
 
         # Stamp each value's uses with each card of that value.
-        for v, out in uses.items():
+        for v in order:
+            out = uses[v]
+            assert out is not None
             fields = _CARD_FIELDS[v][hand >> (4 * v - 4) & 15]
-            if len(out) == 1:
-                if len(fields) == 1:
-                    result.append(out[0] | fields[0])
-                else:
-                    code = out[0]
-                    result += [code | cb for cb in fields]
-                continue
-            if dup >> v & 1:
-                out = list(dict.fromkeys(out))
+            if dup >> v & 1 and len(out) > 1:
+                out = _first_of_each(out)
             for cb in fields:
-                result += [code | cb for code in out]
+                for code in out:
+                    result.append(code | cb)
         return result
 
     # --- checked moves ---------------------------------------------------------------------
@@ -760,17 +899,20 @@ class Position:
 
     def advance(self, code: int) -> None:
         """Make a move without recording it for :meth:`pop` (playouts that never go back)."""
-        action = code >> SH_ACTION & 7
+        # A code is wider than a machine word, so each operation on it makes a new int: one
+        # shift brings every field above the loose cards into a small int, one mask the rest.
+        top = code >> SH_HOUSES
+        action = top >> _TOP_ACTION & 7
         if action >= BID:
             if action == BID:
-                self.bid = code >> SH_VALUE & 15
+                self.bid = top >> _TOP_VALUE & 15
                 self.phase_id = PHASE_PLAY  # R15: the floor is turned face up
             else:
                 self._redeal()
             return
         plays = self.plays
         p = seat_to_move(self.dealer, plays, self.rules.players)
-        cbit = 1 << (code >> SH_CARD & 63)
+        cbit = 1 << (top >> _TOP_CARD & 63)
         hands = self.hands[:]
         hands[p] &= ~cbit
         self.hands = hands
@@ -780,7 +922,7 @@ class Position:
             moved = code & LOOSE_BITS
             team = p & 1
             taken = cbit | moved
-            hb = code >> SH_HOUSES & 31
+            hb = top & 31
             if hb:
                 hcards = self.hcards[:]
                 howners = self.howners[:]
@@ -812,7 +954,7 @@ class Position:
                 self.sweeps = sweeps
         else:
             moved = code & LOOSE_BITS
-            V = code >> SH_VALUE & 15
+            V = top >> _TOP_VALUE & 15
             hcards = self.hcards[:]
             howners = self.howners[:]
             hcem = self.hcem[:]
@@ -820,7 +962,7 @@ class Position:
             if action == BUILD:
                 hcards[V] = cbit | moved
                 # Cemented when the house holds more than one set (R21b): value sum > V.
-                hcem[V] = _VAL[code >> SH_CARD & 63] + mask_value_sum(moved) > V
+                hcem[V] = _VAL[top >> _TOP_CARD & 63] + mask_value_sum(moved) > V
                 howners[V] = 1 << p
                 self.hpresent |= 1 << V
             elif action == CEMENT:
@@ -838,7 +980,7 @@ class Position:
                     # the opponent's house (R2P9); no seat-2 bit is ever an owner there.
                     howners[V] = owners | 1 << p
             else:  # BREAK (R29)
-                H = code >> SH_HOUSE & 15
+                H = top >> _TOP_HOUSE & 15
                 cards = hcards[H] | cbit | moved
                 hcards[H] = 0
                 howners[H] = 0
@@ -950,9 +1092,7 @@ class Position:
             names += [CARD_NAMES[c] for c in cards_of_mask(self.hands[(self.bidder + i) % n])]
         names += [CARD_NAMES[c] for c in self.stock]
         digest = hashlib.sha256(("redeal:" + ",".join(names)).encode()).digest()
-        deck = list(range(52))
-        random.Random(int.from_bytes(digest[:8], "big")).shuffle(deck)
-        self._lay_out(deck)
+        self._lay_out(_shuffled_pack(int.from_bytes(digest[:8], "big")))
 
     # --- scoring and the match ------------------------------------------------------------
 

@@ -40,12 +40,14 @@ _SUM_BITS: Final = ((1 << 14) - 1) & ~1  # sums 1..13
 # Caches shared by all positions: the subsets of a loose floor summing to each value 1..13, the
 # unions of disjoint group families and the values whose groups cover a floor. Each depends only
 # on masks, so they are pure functions; they are bounded by clearing when they grow large.
-_FLOOR: dict[int, tuple[tuple[tuple[int, ...], ...], int]] = {}
-_FAMILIES: dict[tuple[tuple[int, ...], int], tuple[int, ...]] = {}
-_SWEEPERS: dict[int, int] = {}
+_FLOOR: Final[dict[int, tuple[tuple[tuple[int, ...], ...], int]]] = {}
+_FAMILIES: Final[tuple[dict[tuple[int, ...], tuple[int, ...]], ...]] = ({}, {})  # by mode below
+_SWEEPERS: Final[dict[int, int]] = {}
 _CACHE_LIMIT: Final = 50_000
-_NO_FLOOR: tuple[tuple[tuple[int, ...], ...], int] = (((),) * 14, 0)
-_ZERO_ONLY: tuple[int, ...] = (0,)
+_NO_FLOOR: Final[tuple[tuple[tuple[int, ...], ...], int]] = (((),) * 14, 0)
+_ZERO_ONLY: Final[tuple[int, ...]] = (0,)
+# Copied into a list where one is needed (compiled, `[None] * 14` makes two lists).
+_NO_LISTS: Final[tuple[list[int] | None, ...]] = (None,) * 14
 
 #: :func:`group_unions` modes: every family (absorption, R31; capture rule ``any``), or only
 #: the maximal ones (R25; absorption ``mandatory``).
@@ -56,7 +58,8 @@ MAXIMAL_UNIONS: Final = 1
 def clear_caches() -> None:
     """Empty the caches (benchmarks measure cold; tests show nothing depends on them)."""
     _FLOOR.clear()
-    _FAMILIES.clear()
+    for families in _FAMILIES:
+        families.clear()
     _SWEEPERS.clear()
 
 
@@ -89,23 +92,42 @@ def floor_index(loose: int) -> tuple[tuple[tuple[int, ...], ...], int]:
         avail |= (avail << v | 1 << v) & _SUM_BITS
         result = (tuple(by_sum), avail)
     else:
-        lists: list[list[int]] = [[] for _ in range(14)]
+        # Cards are added in index order: each extends every subset found before it (values
+        # are >= 1, so only sums up to 13 - v take a card of value v; going down, no subset
+        # takes the card twice) and then stands alone. A sum's list is made when first met.
+        lists: list[list[int] | None] = list(_NO_LISTS)
+        avail = 0  # bit t: lists[t] is made
         m = loose
         while m:
             low = m & -m
             m ^= low
             v = VALUE[low.bit_length() - 1]
-            # Extend every subset found so far; values are >= 1, so sums stay bounded by 13.
-            for t in range(13 - v, 0, -1):
+            ts = avail & ((2 << (13 - v)) - 1)  # the sums found that still take v, downwards
+            while ts:
+                t = ts.bit_length() - 1
+                ts ^= 1 << t
                 bucket = lists[t]
-                if bucket:
-                    lists[t + v].extend([s | low for s in bucket])
-            lists[v].append(low)
-        avail = 0
-        for t in range(1, 14):
-            if lists[t]:
-                avail |= 1 << t
-        result = (tuple([tuple(b) for b in lists]), avail)
+                assert bucket is not None
+                grown = lists[t + v]
+                if grown is None:
+                    grown = lists[t + v] = []
+                for s in bucket:
+                    grown.append(s | low)
+            alone = lists[v]
+            if alone is None:
+                lists[v] = [low]
+            else:
+                alone.append(low)
+            avail |= (avail << v | 1 << v) & _SUM_BITS
+        buckets = list(_NO_FLOOR[0])
+        ts = avail
+        while ts:
+            t = ts.bit_length() - 1
+            ts ^= 1 << t
+            found = lists[t]
+            assert found is not None
+            buckets[t] = tuple(found)
+        result = (tuple(buckets), avail)
     if len(_FLOOR) > _CACHE_LIMIT:
         _FLOOR.clear()
     _FLOOR[loose] = result
@@ -126,20 +148,39 @@ def group_unions(groups: tuple[int, ...], mode: int) -> tuple[int, ...]:
     """
     if not groups:
         return _ZERO_ONLY
-    key = (groups, mode)
-    hit = _FAMILIES.get(key)
+    if len(groups) == 1 and groups[0]:
+        # What the sets below give for one group: the empty family first (R25: not maximal).
+        return (groups[0],) if mode == MAXIMAL_UNIONS else (0, groups[0])
+    if mode == MAXIMAL_UNIONS:
+        # Pairwise disjoint groups have one maximal family: all of them.
+        every = 0
+        for g in groups:
+            if every & g or not g:
+                break
+            every |= g
+        else:
+            return (every,)
+    cache = _FAMILIES[MAXIMAL_UNIONS if mode == MAXIMAL_UNIONS else ALL_UNIONS]
+    hit = cache.get(groups)
     if hit is not None:
         return hit
     unions = {0}
     for g in groups:
         unions.update([u | g for u in unions if not u & g])
     if mode == MAXIMAL_UNIONS:
-        result = tuple(u for u in unions if all(g & u for g in groups))
+        maximal: list[int] = []
+        for u in unions:
+            for g in groups:
+                if not g & u:
+                    break  # g could still join: u is not maximal
+            else:
+                maximal.append(u)
+        result = tuple(maximal)
     else:
         result = tuple(unions)
-    if len(_FAMILIES) > _CACHE_LIMIT:
-        _FAMILIES.clear()
-    _FAMILIES[key] = result
+    if len(cache) > _CACHE_LIMIT:
+        cache.clear()
+    cache[groups] = result
     return result
 
 
