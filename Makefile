@@ -18,7 +18,8 @@ $(STAMP): pyproject.toml setup.py
 # The core compiled by mypyc, in place next to its sources (setup.py; src/seep/*.so, ignored by
 # git). Rebuilt whenever a core source changes, so a compiled module never shadows a newer
 # .py; a failed build leaves the pure-Python core (seep --version says which one runs).
-CORE_MODULES := errors cards codes floor scoring baazi verify engine counting view bots/ismcts
+CORE_MODULES := errors cards codes floor scoring baazi verify engine counting view bots/ismcts \
+	bots/valuenet bots/inference bots/endgame
 CORE_SOURCES := $(foreach m,$(CORE_MODULES),src/seep/$(m).py)
 COMPILED := src/seep/.compiled
 

@@ -34,6 +34,11 @@ COMPILED_MODULES = (
     # Above the core, compiled for the same reason: the search's playouts are its hot path.
     "view",
     "bots/ismcts",
+    # The search's other hot modules: the leaf evaluation, the weighted deals, the endgame
+    # solver (each called thousands of times a move).
+    "bots/valuenet",
+    "bots/inference",
+    "bots/endgame",
 )
 
 

@@ -38,7 +38,7 @@ from ..errors import SeepError
 from ..floor import floor_index
 from ..view import View
 
-__all__ = ["Factors", "determinize", "evidence"]
+__all__ = ["Dealer", "Factors", "determinize", "evidence"]
 
 #: ``factors[seat][value]``: the weight of a card of ``value`` in ``seat``'s hand.
 Factors = tuple[tuple[float, ...], ...]
@@ -133,53 +133,116 @@ def _evidence(view: View) -> Factors:
 def determinize(view: View, rng: random.Random, factors: Factors, tries: int = 32) -> Position:
     """A complete position consistent with ``view``, the unseen cards dealt with the weights
     ``factors`` (see the module docstring); the uniform :meth:`View.determinize` when the
-    weighted deals keep failing the owners' duty (R21d)."""
-    if factors is _UNIFORM or view.phase_id == PHASE_BID or len(view.hand_sizes) != 4:
+    weighted deals keep failing the owners' duty (R21d).
+
+    The cards are put in random order by ``rng.shuffle``; :class:`Dealer` makes the same deals
+    faster, for a search that deals the same view many times, from another random stream."""
+    return Dealer(view, factors, tries).deal(rng, shuffle=True)
+
+
+class Dealer:
+    """Weighted deals of one view (:func:`determinize`), with everything that depends only on
+    the view and the factors worked out once: a search deals the same view thousands of times.
+    Calling it deals one position, the cards put in random order by a Fisher-Yates shuffle on
+    ``rng.random`` (a C call per card, where ``rng.shuffle`` runs Python code per card)."""
+
+    def __init__(self, view: View, factors: Factors, tries: int = 32) -> None:
+        self.view = view
+        self.tries = tries
+        self.uniform = (
+            factors is _UNIFORM or view.phase_id == PHASE_BID or len(view.hand_sizes) != 4
+        )
+        unseen = view.unseen()
+        self.cards: list[int] = [c for c in range(52) if unseen >> c & 1]
+        sizes = list(view.hand_sizes)
+        if len(sizes) == 4:
+            sizes[view.seat] = 0
+        self.sizes: list[int] = sizes
+        self.rest: int = view.stock_size + view.facedown
+        if sum(sizes) + self.rest != len(self.cards):
+            self.uniform = True  # View.determinize raises its own clear error
+        # weights[4 * c + s]: the factor of card c in seat s's hand.
+        weights: list[float] = [1.0] * 208
+        if not self.uniform:
+            for c in range(52):
+                for s in range(4):
+                    weights[4 * c + s] = factors[s][VALUE[c]]
+        self.weights = weights
+        self.needs: list[tuple[int, int]] = [(s, VALUE_MASK[v]) for s, v in view.owner_needs()]
+
+    def __call__(self, rng: random.Random) -> Position:
+        return self.deal(rng, shuffle=False)
+
+    def deal(self, rng: random.Random, shuffle: bool) -> Position:
+        """One deal: the card order by ``rng.shuffle`` (``shuffle``, as :func:`determinize`
+        always did) or by the faster shuffle on ``rng.random``."""
+        view = self.view
+        if self.uniform:
+            return view.determinize(rng)
+        cards = self.cards
+        n = len(cards)
+        weights = self.weights
+        sizes = self.sizes
+        rand = rng.random
+        for _ in range(self.tries):
+            if shuffle:
+                rng.shuffle(cards)
+            else:
+                for i in range(n - 1, 0, -1):
+                    j = int(rand() * (i + 1))
+                    cards[i], cards[j] = cards[j], cards[i]
+            f0 = sizes[0]
+            f1 = sizes[1]
+            f2 = sizes[2]
+            f3 = sizes[3]
+            f4 = self.rest
+            h0 = h1 = h2 = h3 = 0
+            others: list[int] = []
+            for c in cards:
+                k = 4 * c
+                w0 = f0 * weights[k]
+                w1 = f1 * weights[k + 1]
+                w2 = f2 * weights[k + 2]
+                w3 = f3 * weights[k + 3]
+                r = rand() * (w0 + w1 + w2 + w3 + f4)
+                if r < w0:
+                    p = 0
+                elif r < w0 + w1:
+                    p = 1
+                elif r < w0 + w1 + w2:
+                    p = 2
+                elif r < w0 + w1 + w2 + w3:
+                    p = 3
+                elif f4:
+                    p = 4
+                else:  # rounding at the very edge: the first place with room
+                    p = 0 if f0 else 1 if f1 else 2 if f2 else 3
+                if p == 0:
+                    f0 -= 1
+                    h0 |= 1 << c
+                elif p == 1:
+                    f1 -= 1
+                    h1 |= 1 << c
+                elif p == 2:
+                    f2 -= 1
+                    h2 |= 1 << c
+                elif p == 3:
+                    f3 -= 1
+                    h3 |= 1 << c
+                else:
+                    f4 -= 1
+                    others.append(c)
+            hands = [h0, h1, h2, h3]
+            ok = True
+            for s, need in self.needs:
+                if not hands[s] & need:
+                    ok = False
+                    break
+            if ok:
+                hands[view.seat] = view.hand
+                stock = others[: view.stock_size]
+                facedown = 0
+                for c in others[view.stock_size :]:
+                    facedown |= 1 << c
+                return view._position(hands, stock, view.loose | facedown)
         return view.determinize(rng)
-    unseen = view.unseen()
-    cards = [c for c in range(52) if unseen >> c & 1]
-    me = view.seat
-    sizes = list(view.hand_sizes)
-    sizes[me] = 0
-    rest = view.stock_size + view.facedown
-    if sum(sizes) + rest != len(cards):
-        return view.determinize(rng)  # raises its own clear error
-    needs = view.owner_needs()
-    rand = rng.random
-    for _ in range(tries):
-        rng.shuffle(cards)
-        free = [*sizes, rest]
-        hands = [0, 0, 0, 0]
-        others: list[int] = []
-        for c in cards:
-            v = VALUE[c]
-            w0 = free[0] * factors[0][v]
-            w1 = free[1] * factors[1][v]
-            w2 = free[2] * factors[2][v]
-            w3 = free[3] * factors[3][v]
-            r = rand() * (w0 + w1 + w2 + w3 + free[4])
-            if r < w0:
-                p = 0
-            elif r < w0 + w1:
-                p = 1
-            elif r < w0 + w1 + w2:
-                p = 2
-            elif r < w0 + w1 + w2 + w3:
-                p = 3
-            else:
-                p = 4
-            if not free[p]:  # rounding at the very edge: the first place with room
-                p = next(q for q in range(5) if free[q])
-            free[p] -= 1
-            if p == 4:
-                others.append(c)
-            else:
-                hands[p] |= 1 << c
-        if all(hands[s] & VALUE_MASK[v] for s, v in needs):
-            hands[me] = view.hand
-            stock = others[: view.stock_size]
-            facedown = 0
-            for c in others[view.stock_size :]:
-                facedown |= 1 << c
-            return view._position(hands, stock, view.loose | facedown)
-    return view.determinize(rng)

@@ -101,8 +101,8 @@ def features(pos: Position, base: float) -> list[float]:
     loose = pos.loose
     sweeps = sweep_values(loose, hpresent) if loose or hpresent else 0
     nxt = h[(mover + 1) % n]
-    sweep_now = 1.0 if sweeps and any(h[mover] & VALUE_MASK[v] for v in _bits(sweeps)) else 0.0
-    sweep_next = 1.0 if sweeps and any(nxt & VALUE_MASK[v] for v in _bits(sweeps)) else 0.0
+    sweep_now = 1.0 if sweeps and _holds_any(h[mover], sweeps) else 0.0
+    sweep_next = 1.0 if sweeps and _holds_any(nxt, sweeps) else 0.0
     last = pos.last_capture
     return [
         sign * (base - (s0 - s1)) / 100.0,
@@ -128,8 +128,14 @@ def features(pos: Position, base: float) -> list[float]:
     ]
 
 
-def _bits(mask: int) -> list[int]:
-    return [v for v in range(1, 14) if mask >> v & 1]
+def _holds_any(hand: int, values: int) -> bool:
+    """Whether ``hand`` holds a card of one of ``values`` (bit v for value v)."""
+    while values:
+        low = values & -values
+        values ^= low
+        if hand & VALUE_MASK[low.bit_length() - 1]:
+            return True
+    return False
 
 
 class Net:
@@ -155,10 +161,14 @@ class Net:
 
     def forward(self, x: list[float]) -> float:
         """The network's output for one feature vector (points / 100)."""
-        tanh = math.tanh
         out = self.b2
+        n = len(x)
         for row, b, w in zip(self.w1, self.b1, self.w2, strict=True):
-            out += w * tanh(b + sum(map(float.__mul__, row, x)))
+            # Summed left to right from 0, like sum() over the products: the same float.
+            acc = 0.0
+            for i in range(n):
+                acc += row[i] * x[i]
+            out += w * math.tanh(b + acc)
         return out
 
     def value(self, pos: Position, estimate: Callable[[Position], float]) -> float:
