@@ -64,9 +64,10 @@ FEATURE_NAMES = (
 _HIGH = VALUE_MASK[9] | VALUE_MASK[10] | VALUE_MASK[11] | VALUE_MASK[12] | VALUE_MASK[13]
 
 
-def features(pos: Position, base: float) -> list[float]:
+def features(pos: Position, base: float, scores: tuple[int, int] | None = None) -> list[float]:
     """:data:`FEATURE_NAMES` of a play-phase position, from the side of the seat to move;
-    ``base`` is :func:`~seep.bots.ismcts.estimate` of it (team 0 minus team 1)."""
+    ``base`` is :func:`~seep.bots.ismcts.estimate` of it (team 0 minus team 1), ``scores``
+    its ``deal_scores()`` if the caller has them."""
     plays = pos.plays
     h = pos.hands
     n = len(h)  # four seats, or two (docs/rules.md §12: each player his own team)
@@ -75,9 +76,10 @@ def features(pos: Position, base: float) -> list[float]:
     ours = h[us] | h[us + 2] if n == 4 else h[us]
     theirs = h[1 - us] | h[3 - us] if n == 4 else h[1 - us]
     tdp = pos.rules.ten_diamonds_points
-    s0, s1 = pos.deal_scores()
+    s0, s1 = pos.deal_scores() if scores is None else scores
     sign = 1.0 if us == 0 else -1.0
     hp_us = hp_them = sec_us = sec_them = 0
+    value_mask = VALUE_MASK  # a local: a module global is a dictionary look-up when compiled
     hpresent = pos.hpresent
     bits = hpresent
     while bits:
@@ -92,11 +94,11 @@ def features(pos: Position, base: float) -> list[float]:
         other = team1 if us == 0 else team0
         if mine:
             hp_us += pts
-            if not theirs & VALUE_MASK[v]:
+            if not theirs & value_mask[v]:
                 sec_us += pts
         elif other:
             hp_them += pts
-            if not ours & VALUE_MASK[v]:
+            if not ours & value_mask[v]:
                 sec_them += pts
     loose = pos.loose
     sweeps = sweep_values(loose, hpresent) if loose or hpresent else 0
@@ -158,17 +160,24 @@ class Net:
         if any(len(row) != len(FEATURE_NAMES) for row in self.w1):
             raise SeepError("value network weights have inconsistent shapes")
         self.info: dict[str, Any] = dict(data.get("info", {}))
+        # W1 row after row in one list: one look-up per weight in the forward pass.
+        self.flat: list[float] = [x for row in self.w1 for x in row]
 
     def forward(self, x: list[float]) -> float:
         """The network's output for one feature vector (points / 100)."""
         out = self.b2
         n = len(x)
-        for row, b, w in zip(self.w1, self.b1, self.w2, strict=True):
+        flat = self.flat
+        b1 = self.b1
+        w2 = self.w2
+        k = 0
+        for j in range(len(b1)):
             # Summed left to right from 0, like sum() over the products: the same float.
             acc = 0.0
             for i in range(n):
-                acc += row[i] * x[i]
-            out += w * math.tanh(b + acc)
+                acc += flat[k + i] * x[i]
+            k += n
+            out += w2[j] * math.tanh(b1[j] + acc)
         return out
 
     def value(self, pos: Position, estimate: Callable[[Position], float]) -> float:
@@ -177,8 +186,9 @@ class Net:
         base = estimate(pos)
         if pos.phase_id == PHASE_OVER:
             return base
-        s0, s1 = pos.deal_scores()
-        rest = 100.0 * self.forward(features(pos, base))
+        scores = pos.deal_scores()
+        s0, s1 = scores
+        rest = 100.0 * self.forward(features(pos, base, scores))
         mover = seat_to_move(pos.dealer, pos.plays, len(pos.hands))
         return (s0 - s1) + (rest if mover & 1 == 0 else -rest)
 
