@@ -19,7 +19,7 @@ $(STAMP): pyproject.toml setup.py
 # git). Rebuilt whenever a core source changes, so a compiled module never shadows a newer
 # .py; a failed build leaves the pure-Python core (seep --version says which one runs).
 CORE_MODULES := errors cards codes floor scoring baazi verify engine counting view bots/ismcts \
-	bots/valuenet bots/inference bots/endgame
+	bots/valuenet bots/inference bots/endgame bots/ismcts_v1
 CORE_SOURCES := $(foreach m,$(CORE_MODULES),src/seep/$(m).py)
 COMPILED := src/seep/.compiled
 

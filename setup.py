@@ -39,6 +39,9 @@ COMPILED_MODULES = (
     "bots/valuenet",
     "bots/inference",
     "bots/endgame",
+    # The frozen search (expert@1, hard@1): the arena's yardstick, compiled as it was when it
+    # was today's search (the same moves, tests/test_frozen_bots.py).
+    "bots/ismcts_v1",
 )
 
 
