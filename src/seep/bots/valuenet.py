@@ -1,4 +1,4 @@
-"""A learned evaluation: a small value network over a determinized position, in pure Python.
+"""A learned evaluation: a small value network over a determinized position, standard library only.
 
 The ISMCTS bot cuts its playouts and scores the position reached; the hand-fitted
 :func:`~seep.bots.ismcts.estimate` was the only score until now. :func:`load_value` returns a
@@ -11,7 +11,8 @@ inputs, so the net learns a correction to it.
 The weights ship in ``seep/bots/data/value.json`` (plain lists of floats, a few kilobytes),
 read with the standard library: the bots never import numpy. ``seep train`` (the ``train``
 extra, :mod:`seep.bots.train`) reproduces them from a seed; docs/strength.md gives the command
-and the figures.
+and the figures. The module is compiled by mypyc with the core where a C compiler is at hand
+(setup.py): about 6 µs an evaluation then, 33 µs in pure Python.
 
 >>> from seep.bots.ismcts import estimate
 >>> from seep.engine import Position
