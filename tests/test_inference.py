@@ -6,6 +6,8 @@ import random
 import sys
 from pathlib import Path
 
+import pytest
+
 from seep.bots.heuristic import HeuristicBot
 from seep.bots.inference import LACK_STRONG, Dealer, determinize, evidence
 from seep.cards import VALUE_MASK, parse_cards
@@ -103,3 +105,22 @@ def test_the_dealer_deals_like_determinize() -> None:
                 for c in range(52):
                     a, b = counts["slow"][s][c] / samples, counts["fast"][s][c] / samples
                     assert abs(a - b) < 0.15, (s, c, a, b)
+
+
+def test_the_search_parts_bench_runs(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    import search_parts  # bench/search_parts.py
+
+    monkeypatch.setattr(sys, "argv", ["search_parts.py", "--deals", "1", "--repeat", "1", "--json"])
+    assert search_parts.main() == 0
+    parts = json.loads(capsys.readouterr().out)["us"]
+    assert set(parts) == {
+        "deal_inferred",
+        "deal_uniform",
+        "playout_8_plies",
+        "value_net",
+        "estimate",
+    }
