@@ -34,7 +34,7 @@ DIFFICULTIES: dict[str, tuple[str, dict[str, Any]]] = {
     "easy": ("greedy", {}),
     "medium": ("heuristic", {}),
     "hard": ("ismcts", {"iterations": 2000, **_SEARCH}),
-    "expert": ("ismcts", {"iterations": 12000, **_SEARCH, "endgame_samples": 48}),
+    "expert": ("ismcts", {"iterations": 16000, **_SEARCH, "endgame_samples": 48}),
 }
 
 
