@@ -38,6 +38,14 @@ COMPILED_MODULES = (
     # observations and random bots of every step.
     "integrations/actions",
     "integrations/hotpath",
+    # The search's other hot modules: the leaf evaluation, the weighted deals, the endgame
+    # solver (each called thousands of times a move).
+    "bots/valuenet",
+    "bots/inference",
+    "bots/endgame",
+    # The frozen search (expert@1, hard@1): the arena's yardstick, compiled as it was when it
+    # was today's search (the same moves, tests/test_frozen_bots.py).
+    "bots/ismcts_v1",
 )
 
 

@@ -12,6 +12,7 @@ bench/engine.py: virtual machines vary by some 10% from one second to the next, 
 other processes share the cores).
 
     python bench/bots.py [--rounds 5] [--positions 8] [--iterations 400] [--json]
+                         [--cpu] [--levels hard expert expert@1] [--no-rates]
 """
 
 from __future__ import annotations
@@ -92,14 +93,14 @@ def sample_views(count: int, seeds: itertools.count[int]) -> list[View]:
     return out
 
 
-def ms_per_move(name: str, views: list[View]) -> float:
+def ms_per_move(name: str, views: list[View], clock: Callable[[], float]) -> float:
     """Mean milliseconds per ``choose`` of the bot or preset ``name`` over ``views``."""
     bot = make_bot(name)
     rng = random.Random(2)
-    start = time.perf_counter()
+    start = clock()
     for view in views:
         bot.choose(view, rng)
-    return 1000.0 * (time.perf_counter() - start) / len(views)
+    return 1000.0 * (clock() - start) / len(views)
 
 
 def rounds(measure: Callable[[], float], n: int) -> tuple[float, float, float]:
@@ -114,14 +115,33 @@ def main() -> None:
     ap.add_argument("--positions", type=int, default=8, help="positions per round")
     ap.add_argument("--iterations", type=int, default=400, help="ISMCTS iterations per search")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
+    ap.add_argument(
+        "--cpu",
+        action="store_true",
+        help="time moves in CPU time (time.process_time): on a shared machine the wall time "
+        "grows with the load, the CPU time hardly does",
+    )
+    ap.add_argument(
+        "--levels",
+        nargs="+",
+        default=list(LEVELS),
+        metavar="BOT",
+        help="the presets (or bots) whose time per move to measure (default: the four levels)",
+    )
+    ap.add_argument("--no-rates", action="store_true", help="skip the ISMCTS iterations/s")
     args = ap.parse_args()
+    clock = time.process_time if args.cpu else time.perf_counter
     seeds = itertools.count(5000)
     result: dict[str, object] = {}
     notes: dict[str, str] = {}
     # ISMCTS speed: fresh positions every round; higher is better, so "best" is the highest.
     for key, plays, note in (
-        ("ismcts_iterations_per_s_opening", 0, "ISMCTS iterations/s at the opening (play 1)"),
-        ("ismcts_iterations_per_s_middle", 23, "ISMCTS iterations/s at mid-deal (play 24)"),
+        ()
+        if args.no_rates
+        else (
+            ("ismcts_iterations_per_s_opening", 0, "ISMCTS iterations/s at the opening (play 1)"),
+            ("ismcts_iterations_per_s_middle", 23, "ISMCTS iterations/s at mid-deal (play 24)"),
+        )
     ):
         median, _, best = rounds(
             lambda p=plays: ismcts_rate(views_at(p, args.positions, seeds), args.iterations),
@@ -131,20 +151,22 @@ def main() -> None:
         result[key + "_best"] = round(best, 1)
         notes[key] = note
     # Time per move of each difficulty; lower is better, so "best" is the lowest.
-    for name in LEVELS:
+    # The same positions for every bot (fresh ones each round), so that bots compare.
+    samples = [sample_views(args.positions, seeds) for _ in range(args.rounds)]
+    kind = "CPU ms" if args.cpu else "ms"
+    for name in args.levels:
         key = f"ms_per_move_{name}"
-        median, best, _ = rounds(
-            lambda n=name: ms_per_move(n, sample_views(args.positions, seeds)), args.rounds
-        )
-        result[key] = round(median, 2)
-        result[key + "_best"] = round(best, 2)
-        bot_name, settings = DIFFICULTIES[name]
-        notes[key] = f"ms per move, {name} ({bot_name} {json.dumps(settings)})"
+        times = sorted(ms_per_move(name, views, clock) for views in samples)
+        result[key] = round(statistics.median(times), 2)
+        result[key + "_best"] = round(times[0], 2)
+        bot_name, settings = DIFFICULTIES.get(name, (name, {}))
+        notes[key] = f"{kind} per move, {name} ({bot_name} {json.dumps(settings)})"[:62]
 
     # --- Arena deals per second per worker --------------------------------------------------
     # Reserved for the arena's author: the figure "arena_deals_per_s_per_worker" goes here.
     # ------------------------------------------------------------------------------------------
 
+    result["clock"] = "process_time" if args.cpu else "perf_counter"
     result["rounds"] = args.rounds
     result["positions"] = args.positions
     result["ismcts_iterations"] = args.iterations

@@ -6,6 +6,7 @@ even when other processes run. Prints the mean and the largest time per move of 
 over the bid and every ``--every``-th play of ``--deals`` deals; ``--json`` for one object.
 
     python bench/move_cost.py policy hard expert expert@1 [--deals 2] [--every 4] [--json]
+    python bench/move_cost.py hard:iterations=500 expert:iterations=3000
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
-from seep.bots import make_bot
+from seep.arena.play import BotSpec
 from seep.bots.heuristic import HeuristicBot
 from seep.engine import Position
 from seep.view import View
@@ -56,7 +57,7 @@ def main() -> int:
     sample = views(args.deals, args.every, args.seed)
     result = {}
     for name in args.bots:
-        bot = make_bot(name)
+        bot = BotSpec.parse(name).make()  # a preset, or an arena spec: hard:iterations=500
         times = []
         for k, view in enumerate(sample):
             t0 = time.process_time()

@@ -6,8 +6,10 @@ import random
 import sys
 from pathlib import Path
 
+import pytest
+
 from seep.bots.heuristic import HeuristicBot
-from seep.bots.inference import LACK_STRONG, determinize, evidence
+from seep.bots.inference import LACK_STRONG, Dealer, determinize, evidence
 from seep.cards import VALUE_MASK, parse_cards
 from seep.codes import THROW, make_code
 from seep.engine import Position
@@ -75,3 +77,50 @@ def test_inference_raises_the_hit_rate() -> None:
     r = hit_rates(deals=12, samples=8, seed=2)
     print(f"hit rate: uniform {r['uniform']:.3f}, with inference {r['inferred']:.3f}")
     assert r["inferred"] > r["uniform"]
+
+
+def test_the_dealer_deals_like_determinize() -> None:
+    # Dealer (the search's fast deals) draws from the same distribution as determinize: both
+    # fit the view, and over many deals each hidden card lands in each hand about as often.
+    rng = random.Random(5)
+    for seed in (1, 3):
+        for _, view in self_play(seed)[20:40:6]:
+            factors = evidence(view)
+            dealer = Dealer(view, factors)
+            counts = {"slow": [[0] * 52 for _ in range(4)], "fast": [[0] * 52 for _ in range(4)]}
+            samples = 400
+            for _ in range(samples):
+                for kind, det in (
+                    ("slow", determinize(view, rng, factors)),
+                    ("fast", dealer(rng)),
+                ):
+                    if kind == "fast":
+                        assert View.from_position(det, view.seat, view.history) == view
+                        for s, v in view.owner_needs():
+                            assert det.hands[s] & VALUE_MASK[v]
+                    for s in range(4):
+                        for c in range(52):
+                            counts[kind][s][c] += det.hands[s] >> c & 1
+            for s in range(4):
+                for c in range(52):
+                    a, b = counts["slow"][s][c] / samples, counts["fast"][s][c] / samples
+                    assert abs(a - b) < 0.15, (s, c, a, b)
+
+
+def test_the_search_parts_bench_runs(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    import search_parts  # bench/search_parts.py
+
+    monkeypatch.setattr(sys, "argv", ["search_parts.py", "--deals", "1", "--repeat", "1", "--json"])
+    assert search_parts.main() == 0
+    parts = json.loads(capsys.readouterr().out)["us"]
+    assert set(parts) == {
+        "deal_inferred",
+        "deal_uniform",
+        "playout_8_plies",
+        "value_net",
+        "estimate",
+    }

@@ -38,7 +38,7 @@ from ..errors import SeepError
 from ..floor import floor_index
 from ..view import View
 
-__all__ = ["Factors", "determinize", "evidence"]
+__all__ = ["Dealer", "Factors", "determinize", "evidence"]
 
 #: ``factors[seat][value]``: the weight of a card of ``value`` in ``seat``'s hand.
 Factors = tuple[tuple[float, ...], ...]
@@ -133,53 +133,215 @@ def _evidence(view: View) -> Factors:
 def determinize(view: View, rng: random.Random, factors: Factors, tries: int = 32) -> Position:
     """A complete position consistent with ``view``, the unseen cards dealt with the weights
     ``factors`` (see the module docstring); the uniform :meth:`View.determinize` when the
-    weighted deals keep failing the owners' duty (R21d)."""
-    if factors is _UNIFORM or view.phase_id == PHASE_BID or len(view.hand_sizes) != 4:
-        return view.determinize(rng)
-    unseen = view.unseen()
-    cards = [c for c in range(52) if unseen >> c & 1]
-    me = view.seat
-    sizes = list(view.hand_sizes)
-    sizes[me] = 0
-    rest = view.stock_size + view.facedown
-    if sum(sizes) + rest != len(cards):
-        return view.determinize(rng)  # raises its own clear error
-    needs = view.owner_needs()
-    rand = rng.random
-    for _ in range(tries):
-        rng.shuffle(cards)
-        free = [*sizes, rest]
-        hands = [0, 0, 0, 0]
+    weighted deals keep failing the owners' duty (R21d).
+
+    The cards are put in random order by ``rng.shuffle``; :class:`Dealer` makes the same deals
+    faster, for a search that deals the same view many times, from another random stream."""
+    return Dealer(view, factors, tries).shuffled(rng)
+
+
+class Dealer:
+    """Weighted deals of one view (:func:`determinize`), with everything that depends only on
+    the view and the factors worked out once: a search deals the same view thousands of times.
+    Calling it deals one position from the same distribution as :func:`determinize`, faster:
+    the cards are drawn in random order by a Fisher-Yates shuffle on ``rng.random`` as they are
+    dealt (``rng.shuffle`` runs Python code per card), and a deal is abandoned as soon as an
+    owner can no longer get a card of his house's value (R21d), not once every card is dealt.
+    Another random stream than :func:`determinize`'s, so other deals from the same seed."""
+
+    def __init__(self, view: View, factors: Factors, tries: int = 32) -> None:
+        self.view = view
+        self.tries = tries
+        self.uniform = (
+            factors is _UNIFORM or view.phase_id == PHASE_BID or len(view.hand_sizes) != 4
+        )
+        unseen = view.unseen()
+        self.cards: list[int] = [c for c in range(52) if unseen >> c & 1]
+        sizes = list(view.hand_sizes)
+        if len(sizes) == 4:
+            sizes[view.seat] = 0
+        self.sizes: list[int] = sizes
+        self.rest: int = view.stock_size + view.facedown
+        if sum(sizes) + self.rest != len(self.cards):
+            self.uniform = True  # View.determinize raises its own clear error
+        # weights[4 * c + s]: the factor of card c in seat s's hand.
+        weights: list[float] = [1.0] * 208
+        if not self.uniform:
+            for c in range(52):
+                for s in range(4):
+                    weights[4 * c + s] = factors[s][VALUE[c]]
+        self.weights = weights
+        self.needs: list[tuple[int, int]] = [(s, VALUE_MASK[v]) for s, v in view.owner_needs()]
+        self.need_seats: list[int] = [s for s, _ in view.owner_needs()]
+        self.need_values: list[int] = [v for _, v in view.owner_needs()]
+        self.need_mask = 0
+        for v in self.need_values:
+            self.need_mask |= 1 << v
+        self.need_counts: list[int] = [
+            sum(1 for c in self.cards if VALUE[c] == v) for v in self.need_values
+        ]
+
+    def __call__(self, rng: random.Random) -> Position:
+        if self.uniform:
+            return self.view.determinize(rng)
+        for _ in range(self.tries):
+            hands = self._try(rng)
+            if hands is not None:
+                return hands
+        return self.view.determinize(rng)
+
+    def _try(self, rng: random.Random) -> Position | None:
+        """One weighted deal, or ``None`` as soon as it fails an owner's duty (R21d): the
+        same deals as dealing every card and then checking, in a fraction of the time when
+        the duty is unlikely (an owner who passed up his own house)."""
+        view = self.view
+        cards = self.cards
+        n = len(cards)
+        weights = self.weights
+        sizes = self.sizes
+        rand = rng.random
+        need_seats = self.need_seats
+        need_values = self.need_values
+        need_mask = self.need_mask
+        values = VALUE  # a local: a module global is a dictionary look-up in compiled code
+        left = self.need_counts[:]  # cards of the needed value not dealt yet, per need
+        met = [False] * len(need_seats)
+        f0 = sizes[0]
+        f1 = sizes[1]
+        f2 = sizes[2]
+        f3 = sizes[3]
+        f4 = self.rest
+        h0 = h1 = h2 = h3 = 0
         others: list[int] = []
-        for c in cards:
-            v = VALUE[c]
-            w0 = free[0] * factors[0][v]
-            w1 = free[1] * factors[1][v]
-            w2 = free[2] * factors[2][v]
-            w3 = free[3] * factors[3][v]
-            r = rand() * (w0 + w1 + w2 + w3 + free[4])
+        for i in range(n):
+            # Fisher-Yates as it goes: the next card in a uniformly random order.
+            j = i + int(rand() * (n - i))
+            c = cards[j]
+            cards[j] = cards[i]
+            cards[i] = c
+            k = 4 * c
+            w0 = f0 * weights[k]
+            w1 = f1 * weights[k + 1]
+            w2 = f2 * weights[k + 2]
+            w3 = f3 * weights[k + 3]
+            r = rand() * (w0 + w1 + w2 + w3 + f4)
             if r < w0:
                 p = 0
+                f0 -= 1
+                h0 |= 1 << c
             elif r < w0 + w1:
                 p = 1
+                f1 -= 1
+                h1 |= 1 << c
             elif r < w0 + w1 + w2:
                 p = 2
+                f2 -= 1
+                h2 |= 1 << c
             elif r < w0 + w1 + w2 + w3:
                 p = 3
-            else:
+                f3 -= 1
+                h3 |= 1 << c
+            elif f4:
                 p = 4
-            if not free[p]:  # rounding at the very edge: the first place with room
-                p = next(q for q in range(5) if free[q])
-            free[p] -= 1
-            if p == 4:
+                f4 -= 1
                 others.append(c)
-            else:
-                hands[p] |= 1 << c
-        if all(hands[s] & VALUE_MASK[v] for s, v in needs):
-            hands[me] = view.hand
-            stock = others[: view.stock_size]
-            facedown = 0
-            for c in others[view.stock_size :]:
-                facedown |= 1 << c
-            return view._position(hands, stock, view.loose | facedown)
-    return view.determinize(rng)
+            else:  # rounding at the very edge: the first place with room
+                p = 0 if f0 else 1 if f1 else 2 if f2 else 3
+                if p == 0:
+                    f0 -= 1
+                    h0 |= 1 << c
+                elif p == 1:
+                    f1 -= 1
+                    h1 |= 1 << c
+                elif p == 2:
+                    f2 -= 1
+                    h2 |= 1 << c
+                else:
+                    f3 -= 1
+                    h3 |= 1 << c
+            v = values[c]
+            if need_mask >> v & 1:
+                for q in range(len(need_seats)):
+                    if need_values[q] == v and not met[q]:
+                        if need_seats[q] == p:
+                            met[q] = True
+                        else:
+                            left[q] -= 1
+                            if not left[q]:
+                                return None  # no card of v is left for this owner
+        hands = [h0, h1, h2, h3]
+        hands[view.seat] = view.hand
+        stock = others[: view.stock_size]
+        facedown = 0
+        for c in others[view.stock_size :]:
+            facedown |= 1 << c
+        return view._position(hands, stock, view.loose | facedown)
+
+    def shuffled(self, rng: random.Random) -> Position:
+        """One deal as :func:`determinize` has always made it (the card order by
+        ``rng.shuffle``, every card dealt before the owners' duty is checked): the same
+        random stream, so the bots that use it keep their moves."""
+        view = self.view
+        if self.uniform:
+            return view.determinize(rng)
+        cards = self.cards
+        weights = self.weights
+        sizes = self.sizes
+        rand = rng.random
+        for _ in range(self.tries):
+            rng.shuffle(cards)
+            f0 = sizes[0]
+            f1 = sizes[1]
+            f2 = sizes[2]
+            f3 = sizes[3]
+            f4 = self.rest
+            h0 = h1 = h2 = h3 = 0
+            others: list[int] = []
+            for c in cards:
+                k = 4 * c
+                w0 = f0 * weights[k]
+                w1 = f1 * weights[k + 1]
+                w2 = f2 * weights[k + 2]
+                w3 = f3 * weights[k + 3]
+                r = rand() * (w0 + w1 + w2 + w3 + f4)
+                if r < w0:
+                    p = 0
+                elif r < w0 + w1:
+                    p = 1
+                elif r < w0 + w1 + w2:
+                    p = 2
+                elif r < w0 + w1 + w2 + w3:
+                    p = 3
+                elif f4:
+                    p = 4
+                else:  # rounding at the very edge: the first place with room
+                    p = 0 if f0 else 1 if f1 else 2 if f2 else 3
+                if p == 0:
+                    f0 -= 1
+                    h0 |= 1 << c
+                elif p == 1:
+                    f1 -= 1
+                    h1 |= 1 << c
+                elif p == 2:
+                    f2 -= 1
+                    h2 |= 1 << c
+                elif p == 3:
+                    f3 -= 1
+                    h3 |= 1 << c
+                else:
+                    f4 -= 1
+                    others.append(c)
+            hands = [h0, h1, h2, h3]
+            ok = True
+            for s, need in self.needs:
+                if not hands[s] & need:
+                    ok = False
+                    break
+            if ok:
+                hands[view.seat] = view.hand
+                stock = others[: view.stock_size]
+                facedown = 0
+                for c in others[view.stock_size :]:
+                    facedown |= 1 << c
+                return view._position(hands, stock, view.loose | facedown)
+        return view.determinize(rng)

@@ -109,8 +109,7 @@ from ..view import View
 from .base import Decision
 from .endgame import solve_moves
 from .heuristic import HeuristicBot
-from .inference import determinize as infer_deal
-from .inference import evidence
+from .inference import Dealer, evidence
 
 __all__ = ["IsmctsBot", "Search", "estimate", "playout", "policy_move"]
 
@@ -752,8 +751,7 @@ class IsmctsBot:
         history (``inference``)."""
         if not self.inference:
             return view.determinize
-        factors = evidence(view)
-        return functools.partial(infer_deal, view, factors=factors)
+        return Dealer(view, evidence(view))
 
     def _prior(
         self,

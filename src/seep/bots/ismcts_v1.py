@@ -1,7 +1,9 @@
 """The ISMCTS bot as it was frozen (``expert@1``, ``hard@1``): a verbatim copy of
 :mod:`seep.bots.ismcts` before its learned evaluation, inference and endgame solver, kept so
 that every claim about the new bots is measured against the old ones in the arena.
-Do not change it: tests/test_frozen_bots.py checks it still makes the frozen moves.
+Do not change what it plays: tests/test_frozen_bots.py checks it still makes the frozen moves
+(it is compiled by mypyc like the core, for the arena's sake; one table builder is written as
+plain loops for that, the same table).
 
 Information-set Monte Carlo tree search (single-observer ISMCTS) for Seep.
 
@@ -193,22 +195,22 @@ def _card_by_points(
 ) -> tuple[tuple[tuple[int, ...], ...], ...]:
     """``table[td_scores][v][nibble]``: of the cards of value v whose suits are the bits of
     ``nibble``, the one ``pick`` (max or min) chooses by points, ties by ``tiebreak * card``."""
-    return tuple(
-        tuple(
-            tuple(
-                pick(
-                    (4 * v - 4 + s for s in range(4) if nib >> s & 1),
-                    key=lambda c: (card_points(c, 6 if td else 0), tiebreak * c),
-                    default=0,
+    # Plain loops (the same table as the comprehensions they replace): a lambda inside nested
+    # comprehensions is beyond mypyc, and this module is compiled.
+    tables = []
+    for td in (False, True):
+        by_value = []
+        for v in range(14):
+            row = []
+            for nib in range(16):
+                cards = [4 * v - 4 + s for s in range(4) if nib >> s & 1] if v else []
+                ten = 6 if td else 0
+                row.append(
+                    pick(cards, key=lambda c: (card_points(c, ten), tiebreak * c), default=0)
                 )
-                if v
-                else 0
-                for nib in range(16)
-            )
-            for v in range(14)
-        )
-        for td in (False, True)
-    )
+            by_value.append(tuple(row))
+        tables.append(tuple(by_value))
+    return tuple(tables)
 
 
 # One worth the most points (capturing with it takes it too), and one worth the fewest (the

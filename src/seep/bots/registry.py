@@ -33,8 +33,8 @@ _SEARCH: dict[str, Any] = {
 DIFFICULTIES: dict[str, tuple[str, dict[str, Any]]] = {
     "easy": ("greedy", {}),
     "medium": ("heuristic", {}),
-    "hard": ("ismcts", {"iterations": 500, **_SEARCH}),
-    "expert": ("ismcts", {"iterations": 3000, **_SEARCH, "endgame_samples": 48}),
+    "hard": ("ismcts", {"iterations": 2000, **_SEARCH}),
+    "expert": ("ismcts", {"iterations": 16000, **_SEARCH, "endgame_samples": 48}),
 }
 
 
