@@ -25,7 +25,9 @@ from seep.arena.stats import mean_ci
 
 
 def summary(rows: list[dict[str, float]]) -> dict[str, object]:
-    """Mean diff per deal and its 95% interval over the pairs in ``rows``."""
+    """Mean diff per deal and its 95% interval over the pairs in ``rows`` (a pair two
+    processes both played, which gives the same result, counts once)."""
+    rows = list({r["pair"]: r for r in reversed(rows)}.values())
     values = [r["diff"] / r["deals"] for r in rows]
     mean, ci = mean_ci(values)
     lo, hi = ci if ci is not None else (mean, mean)
