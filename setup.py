@@ -38,6 +38,8 @@ COMPILED_MODULES = (
     # observations and random bots of every step.
     "integrations/actions",
     "integrations/hotpath",
+    # OpenSpiel's python_seep state: what a rollout asks on every action.
+    "integrations/spielcore",
 )
 
 
