@@ -171,6 +171,7 @@ class SeepGame(pyspiel.Game):  # type: ignore[misc]
         self.episode = str(p["episode"])
         self.first_dealer = int(p["dealer"])
         self.max_deals = int(p["max_deals"])
+        self.cfg = (self.episode, self.max_deals, self.rules, self.first_dealer)
         super().__init__(GAME_TYPE, game_info(p), p)
 
     def new_initial_state(self) -> SeepState:
@@ -196,7 +197,7 @@ class SeepState(pyspiel.State):  # type: ignore[misc]
 
     def __init__(self, game: SeepGame) -> None:
         super().__init__(game)
-        self._c = SpielCore((game.episode, game.max_deals, game.rules, game.first_dealer))
+        self._c = SpielCore(game.cfg)
 
     # --- OpenSpiel API ------------------------------------------------------------------------
 
