@@ -39,7 +39,8 @@ PURE_TESTS := tests/test_pure_build.py tests/test_counting.py tests/test_crossch
 	tests/test_golden.py tests/test_invariants.py tests/test_is_legal.py tests/test_move_order.py \
 	tests/test_position_fields.py tests/test_session.py tests/test_deal_flow.py \
 	tests/test_baazi.py tests/test_match.py tests/test_view.py tests/test_notation.py \
-	tests/test_protocol_errors.py tests/test_examples.py tests/test_ismcts.py
+	tests/test_protocol_errors.py tests/test_examples.py tests/test_ismcts.py \
+	tests/test_integrations_openspiel.py
 
 pytest-pure: $(STAMP)
 	rm -rf .pure && mkdir -p .pure && cp -r src/seep .pure/seep && find .pure/seep -name '*.so' -delete
