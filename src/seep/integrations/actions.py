@@ -46,6 +46,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Final
 
 from ..cards import CARD_NAMES
 from ..engine import BID, BREAK, BUILD, CAPTURE, CEMENT, REDEAL, THROW
@@ -88,6 +89,12 @@ ITEM_BITS = (1 << NUM_ITEMS) - 1
 
 STAGE_CARD, STAGE_USE, STAGE_ITEMS = 0, 1, 2
 
+# A move code is wider than a machine word: its fields above the items are read from one
+# shift, ``code >> SH_CARD`` (a small int), at these offsets.
+_TOP_ACTION: Final = _SH_ACTION - _SH_CARD
+_TOP_VALUE: Final = _SH_VALUE - _SH_CARD
+_TOP_HOUSE: Final = _SH_HOUSE - _SH_CARD
+
 _USE_NAMES = (
     ["throw", "capture"]
     + [f"build {v}" for v in range(9, 14)]
@@ -98,27 +105,29 @@ _USE_NAMES = (
 
 def first_action(code: int) -> int:
     """The stage-1 action of a move code: its card, its bid, or the redeal."""
-    act = code >> _SH_ACTION & 7
+    top = code >> _SH_CARD
+    act = top >> _TOP_ACTION & 7
     if act == BID:
-        return BID0 + (code >> _SH_VALUE & 15) - 9
+        return BID0 + (top >> _TOP_VALUE & 15) - 9
     if act == REDEAL:
         return REDEAL_ACTION
-    return code >> _SH_CARD & 63
+    return top & 63
 
 
 def use_action(code: int) -> int:
     """The stage-2 action of a card play: the use with its house value."""
-    act = code >> _SH_ACTION & 7
+    top = code >> _SH_CARD
+    act = top >> _TOP_ACTION & 7
     if act == THROW:
         return USE0
     if act == CAPTURE:
         return USE0 + 1
     if act == BUILD:
-        return USE0 + 2 + (code >> _SH_VALUE & 15) - 9
+        return USE0 + 2 + (top >> _TOP_VALUE & 15) - 9
     if act == CEMENT:
-        return USE0 + 7 + (code >> _SH_VALUE & 15) - 9
+        return USE0 + 7 + (top >> _TOP_VALUE & 15) - 9
     if act == BREAK:
-        return USE0 + 12 + (code >> _SH_HOUSE & 15) - 9
+        return USE0 + 12 + (top >> _TOP_HOUSE & 15) - 9
     raise ValueError(f"a {act} move has no use stage")
 
 
@@ -192,13 +201,14 @@ class MoveBuilder:
         stage = self.stage
         if stage == STAGE_CARD:
             for c in self.cands:
-                act = c >> _SH_ACTION & 7
+                top = c >> _SH_CARD
+                act = top >> _TOP_ACTION & 7
                 if act == BID:
-                    a = BID0 + (c >> _SH_VALUE & 15) - 9
+                    a = BID0 + (top >> _TOP_VALUE & 15) - 9
                 elif act == REDEAL:
                     a = REDEAL_ACTION
                 else:
-                    a = c >> _SH_CARD & 63
+                    a = top & 63
                 lst = opts.get(a)
                 if lst is None:
                     opts[a] = [c]
@@ -265,11 +275,12 @@ class MoveBuilder:
         if firsts is None:
             firsts = []
             for c in self.cands:
-                act = c >> _SH_ACTION & 7
+                top = c >> _SH_CARD
+                act = top >> _TOP_ACTION & 7
                 if act < BID:
-                    firsts.append(c >> _SH_CARD & 63)
+                    firsts.append(top & 63)
                 elif act == BID:
-                    firsts.append(BID0 + (c >> _SH_VALUE & 15) - 9)
+                    firsts.append(BID0 + (top >> _TOP_VALUE & 15) - 9)
                 else:
                     firsts.append(REDEAL_ACTION)
             self._firsts = firsts

@@ -39,7 +39,6 @@ Importing this module registers the game::
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -47,12 +46,11 @@ from typing import Any
 import numpy as np
 import pyspiel  # type: ignore[import-not-found]
 
-from ..cards import CARD_NAMES, format_cards, mask_points, seat_to_move
-from ..engine import PHASE_BID, PHASE_OVER, Position
+from ..cards import CARD_NAMES, format_cards, mask_points
+from ..engine import PHASE_BID, Position
 from ..moves import Move
 from ..notation import format_position
 from ..options import STANDARD, Rules
-from ..session import Session
 from ..view import View
 from .actions import (
     ITEM0,
@@ -66,12 +64,14 @@ from .actions import (
     use_action,
 )
 from .features import OBS_SIZE, observation
+from .spielcore import CHANCE, TERMINAL, SpielCore
 
 __all__ = ["GAME_TYPE", "SeepGame", "SeepObserver", "SeepState", "game_info", "max_return"]
 
 _HIGH_CARDS = frozenset(range(32, 52))  # value 9 and above: a hand that can bid (R13)
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
-_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+if (_CHANCE, int(pyspiel.PlayerId.TERMINAL)) != (CHANCE, TERMINAL):  # pragma: no cover
+    raise ImportError("pyspiel's player ids are not the ones seep.integrations.spielcore uses")
 _MAX_SUBSTEPS = 2 + 57 + 1  # card, use, every floor item, done
 _SLOT = 4 + USE0 + NUM_USES + 57  # history slot: mover (relative), first action, use, items
 _SLOTS = 49  # the bid and 48 plays
@@ -171,6 +171,7 @@ class SeepGame(pyspiel.Game):  # type: ignore[misc]
         self.episode = str(p["episode"])
         self.first_dealer = int(p["dealer"])
         self.max_deals = int(p["max_deals"])
+        self.cfg = (self.episode, self.max_deals, self.rules, self.first_dealer)
         super().__init__(GAME_TYPE, game_info(p), p)
 
     def new_initial_state(self) -> SeepState:
@@ -187,93 +188,8 @@ class SeepGame(pyspiel.Game):  # type: ignore[misc]
         )
 
 
-class _Core:
-    """Everything a state holds, in one object that copies fast (OpenSpiel clones a python
-    state by deep-copying its attributes; a generic deepcopy of a position is slow)."""
-
-    __slots__ = (
-        "builder",
-        "cfg",
-        "dealt",
-        "floor0",
-        "hands0",
-        "hands1",
-        "left",
-        "legal",
-        "over",
-        "past",
-        "player",
-        "pos",
-        "prefix",
-        "session",
-    )
-
-    cfg: tuple[str, int, Rules, int]  # the game's episode, max_deals, rules and first dealer
-    session: Session | None  # the match: every deal's moves, the outcome (None: first deal)
-    pos: Position | None  # the session's deal in play, or the last at the end (None: dealing)
-    over: bool  # the session is over (kept from its answer: asked on every action)
-    dealt: list[int]  # cards dealt so far, in deal order
-    left: list[int]  # cards not dealt yet, ascending (the chance outcomes)
-    player: int  # current_player(), kept up to date by every action
-    legal: list[int] | None  # the legal actions of a player node, once asked
-    floor0: int  # the four floor cards, face up from the bid on (R15)
-    hands0: list[int]  # hands when the deal was laid out (before the bid)
-    hands1: list[int] | None  # hands right after the stock was dealt (play 1)
-    prefix: list[int]  # sub-decisions of the move in progress
-    builder: MoveBuilder
-    past: list[tuple[int, int, list[int], list[int] | None]]  # earlier deals, for strings
-
-    @property
-    def history(self) -> tuple[tuple[int, int], ...]:
-        """(seat, move code) of the deal in play."""
-        return () if self.pos is None or self.session is None else self.session.history
-
-    @property
-    def deals(self) -> int:
-        """Deals finished."""
-        return 0 if self.session is None else self.session.deals_finished
-
-    @property
-    def result(self) -> tuple[float, float]:
-        """Team 0's and team 1's returns."""
-        out = None if self.session is None or not self.over else self.session.outcome()
-        if out is None:
-            return (0.0, 0.0)
-        if self.cfg[0] == "deal":
-            d = float(out.result["score"][0] - out.result["score"][1])
-            return (d, -d)
-        if out.winner is None:  # max_deals deals without a baazi
-            return (0.0, 0.0)
-        return (1.0, -1.0) if out.winner == 0 else (-1.0, 1.0)
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
-        c = _Core.__new__(_Core)
-        c.cfg = self.cfg
-        c.session = None if self.session is None else self.session.copy()
-        c.pos = None if self.pos is None or c.session is None else c.session.position
-        c.over = self.over
-        c.dealt = self.dealt[:]
-        c.left = self.left[:]
-        c.player = self.player
-        c.legal = self.legal
-        c.floor0 = self.floor0
-        c.hands0 = self.hands0[:]
-        c.hands1 = None if self.hands1 is None else self.hands1[:]
-        c.prefix = self.prefix[:]
-        c.builder = self.builder.copy()
-        c.past = self.past[:]
-        return c
-
-    def __getstate__(self) -> dict[str, Any]:
-        return {k: getattr(self, k) for k in self.__slots__}
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        for k, v in state.items():
-            setattr(self, k, v)
-        if "player" not in state:  # pickled before these were kept
-            self.left = [x for x in range(52) if x not in set(self.dealt)]
-            self.legal = None
-            self.player = _player_of(self)
+# The name states were pickled under before the core was compiled.
+_Core = SpielCore
 
 
 class SeepState(pyspiel.State):  # type: ignore[misc]
@@ -281,28 +197,14 @@ class SeepState(pyspiel.State):  # type: ignore[misc]
 
     def __init__(self, game: SeepGame) -> None:
         super().__init__(game)
-        c = _Core()
-        c.cfg = (game.episode, game.max_deals, game.rules, game.first_dealer)
-        c.session = None
-        c.pos = None
-        c.over = False
-        c.dealt = []
-        c.left = list(range(52))
-        c.player = _CHANCE
-        c.legal = None
-        c.floor0 = 0
-        c.hands0 = [0] * game.rules.players
-        c.hands1 = None
-        c.prefix = []
-        c.builder = MoveBuilder()
-        c.past = []
-        self._c = c
+        self._c = SpielCore(game.cfg)
 
     # --- OpenSpiel API ------------------------------------------------------------------------
 
     # Every OpenSpiel call from Python lands here directly (the C++ base class would call back
-    # into Python several times per call): the player is kept up to date by each action and
-    # the legal actions are kept once asked, so that these answer at once.
+    # into Python several times per call) and goes on to the compiled SpielCore, which keeps
+    # the player up to date with each action and the legal actions once asked, so that these
+    # answer at once.
 
     def current_player(self) -> int:
         return self._c.player
@@ -318,56 +220,20 @@ class SeepState(pyspiel.State):  # type: ignore[misc]
         ``State.legal_actions`` answers: none at the end or for a player not to move, the
         chance outcomes at a chance node."""
         c = self._c
-        if c.over:
-            return []
-        if c.player == _CHANCE:
-            return [a for a, _ in self.chance_outcomes()]
-        if player is None or player == c.player:
-            legal = c.legal
-            if legal is None:
-                legal = c.legal = c.builder.legal_actions()
-            return legal[:]  # the caller's to change
+        if player is None or player == c.player or c.over or c.player == _CHANCE:
+            return c.legal_actions()
         if player < 0:
             raise pyspiel.SpielError(f"Called LegalActions for pseudo-player {player}")
         return []
 
     def _legal_actions(self, player: int) -> list[int]:
-        c = self._c
-        legal = c.legal
-        if legal is None:
-            legal = c.legal = c.builder.legal_actions()
-        return legal
+        return self._c.kept_legal()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        c = self._c
-        left = c.left
-        i = len(c.dealt)
-        if i >= 4 or any(card in _HIGH_CARDS for card in c.dealt):
-            return list(zip(left, [1.0 / len(left)] * len(left), strict=True))
-        # The bidder's hand must hold a card above 8 (R14): weight each card by the number of
-        # ways to complete the hand with one.
-        k = 4 - i
-        n = len(left)
-        low = sum(1 for card in left if card not in _HIGH_CARDS)
-        w_high = math.comb(n - 1, k - 1)
-        w_low = w_high - math.comb(low - 1, k - 1)
-        weights = [(card, w_high if card in _HIGH_CARDS else w_low) for card in left]
-        total = sum(w for _, w in weights)
-        return [(card, w / total) for card, w in weights if w]
+        return self._c.chance_outcomes()
 
     def _apply_action(self, action: int) -> None:
-        c = self._c
-        if c.pos is None:
-            c.dealt.append(action)
-            c.left.remove(action)
-            if not c.left:
-                self._start_deal()
-            return
-        code = c.builder.apply(action)
-        c.prefix.append(action)
-        c.legal = None
-        if code is not None:
-            self._commit(code)
+        self._c.apply(action)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -375,8 +241,7 @@ class SeepState(pyspiel.State):  # type: ignore[misc]
         return action_name(action)
 
     def returns(self) -> list[float]:
-        r0, r1 = self._c.result
-        return [r0, r1, r0, r1] if self._c.cfg[2].players == 4 else [r0, r1]
+        return self._c.returns()
 
     def __str__(self) -> str:
         c = self._c
@@ -412,53 +277,6 @@ class SeepState(pyspiel.State):  # type: ignore[misc]
         s.legal = None
         return state
 
-    # --- the deal -----------------------------------------------------------------------------
-
-    def _start_deal(self) -> None:
-        c = self._c
-        episode, max_deals, rules, dealer = c.cfg
-        if c.session is None:
-            baazi = episode == "baazi"
-            c.session = Session(
-                start=Position.from_deck(c.dealt, dealer, rules),
-                deals=max_deals if baazi else 1,
-                baazis=1 if baazi else None,
-            )
-        else:
-            c.session.start_next_deal(deck=c.dealt)  # dealer and match by R44-R47
-        pos = c.pos = c.session.position
-        c.floor0 = pos.loose
-        c.hands0 = pos.hands[:]
-        c.hands1 = None
-        c.prefix = []
-        c.builder = MoveBuilder(pos.legal_codes())
-        c.legal = None
-        c.player = _player_of(c)
-
-    def _commit(self, code: int) -> None:
-        c = self._c
-        session = c.session
-        assert session is not None
-        c.prefix = []
-        session.play_legal(code)  # from the builder, made of legal_codes()
-        pos = session.position
-        if pos.plays == 1 and c.hands1 is None:
-            c.hands1 = pos.hands[:]
-        if pos.phase_id != PHASE_OVER:
-            c.builder.reset(pos.legal_codes())
-            c.player = seat_to_move(pos.dealer, pos.plays, len(pos.hands))
-            return
-        c.builder = MoveBuilder()
-        if session.is_over:
-            c.over = True
-            c.player = _TERMINAL
-            return
-        c.past.append((pos.dealer, c.floor0, c.hands0, c.hands1))
-        c.pos = None
-        c.dealt = []
-        c.left = list(range(52))
-        c.player = _CHANCE
-
     # --- information (used by the observer) ---------------------------------------------------
 
     def view(self, player: int) -> View | None:
@@ -470,19 +288,8 @@ class SeepState(pyspiel.State):  # type: ignore[misc]
         return View.from_position(c.pos, player, c.history)
 
 
-def _player_of(c: _Core) -> int:
-    """The player to act: terminal, chance while a deal is being dealt, else the seat to
-    move."""
-    if c.over:
-        return _TERMINAL
-    pos = c.pos
-    if pos is None:
-        return _CHANCE
-    return seat_to_move(pos.dealer, pos.plays, len(pos.hands))
-
-
 def _past_hands(
-    pos: Position, c: _Core, player: int, rng: random.Random
+    pos: Position, c: SpielCore, player: int, rng: random.Random
 ) -> tuple[list[int], list[int] | None]:
     """The hands before the bid and after the stock, for a resampled position, consistent with
     the moves made since: every other seat held its current cards plus the ones it played."""

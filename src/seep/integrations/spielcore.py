@@ -1,0 +1,312 @@
+"""The state of OpenSpiel's ``python_seep`` without pyspiel or numpy: compiled with the core.
+
+:class:`SpielCore` holds everything a :class:`seep.integrations.openspiel.SeepState` holds and
+does what a random rollout asks of it on every action: apply an action (a card dealt, or a
+sub-decision of :mod:`seep.integrations.actions`, committing the move when it is complete),
+the chance outcomes, the legal actions, the returns. ``SeepState`` (a ``pyspiel.State``
+subclass, which mypyc cannot compile) is a thin shell that delegates here; the module imports
+neither pyspiel nor numpy, so mypyc compiles it with the core (``setup.py``). The player ids
+are OpenSpiel's (``CHANCE`` -1, ``TERMINAL`` -4; ``seep.integrations.openspiel`` checks them).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Final
+
+from ..cards import seat_to_move
+from ..codes import PHASE_OVER
+from ..engine import Position
+from ..options import STANDARD, Rules
+from ..session import Session
+from .actions import MoveBuilder
+
+__all__ = ["CHANCE", "TERMINAL", "SpielCore"]
+
+CHANCE: Final = -1  # pyspiel.PlayerId.CHANCE
+TERMINAL: Final = -4  # pyspiel.PlayerId.TERMINAL
+_HIGH: Final = 32  # cards 32..51, value 9 and above: a hand that can bid (R13)
+
+# (card, 1/n) for every card and every count n of cards left: the uniform chance outcomes are
+# picked from here, not built a tuple at a time (the same floats: 1.0 / n). Typed Any so that
+# compiled code hands out the tuples themselves instead of unboxing and boxing them again.
+_UNIFORM: Final[tuple[tuple[Any, ...], ...]] = tuple(
+    tuple((card, 1.0 / n) for card in range(52)) if n else () for n in range(53)
+)
+
+
+class SpielCore:
+    """Everything a ``python_seep`` state holds, in one object that copies fast (OpenSpiel
+    clones a python state by deep-copying its attributes; a generic deepcopy of a position is
+    slow). ``cfg`` is the game's (episode, max_deals, rules, first dealer)."""
+
+    __slots__ = (
+        "builder",
+        "cfg",
+        "dealt",
+        "floor0",
+        "hands0",
+        "hands1",
+        "left",
+        "legal",
+        "over",
+        "past",
+        "player",
+        "pos",
+        "prefix",
+        "session",
+    )
+
+    cfg: tuple[str, int, Rules, int]  # the game's episode, max_deals, rules and first dealer
+    session: Session | None  # the match: every deal's moves, the outcome (None: first deal)
+    pos: Position | None  # the session's deal in play, or the last at the end (None: dealing)
+    over: bool  # the session is over (kept from its answer: asked on every action)
+    dealt: list[int]  # cards dealt so far, in deal order
+    left: list[int]  # cards not dealt yet, ascending (the chance outcomes)
+    player: int  # current_player(), kept up to date by every action
+    legal: list[int] | None  # the legal actions of a player node, once asked
+    floor0: int  # the four floor cards, face up from the bid on (R15)
+    hands0: list[int]  # hands when the deal was laid out (before the bid)
+    hands1: list[int] | None  # hands right after the stock was dealt (play 1)
+    prefix: list[int]  # sub-decisions of the move in progress
+    builder: MoveBuilder
+    past: list[tuple[int, int, list[int], list[int] | None]]  # earlier deals, for strings
+
+    def __init__(self, cfg: tuple[str, int, Rules, int] = ("deal", 1, STANDARD, 0)) -> None:
+        """The initial state: nothing dealt, chance to act. (``cfg`` has a default for
+        unpickling, which makes the object before setting its state.)"""
+        self.cfg = cfg
+        self.session = None
+        self.pos = None
+        self.over = False
+        self.dealt = []
+        self.left = list(range(52))
+        self.player = CHANCE
+        self.legal = None
+        self.floor0 = 0
+        self.hands0 = [0] * cfg[2].players
+        self.hands1 = None
+        self.prefix = []
+        self.builder = MoveBuilder()
+        self.past = []
+
+    # --- what the state answers ---------------------------------------------------------------
+
+    @property
+    def history(self) -> tuple[tuple[int, int], ...]:
+        """(seat, move code) of the deal in play."""
+        return () if self.pos is None or self.session is None else self.session.history
+
+    @property
+    def deals(self) -> int:
+        """Deals finished."""
+        return 0 if self.session is None else self.session.deals_finished
+
+    @property
+    def result(self) -> tuple[float, float]:
+        """Team 0's and team 1's returns."""
+        out = None if self.session is None or not self.over else self.session.outcome()
+        if out is None:
+            return (0.0, 0.0)
+        if self.cfg[0] == "deal":
+            d = float(out.result["score"][0] - out.result["score"][1])
+            return (d, -d)
+        if out.winner is None:  # max_deals deals without a baazi
+            return (0.0, 0.0)
+        return (1.0, -1.0) if out.winner == 0 else (-1.0, 1.0)
+
+    def returns(self) -> list[float]:
+        """Each player's return (partners share their team's)."""
+        r0, r1 = self.result
+        return [r0, r1, r0, r1] if self.cfg[2].players == 4 else [r0, r1]
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The cards that can be dealt next with their probabilities, ascending by card."""
+        left = self.left
+        dealt = self.dealt
+        i = len(dealt)
+        if i >= 4 or _holds_high(dealt):
+            row = _UNIFORM[len(left)]
+            return [row[card] for card in left]
+        # The bidder's hand must hold a card above 8 (R14): weight each card by the number of
+        # ways to complete the hand with one.
+        k = 4 - i
+        n = len(left)
+        low = 0
+        for card in left:
+            if card < _HIGH:
+                low += 1
+        w_high = math.comb(n - 1, k - 1)
+        w_low = w_high - math.comb(low - 1, k - 1)
+        total = 0
+        for card in left:
+            total += w_high if card >= _HIGH else w_low
+        out: list[tuple[int, float]] = []
+        for card in left:
+            w = w_high if card >= _HIGH else w_low
+            if w:
+                out.append((card, w / total))
+        return out
+
+    def kept_legal(self) -> list[int]:
+        """The legal actions of the player to move, kept (not to be changed)."""
+        legal = self.legal
+        if legal is None:
+            legal = self.legal = self.builder.legal_actions()
+        return legal
+
+    def legal_actions(self) -> list[int]:
+        """The legal actions, a new list: none at the end, the chance outcomes' cards at a
+        chance node, else the player's."""
+        if self.over:
+            return []
+        if self.player == CHANCE:
+            return [a for a, _ in self.chance_outcomes()]
+        legal = self.legal
+        if legal is None:
+            legal = self.legal = self.builder.legal_actions()
+        return legal[:]
+
+    # --- actions ------------------------------------------------------------------------------
+
+    def apply(self, action: int) -> None:
+        """Apply an action: the card dealt at a chance node, else a sub-decision of the player
+        to move."""
+        if self.pos is None:
+            left = self.left
+            self.dealt.append(action)
+            left.remove(action)
+            if not left:
+                self.start_deal()
+            return
+        code = self.builder.apply(action)
+        self.prefix.append(action)
+        self.legal = None
+        if code is not None:
+            self.commit(code)
+
+    def start_deal(self) -> None:
+        """Lay out the deal once its 52 cards are dealt."""
+        episode, max_deals, rules, dealer = self.cfg
+        session = self.session
+        if session is None:
+            baazi = episode == "baazi"
+            session = self.session = Session(
+                start=Position.from_deck(self.dealt, dealer, rules),
+                deals=max_deals if baazi else 1,
+                baazis=1 if baazi else None,
+            )
+        else:
+            session.start_next_deal(deck=self.dealt)  # dealer and match by R44-R47
+        pos = self.pos = session.position
+        self.floor0 = pos.loose
+        self.hands0 = pos.hands[:]
+        self.hands1 = None
+        self.prefix = []
+        self.builder = MoveBuilder(pos.legal_codes())
+        self.legal = None
+        self.player = seat_to_move(pos.dealer, pos.plays, len(pos.hands))
+
+    def commit(self, code: int) -> None:
+        """Make the move the sub-decisions chose (a code of the position's legal codes)."""
+        session = self.session
+        pos = self.pos
+        assert session is not None and pos is not None
+        self.prefix = []
+        session.play_legal(code)  # moves the session's position, which is ``pos``
+        if pos.plays == 1 and self.hands1 is None:
+            self.hands1 = pos.hands[:]
+        if pos.phase_id != PHASE_OVER:
+            self.builder.reset(pos.legal_codes())
+            self.player = seat_to_move(pos.dealer, pos.plays, len(pos.hands))
+            return
+        self.builder = MoveBuilder()
+        if session.is_over:
+            self.over = True
+            self.player = TERMINAL
+            return
+        self.past.append((pos.dealer, self.floor0, self.hands0, self.hands1))
+        self.pos = None
+        self.dealt = []
+        self.left = list(range(52))
+        self.player = CHANCE
+
+    def player_of(self) -> int:
+        """The player to act, worked out: terminal, chance while a deal is being dealt, else
+        the seat to move."""
+        if self.over:
+            return TERMINAL
+        pos = self.pos
+        if pos is None:
+            return CHANCE
+        return seat_to_move(pos.dealer, pos.plays, len(pos.hands))
+
+    # --- copies -------------------------------------------------------------------------------
+
+    def copy(self) -> SpielCore:
+        """An independent copy (what never changes in place is shared)."""
+        c = SpielCore.__new__(SpielCore)
+        c.cfg = self.cfg
+        session = None if self.session is None else self.session.copy()
+        c.session = session
+        c.pos = None if self.pos is None or session is None else session.position
+        c.over = self.over
+        c.dealt = self.dealt[:]
+        c.left = self.left[:]
+        c.player = self.player
+        c.legal = self.legal
+        c.floor0 = self.floor0
+        c.hands0 = self.hands0[:]
+        c.hands1 = None if self.hands1 is None else self.hands1[:]
+        c.prefix = self.prefix[:]
+        c.builder = self.builder.copy()
+        c.past = self.past[:]
+        return c
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> SpielCore:
+        return self.copy()
+
+    def __getstate__(self) -> dict[str, Any]:
+        # The attributes by name, in the order of their names (as pickled before).
+        return {
+            "builder": self.builder,
+            "cfg": self.cfg,
+            "dealt": self.dealt,
+            "floor0": self.floor0,
+            "hands0": self.hands0,
+            "hands1": self.hands1,
+            "left": self.left,
+            "legal": self.legal,
+            "over": self.over,
+            "past": self.past,
+            "player": self.player,
+            "pos": self.pos,
+            "prefix": self.prefix,
+            "session": self.session,
+        }
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.cfg = state["cfg"]
+        self.session = state["session"]
+        self.pos = state["pos"]
+        self.over = state["over"]
+        self.dealt = state["dealt"]
+        self.floor0 = state["floor0"]
+        self.hands0 = state["hands0"]
+        self.hands1 = state["hands1"]
+        self.prefix = state["prefix"]
+        self.builder = state["builder"]
+        self.past = state["past"]
+        if "player" in state:
+            self.left = state["left"]
+            self.legal = state["legal"]
+            self.player = state["player"]
+        else:  # pickled before these were kept
+            dealt = set(self.dealt)
+            self.left = [x for x in range(52) if x not in dealt]
+            self.legal = None
+            self.player = self.player_of()
+
+
+def _holds_high(cards: list[int]) -> bool:
+    return any(card >= _HIGH for card in cards)
