@@ -16,6 +16,7 @@ import json
 import random
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
@@ -26,8 +27,11 @@ from seep.engine import Position
 from seep.view import View
 
 
-def views(deals: int, every: int, seed: int) -> list[View]:
-    """The mover's view at the bid and every ``every``-th play of heuristic self-play deals."""
+def views(
+    deals: int, every: int, seed: int, keep: Callable[[Position], bool] | None = None
+) -> list[View]:
+    """The mover's view at the bid and every ``every``-th play of heuristic self-play deals
+    (or wherever ``keep(position)`` says)."""
     rng = random.Random(seed)
     bot = HeuristicBot()
     out = []
@@ -38,7 +42,7 @@ def views(deals: int, every: int, seed: int) -> list[View]:
             seat = pos.to_move
             assert seat is not None
             view = View.from_position(pos, seat, history)
-            if pos.phase == "bid" or pos.plays % every == 0:
+            if keep(pos) if keep is not None else pos.phase == "bid" or pos.plays % every == 0:
                 out.append(view)
             code = int(bot.choose(view, rng).move)
             pos.push(code)

@@ -24,34 +24,19 @@ from pathlib import Path
 if "--no-src" not in sys.argv:  # --no-src: the seep found on PYTHONPATH (a pure copy)
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
+from move_cost import views
+
 import seep
-from seep.bots.heuristic import HeuristicBot
 from seep.bots.inference import Dealer, evidence
 from seep.bots.ismcts import estimate, playout
 from seep.bots.valuenet import load_value
 from seep.codes import PHASE_PLAY
-from seep.engine import Position
 from seep.view import View
 
 
 def play_views(deals: int, seed: int) -> list[View]:
-    """The mover's view (with the history) at every play of heuristic self-play deals."""
-    rng = random.Random(seed)
-    bot = HeuristicBot()
-    out = []
-    for _ in range(deals):
-        pos = Position.new_deal(rng.randrange(1 << 30), rng.randrange(4))
-        history: list[tuple[int, int]] = []
-        while not pos.is_over():
-            seat = pos.to_move
-            assert seat is not None
-            view = View.from_position(pos, seat, history)
-            if pos.phase_id == PHASE_PLAY and pos.plays % 4 == 1:
-                out.append(view)
-            code = int(bot.choose(view, rng).move)
-            pos.push(code)
-            history = [] if pos.phase == "bid" else [*history, (seat, code)]
-    return out
+    """The mover's view (with the history) at every fourth play of heuristic self-play deals."""
+    return views(deals, 4, seed, keep=lambda pos: pos.phase_id == PHASE_PLAY and pos.plays % 4 == 1)
 
 
 def micros(work: Callable[[], object], times: int) -> float:
