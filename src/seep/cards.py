@@ -237,11 +237,34 @@ def mask_value_sum(mask: int) -> int:
     return s
 
 
+# _POINT_BYTES[k][b]: the standard points (R5) of the cards 8k..8k+7 whose bits are set in
+# the byte b: a set's points in seven look-ups instead of a walk over its cards (the search
+# scores sets in every playout).
+_POINT_BYTES: Final[tuple[tuple[int, ...], ...]] = tuple(
+    tuple(
+        sum(POINTS[8 * k + i] for i in range(8) if b >> i & 1 and 8 * k + i < 52)
+        for b in range(256)
+    )
+    for k in range(7)
+)
+
+
 def mask_points(mask: int, ten_diamonds_points: int = 6) -> int:
-    """Card points of a set (R5), with the ten of diamonds worth ``ten_diamonds_points``."""
-    s = 0
-    for c in cards_of_mask(mask):
-        s += POINTS[c]
+    """Card points of a set (R5), with the ten of diamonds worth ``ten_diamonds_points``.
+
+    >>> mask_points(mask_of([0, 1, 38, 48])), mask_points(1 << 38, 10)  # AS AH TD KS; TD
+    (21, 10)
+    """
+    t = _POINT_BYTES
+    s = (
+        t[0][mask & 255]
+        + t[1][mask >> 8 & 255]
+        + t[2][mask >> 16 & 255]
+        + t[3][mask >> 24 & 255]
+        + t[4][mask >> 32 & 255]
+        + t[5][mask >> 40 & 255]
+        + t[6][mask >> 48 & 255]
+    )
     if mask >> TEN_OF_DIAMONDS & 1:
         s += ten_diamonds_points - POINTS[TEN_OF_DIAMONDS]
     return s

@@ -911,9 +911,9 @@ class Position:
                 self._redeal()
             return
         plays = self.plays
-        p = seat_to_move(self.dealer, plays, self.rules.players)
-        cbit = 1 << (top >> _TOP_CARD & 63)
         hands = self.hands[:]
+        p = seat_to_move(self.dealer, plays, len(hands))  # a hand per player (R2P1)
+        cbit = 1 << (top >> _TOP_CARD & 63)
         hands[p] &= ~cbit
         self.hands = hands
         if action == THROW:

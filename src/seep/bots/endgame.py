@@ -24,15 +24,17 @@ True
 
 from __future__ import annotations
 
+from typing import Final
+
 from ..codes import CAPTURE, PHASE_OVER, SH_ACTION
 from ..engine import Position
 
 __all__ = ["DEFAULT_NODES", "brute_force", "hidden_cards", "solve", "solve_moves"]
 
 #: Nodes a call of :func:`solve_moves` may visit before it gives up.
-DEFAULT_NODES = 20_000
+DEFAULT_NODES: Final = 20_000
 
-_INF = 1 << 20
+_INF: Final = 1 << 20
 
 
 def hidden_cards(pos: Position) -> int:

@@ -30,6 +30,7 @@ inference.
 from __future__ import annotations
 
 import random
+from typing import Final
 
 from ..cards import VALUE, VALUE_MASK, mask_points
 from ..codes import BID, BUILD, PHASE_BID, PHASE_PLAY, SH_ACTION, SH_CARD, SH_VALUE, THROW
@@ -44,15 +45,15 @@ __all__ = ["Dealer", "Factors", "determinize", "evidence"]
 Factors = tuple[tuple[float, ...], ...]
 
 #: A throw past a capture worth points (or a house, or a sweep of the whole floor).
-LACK_STRONG = 0.1
+LACK_STRONG: Final = 0.1
 #: A throw past a capture worth no points.
-LACK_WEAK = 0.4
+LACK_WEAK: Final = 0.4
 #: The bidder still holds a card of his bid value.
-BID_HOLDS = 4.0
+BID_HOLDS: Final = 4.0
 #: No factor falls below this (the evidence is a tendency, never a proof).
-FLOOR = 0.02
+FLOOR: Final = 0.02
 
-_UNIFORM: Factors = tuple((1.0,) * 14 for _ in range(4))
+_UNIFORM: Final[Factors] = tuple((1.0,) * 14 for _ in range(4))
 
 
 def evidence(view: View) -> Factors:

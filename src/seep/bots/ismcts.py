@@ -83,7 +83,7 @@ import operator
 import random
 import time
 from collections.abc import Callable
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from ..cards import VALUE, VALUE_MASK, card_points, seat_to_move
 from ..codes import (
@@ -114,34 +114,34 @@ from .inference import Dealer, evidence
 __all__ = ["IsmctsBot", "Search", "estimate", "playout", "policy_move"]
 
 #: Default time budget per move when neither ``iterations`` nor ``milliseconds`` is given.
-DEFAULT_MILLISECONDS = 200.0
+DEFAULT_MILLISECONDS: Final = 200.0
 #: UCB1 exploration constant. Results are score differences / 100, whose spread over playouts
 #: is about 0.5-1 (sweeps of 50 dominate), so the constant is of that order.
-DEFAULT_EXPLORATION = 0.7
+DEFAULT_EXPLORATION: Final = 0.7
 #: Progressive widening below the root: a node visited k times tries about 1 + w * sqrt(k)
 #: moves (0: every move at once, plain UCT).
-DEFAULT_WIDENING = 1.0
+DEFAULT_WIDENING: Final = 1.0
 #: Playout plies before the result is estimated (None: play to the end of the deal).
-DEFAULT_HORIZON: int | None = None
+DEFAULT_HORIZON: Final[int | None] = None
 #: How the root moves share the budget (see :class:`IsmctsBot`).
-DEFAULT_ROOT = "ucb"
+DEFAULT_ROOT: Final = "ucb"
 #: Probability that a playout step plays a random card instead of the policy's best.
-DEFAULT_EPSILON = 0.1
+DEFAULT_EPSILON: Final = 0.1
 
 # --- tables ---------------------------------------------------------------------------------
 
-_VAL = VALUE
+_VAL: Final = VALUE
 # Per card: its capture tag (the card and its value, R23), and its throw code (R22).
-_CAPTURE_TAG = tuple(make_code(CAPTURE, c, value=_VAL[c]) for c in range(52))
-_THROW_CODE = tuple(make_code(THROW, c) for c in range(52))
+_CAPTURE_TAG: Final = tuple(make_code(CAPTURE, c, value=_VAL[c]) for c in range(52))
+_THROW_CODE: Final = tuple(make_code(THROW, c) for c in range(52))
 # Per card: the card field of a move code; per house value: a build's action and value.
-_CARD_FIELD = tuple(make_code(THROW, c) for c in range(52))
-_BUILD_TAG = tuple(make_code(BUILD, value=v) for v in range(14))
-_HOUSE_VALUES_MASK = 0b11111 << 9  # bits 9..13
+_CARD_FIELD: Final = tuple(make_code(THROW, c) for c in range(52))
+_BUILD_TAG: Final = tuple(make_code(BUILD, value=v) for v in range(14))
+_HOUSE_VALUES_MASK: Final = 0b11111 << 9  # bits 9..13
 #: Share of the points a playout build keeps off the floor that counts as won.
-_BUILD_SHARE = 0.6
+_BUILD_SHARE: Final = 0.6
 # Per value 9..13: the move-code bit that captures the house of that value.
-_HOUSE_BIT = HOUSE_CODE_BIT
+_HOUSE_BIT: Final = HOUSE_CODE_BIT
 
 
 def _byte_tables(f: Callable[[int], int], combine: Callable[[int, int], int]) -> _ByteTables:
@@ -160,11 +160,11 @@ def _byte_tables(f: Callable[[int], int], combine: Callable[[int, int], int]) ->
 
 _ByteTables = tuple[tuple[int, ...], ...]
 # Value sum of the cards of a mask; bit v for every value v among them.
-_VALUE_SUM = _byte_tables(lambda c: _VAL[c], operator.add)
-_VALUES = _byte_tables(lambda c: 1 << _VAL[c], operator.or_)
+_VALUE_SUM: Final = _byte_tables(lambda c: _VAL[c], operator.add)
+_VALUES: Final = _byte_tables(lambda c: 1 << _VAL[c], operator.or_)
 
 
-_POINTS_BY_TD: dict[int, _ByteTables] = {}
+_POINTS_BY_TD: Final[dict[int, _ByteTables]] = {}
 
 
 def _points_table(ten_diamonds: int) -> _ByteTables:
@@ -216,15 +216,15 @@ def _card_by_points(
 
 # One worth the most points (capturing with it takes it too), and one worth the fewest (the
 # one to throw).
-_BEST_CARD = _card_by_points(max, -1)
-_WORST_CARD = _card_by_points(min, 1)
+_BEST_CARD: Final = _card_by_points(max, -1)
+_WORST_CARD: Final = _card_by_points(min, 1)
 
 # The best maximal family of v-groups (R24, R25) of a loose floor, by (floor, v, ten of
 # diamonds): the union of its groups, its card points and its value sum. A pure function of
 # its key, so it is cached, and cleared when large (playouts meet many floors).
 _Family = tuple[int, int, int]
-_BEST_FAMILY: dict[tuple[int, int, int], _Family] = {}
-_CACHE_LIMIT = 100_000
+_BEST_FAMILY: Final[dict[tuple[int, int, int], _Family]] = {}
+_CACHE_LIMIT: Final = 100_000
 
 
 def _best_family(loose: int, v: int, groups: tuple[int, ...], ten_diamonds: int) -> _Family:
@@ -262,7 +262,7 @@ def _best_family(loose: int, v: int, groups: tuple[int, ...], ten_diamonds: int)
 
 # The loose group of a given sum with the most points, as (group, points, value sum), cached
 # like the families.
-_BEST_GROUP: dict[tuple[int, int, int], _Family] = {}
+_BEST_GROUP: Final[dict[tuple[int, int, int], _Family]] = {}
 
 
 def _best_group(loose: int, t: int, groups: tuple[int, ...], ten_diamonds: int) -> _Family:
@@ -295,7 +295,7 @@ def _sweep_value(rules: Rules, play: int) -> int:
 
 
 _Policy = Callable[[Position, Callable[[], float], float], int]
-_POLICIES: dict[Rules, _Policy] = {}
+_POLICIES: Final[dict[Rules, _Policy]] = {}
 
 
 def policy_move(pos: Position, rng: random.Random, epsilon: float = DEFAULT_EPSILON) -> int:
@@ -471,7 +471,7 @@ def _swept(loose: int, houses: int, values: int, total: int) -> bool:
 
 
 # _DIVISORS[t]: bit w for every value w (1..13) dividing t (t up to the 364 of the whole pack).
-_DIVISORS = tuple(sum(1 << w for w in range(1, 14) if t % w == 0) for t in range(365))
+_DIVISORS: Final = tuple(sum(1 << w for w in range(1, 14) if t % w == 0) for t in range(365))
 
 
 def _fallback_move(
@@ -524,7 +524,7 @@ def playout(
 # Weights of the cards still in play in :func:`estimate`: least squares fits (by stage of the
 # deal) of the final score difference of heuristic-bot self-play deals on these features of
 # the positions met (3,500 deals, every ply). ``plays`` is the number of plays made.
-_W_LOOSE_NEXT = 0.5  # loose points: the side to move gets the first chance at them
+_W_LOOSE_NEXT: Final = 0.5  # loose points: the side to move gets the first chance at them
 
 
 def _w_hand(plays: int) -> float:
@@ -545,7 +545,7 @@ def _w_contested(plays: int) -> float:
     return 0.1 - 0.025 * plays
 
 
-_W_MOVER_SWEEP = 1.0  # the side to move can sweep the floor: it will (R37, R38)
+_W_MOVER_SWEEP: Final = 1.0  # the side to move can sweep the floor: it will (R37, R38)
 
 
 def estimate(pos: Position) -> float:

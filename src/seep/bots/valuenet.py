@@ -30,7 +30,7 @@ import json
 import math
 from collections.abc import Callable
 from importlib import resources
-from typing import Any
+from typing import Any, Final
 
 from ..cards import VALUE_MASK, mask_points, mask_value_sum, seat_to_move
 from ..codes import PHASE_OVER
@@ -62,7 +62,7 @@ FEATURE_NAMES = (
     "last_capture_them",
     "stock",  # / 44 (before play 1 the stock is still to be dealt, R18)
 )
-_HIGH = VALUE_MASK[9] | VALUE_MASK[10] | VALUE_MASK[11] | VALUE_MASK[12] | VALUE_MASK[13]
+_HIGH: Final = VALUE_MASK[9] | VALUE_MASK[10] | VALUE_MASK[11] | VALUE_MASK[12] | VALUE_MASK[13]
 
 
 def features(pos: Position, base: float, scores: tuple[int, int] | None = None) -> list[float]:
@@ -171,11 +171,14 @@ class Net:
         flat = self.flat
         b1 = self.b1
         w2 = self.w2
+        # Only the non-zero inputs: a zero input adds a signed zero to a sum that starts at
+        # +0.0, which leaves every sum exactly as it was (about half the inputs are zero).
+        live = [i for i in range(n) if x[i] != 0.0]
         k = 0
         for j in range(len(b1)):
             # Summed left to right from 0, like sum() over the products: the same float.
             acc = 0.0
-            for i in range(n):
+            for i in live:
                 acc += flat[k + i] * x[i]
             k += n
             out += w2[j] * math.tanh(b1[j] + acc)

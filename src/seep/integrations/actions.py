@@ -76,18 +76,20 @@ __all__ = [
     "use_action",
 ]
 
-CARD0 = 0
-BID0 = 52
-REDEAL_ACTION = 57
-USE0 = 58
-NUM_USES = 17  # throw, capture, build 9..13, cement 9..13, break 9..13
-ITEM0 = USE0 + NUM_USES  # 75
-NUM_ITEMS = 57  # code bits 0..51 (loose cards) and 52..56 (houses 9..13)
-DONE = ITEM0 + NUM_ITEMS  # 132
-NUM_ACTIONS = DONE + 1  # 133
-ITEM_BITS = (1 << NUM_ITEMS) - 1
+CARD0: Final = 0
+BID0: Final = 52
+REDEAL_ACTION: Final = 57
+USE0: Final = 58
+NUM_USES: Final = 17  # throw, capture, build 9..13, cement 9..13, break 9..13
+ITEM0: Final = USE0 + NUM_USES  # 75
+NUM_ITEMS: Final = 57  # code bits 0..51 (loose cards) and 52..56 (houses 9..13)
+DONE: Final = ITEM0 + NUM_ITEMS  # 132
+NUM_ACTIONS: Final = DONE + 1  # 133
+ITEM_BITS: Final = (1 << NUM_ITEMS) - 1
 
-STAGE_CARD, STAGE_USE, STAGE_ITEMS = 0, 1, 2
+STAGE_CARD: Final = 0
+STAGE_USE: Final = 1
+STAGE_ITEMS: Final = 2
 
 # A move code is wider than a machine word: its fields above the items are read from one
 # shift, ``code >> SH_CARD`` (a small int), at these offsets.
