@@ -104,6 +104,26 @@ def test_new_deal_default_dealer() -> None:
     assert pos == new_deal(11, 0, "standard")
 
 
+def test_a_position_is_dealt_under_a_preset_name_or_options_and_refuses_anything_else() -> None:
+    """Position.new_deal / from_deck take the rules as Rules, a preset name or a docs/format.md
+    options object (as the protocol does); anything else gets an error that names it, not an
+    AttributeError from deep inside."""
+    from seep.engine import Position
+    from seep.errors import InvalidRulesError
+    from seep.options import Rules
+
+    two = Rules.parse("two_player")
+    assert Position.new_deal(5, 1, "two_player").to_dict() == Position.new_deal(5, 1, two).to_dict()
+    options = {"throw_rule": "always"}
+    assert Position.new_deal(5, 0, options).rules == Rules.parse(options)
+    deck = list(range(52))
+    assert Position.from_deck(deck, 1, "two_player").rules == two
+    with pytest.raises(InvalidRulesError, match="unknown rules preset 'tw0'"):
+        Position.new_deal(5, 0, "tw0")
+    with pytest.raises(InvalidRulesError, match="got int"):
+        Position.new_deal(5, 0, 4)  # type: ignore[arg-type]
+
+
 @pytest.mark.parametrize("seed", [0, 3, 99])
 def test_new_deal_is_deterministic(seed: int) -> None:
     """A record replays to the same positions (docs/format.md): same seed, same deal."""
