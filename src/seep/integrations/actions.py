@@ -245,12 +245,10 @@ class MoveBuilder:
             # The first choice of every move: the bits of the first actions (all below 58).
             m = self.mask()
             out = []
-            a = 0
-            while m:
-                if m & 1:
-                    out.append(a)
-                m >>= 1
-                a += 1
+            while m:  # one step per allowed action, ascending
+                low = m & -m
+                out.append(low.bit_length() - 1)
+                m ^= low
             return out
         return sorted(self.options())
 
