@@ -25,6 +25,7 @@ __all__ = [
     "FULL_DECK",
     "RANKS",
     "SUITS",
+    "byte_fold",
     "card_list",
     "card_mask",
     "card_name",
@@ -237,9 +238,29 @@ def mask_value_sum(mask: int) -> int:
     return s
 
 
+def byte_fold(mask: int, tables: tuple[tuple[int, ...], ...]) -> int:
+    """``tables[k][b]`` summed over the seven bytes ``b`` of a card set (byte ``k`` holds the
+    cards ``8k..8k+7``): a per-card quantity totalled over a set in seven look-ups, for tables
+    that give each byte's total.
+
+    >>> ones = tuple(tuple(b.bit_count() for b in range(256)) for _ in range(7))
+    >>> byte_fold(0b101 | 1 << 50, ones)  # a card count
+    3
+    """
+    return (
+        tables[0][mask & 255]
+        + tables[1][mask >> 8 & 255]
+        + tables[2][mask >> 16 & 255]
+        + tables[3][mask >> 24 & 255]
+        + tables[4][mask >> 32 & 255]
+        + tables[5][mask >> 40 & 255]
+        + tables[6][mask >> 48 & 255]
+    )
+
+
 # _POINT_BYTES[k][b]: the standard points (R5) of the cards 8k..8k+7 whose bits are set in
-# the byte b: a set's points in seven look-ups instead of a walk over its cards (the search
-# scores sets in every playout).
+# the byte b (byte_fold): a set's points without a walk over its cards (the search scores
+# sets in every playout).
 _POINT_BYTES: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(
         sum(POINTS[8 * k + i] for i in range(8) if b >> i & 1 and 8 * k + i < 52)
@@ -255,16 +276,7 @@ def mask_points(mask: int, ten_diamonds_points: int = 6) -> int:
     >>> mask_points(mask_of([0, 1, 38, 48])), mask_points(1 << 38, 10)  # AS AH TD KS; TD
     (21, 10)
     """
-    t = _POINT_BYTES
-    s = (
-        t[0][mask & 255]
-        + t[1][mask >> 8 & 255]
-        + t[2][mask >> 16 & 255]
-        + t[3][mask >> 24 & 255]
-        + t[4][mask >> 32 & 255]
-        + t[5][mask >> 40 & 255]
-        + t[6][mask >> 48 & 255]
-    )
+    s = byte_fold(mask, _POINT_BYTES)
     if mask >> TEN_OF_DIAMONDS & 1:
         s += ten_diamonds_points - POINTS[TEN_OF_DIAMONDS]
     return s

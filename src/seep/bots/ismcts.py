@@ -86,6 +86,7 @@ from collections.abc import Callable
 from typing import Final, NamedTuple
 
 from ..cards import VALUE, VALUE_MASK, card_points, seat_to_move
+from ..cards import byte_fold as _fold
 from ..codes import (
     BUILD,
     CAPTURE,
@@ -176,20 +177,9 @@ def _points_table(ten_diamonds: int) -> _ByteTables:
     return table
 
 
-def _fold(mask: int, t: _ByteTables) -> int:
-    """Sum (or union, for :data:`_VALUES`) over the cards of ``mask``: seven look-ups.
-
-    For :data:`_VALUES` the sum is a union: byte k holds exactly the values 2k+1 and 2k+2, so
-    no two bytes share a bit."""
-    return (
-        t[0][mask & 255]
-        + t[1][mask >> 8 & 255]
-        + t[2][mask >> 16 & 255]
-        + t[3][mask >> 24 & 255]
-        + t[4][mask >> 32 & 255]
-        + t[5][mask >> 40 & 255]
-        + t[6][mask >> 48]
-    )
+# _fold(mask, tables) (cards.byte_fold): a per-card quantity summed over a set in seven
+# look-ups. For _VALUES the sum is a union: byte k holds exactly the values 2k+1 and 2k+2, so
+# no two bytes share a bit.
 
 
 def _card_by_points(
