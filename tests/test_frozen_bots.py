@@ -21,6 +21,11 @@ from frozen_bots import replay
 DATA: dict[str, list[dict[str, Any]]] = json.loads(
     (Path(__file__).parent / "data" / "frozen_bots.json").read_text(encoding="utf-8")
 )
+# The moves of the bots docs/strength.md measures, as they were measured
+# (tests/data/measured_bots.py).
+MEASURED: dict[str, list[dict[str, Any]]] = json.loads(
+    (Path(__file__).parent / "data" / "measured_bots.json").read_text(encoding="utf-8")
+)
 
 
 @pytest.mark.parametrize("name", sorted(DATA))
@@ -29,6 +34,17 @@ def test_frozen_bot_plays_the_frozen_moves(name: str) -> None:
     for row in DATA[name]:
         move = bot.choose(replay(row), random.Random(row["seed"])).move
         assert int(move) == row["move"], f"{name}@1 changed its move at {row}"
+
+
+@pytest.mark.parametrize("name", sorted(MEASURED))
+def test_the_measured_bots_still_play_their_measured_moves(name: str) -> None:
+    """``policy``, ``hard`` and ``expert`` make the moves they made when docs/strength.md
+    measured them: a change meant only to make them faster (issue 14's per-move limits) keeps
+    every move, so the arena figures still describe the bots that ship."""
+    bot = make_bot(name)
+    for row in MEASURED[name]:
+        move = bot.choose(replay(row), random.Random(row["seed"])).move
+        assert int(move) == row["move"], f"{name} changed its move at {row}"
 
 
 def test_frozen_bots_are_not_offered_to_players() -> None:
