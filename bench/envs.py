@@ -66,10 +66,16 @@ def vector_rate(cls: Any, num_envs: int, seconds: float, seed: int = 4) -> float
     start = _clock()
     deadline = start + seconds
     while _clock() < deadline:
-        mask = obs["action_mask"]
-        obs, *_ = envs.step((rng.random(mask.shape) * mask).argmax(axis=1))
+        obs = vector_step(envs, obs, rng)
         steps += num_envs
     return steps / (_clock() - start)
+
+
+def vector_step(envs: Any, obs: dict[str, Any], rng: np.random.Generator) -> dict[str, Any]:
+    """One step of every game of a batched environment, a random allowed action in each."""
+    mask = obs["action_mask"]
+    obs, *_ = envs.step((rng.random(mask.shape) * mask).argmax(axis=1))
+    return obs
 
 
 def vector_steps_per_episode(cls: Any, num_envs: int, steps: int, seed: int = 4) -> float:
@@ -112,17 +118,25 @@ def pettingzoo_rate(seconds: float, seed: int = 1, rules: str = "standard") -> t
     start = _clock()
     deadline = start + seconds
     while _clock() < deadline:
-        for _agent in env.agent_iter():
-            obs, _reward, terminated, truncated, _info = env.last()
-            if terminated or truncated:
-                env.step(None)
-                continue
-            legal = np.flatnonzero(obs["action_mask"])
-            env.step(int(legal[rng.integers(len(legal))]))
-            steps += 1
+        steps += pettingzoo_deal(env, rng)
         deals += 1
-        env.reset()
     return steps / (_clock() - start), steps / max(deals, 1)
+
+
+def pettingzoo_deal(env: Any, rng: np.random.Generator) -> int:
+    """Play one deal of a PettingZoo environment with random allowed actions, then reset it;
+    the agent steps taken."""
+    steps = 0
+    for _agent in env.agent_iter():
+        obs, _reward, terminated, truncated, _info = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        env.step(int(legal[rng.integers(len(legal))]))
+        steps += 1
+    env.reset()
+    return steps
 
 
 def gymnasium_rate(seconds: float, seed: int = 2, rules: str = "standard") -> float:
@@ -135,12 +149,19 @@ def gymnasium_rate(seconds: float, seed: int = 2, rules: str = "standard") -> fl
     start = _clock()
     deadline = start + seconds
     while _clock() < deadline:
-        legal = np.flatnonzero(obs["action_mask"])
-        obs, _r, done, _t, _i = env.step(int(legal[rng.integers(len(legal))]))
+        obs = gymnasium_step(env, obs, rng)
         steps += 1
-        if done:
-            obs, _ = env.reset()
     return steps / (_clock() - start)
+
+
+def gymnasium_step(env: Any, obs: dict[str, Any], rng: np.random.Generator) -> dict[str, Any]:
+    """One step of a Gymnasium environment with a random allowed action (a reset after the
+    last step of a deal); the next observation."""
+    legal = np.flatnonzero(obs["action_mask"])
+    obs, _r, done, _t, _i = env.step(int(legal[rng.integers(len(legal))]))
+    if done:
+        obs, _ = env.reset()
+    return obs
 
 
 def openspiel_rate(game: Any, seconds: float, seed: int = 3) -> tuple[float, float]:
@@ -151,19 +172,27 @@ def openspiel_rate(game: Any, seconds: float, seed: int = 3) -> tuple[float, flo
     start = _clock()
     deadline = start + seconds
     while _clock() < deadline:
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                acts = [a for a, _ in outcomes]
-                probs = [p for _, p in outcomes]
-                state.apply_action(rng.choices(acts, probs)[0])
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
-            actions += 1
-        state.returns()
+        actions += openspiel_rollout(game, rng)
         games += 1
     return games / (_clock() - start), actions / max(games, 1)
+
+
+def openspiel_rollout(game: Any, rng: random.Random) -> int:
+    """One random rollout of an OpenSpiel game (chance outcomes by their probabilities); the
+    actions applied, chance outcomes included."""
+    actions = 0
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            acts = [a for a, _ in outcomes]
+            probs = [p for _, p in outcomes]
+            state.apply_action(rng.choices(acts, probs)[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+        actions += 1
+    state.returns()
+    return actions
 
 
 def rounds(measure: Callable[[float], float], seconds: float, n: int) -> tuple[float, float]:

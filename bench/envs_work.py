@@ -10,18 +10,24 @@ are the difference of two counts divided by the units in between (start-up drops
     valgrind --tool=callgrind python bench/envs_work.py vec 60    # "Collected : B"
     # (B - A) / 40 instructions per step of 64 games
 
-Unlike wall-clock figures these hardly move when other work shares the machine.
+Unlike wall-clock figures these hardly move when other work shares the machine. The loops are
+``bench/envs.py``'s own (its ``*_step``, ``pettingzoo_deal`` and ``openspiel_rollout``); numpy's
+BLAS runs one thread here (``OPENBLAS_NUM_THREADS=1`` unless set), whose idle spinning would
+otherwise add a varying count.
 """
 
 from __future__ import annotations
 
+import os
 import random
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # before numpy is imported (envs)
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import numpy as np
+from envs import gymnasium_step, openspiel_rollout, pettingzoo_deal, vector_step
 
 
 def main(kind: str, n: int) -> None:
@@ -32,8 +38,7 @@ def main(kind: str, n: int) -> None:
         rng = np.random.default_rng(4)
         obs, _ = envs.reset(seed=4)
         for _ in range(n):
-            mask = obs["action_mask"]
-            obs, *_ = envs.step((rng.random(mask.shape) * mask).argmax(axis=1))
+            obs = vector_step(envs, obs, rng)
     elif kind == "pz":
         from seep.integrations.pettingzoo import SeepAECEnv
 
@@ -42,15 +47,7 @@ def main(kind: str, n: int) -> None:
         env.reset(seed=1)
         steps = 0
         while steps < n:
-            for _agent in env.agent_iter():
-                obs, _r, terminated, truncated, _i = env.last()
-                if terminated or truncated:
-                    env.step(None)
-                    continue
-                legal = np.flatnonzero(obs["action_mask"])
-                env.step(int(legal[rng.integers(len(legal))]))
-                steps += 1
-            env.reset()
+            steps += pettingzoo_deal(env, rng)
     elif kind == "gym":
         from seep.integrations.gymnasium import SeepEnv
 
@@ -58,28 +55,14 @@ def main(kind: str, n: int) -> None:
         rng = np.random.default_rng(2)
         obs, _ = genv.reset(seed=2)
         for _ in range(n):
-            legal = np.flatnonzero(obs["action_mask"])
-            obs, _r, done, _t, _i = genv.step(int(legal[rng.integers(len(legal))]))
-            if done:
-                obs, _ = genv.reset()
+            obs = gymnasium_step(genv, obs, rng)
     elif kind in ("os", "hearts"):
         import pyspiel
-
-        import seep.integrations.openspiel  # noqa: F401  (registers python_seep)
 
         game = pyspiel.load_game("python_seep" if kind == "os" else "hearts")
         prng = random.Random(3)
         for _ in range(n):
-            state = game.new_initial_state()
-            while not state.is_terminal():
-                if state.is_chance_node():
-                    outcomes = state.chance_outcomes()
-                    acts = [a for a, _ in outcomes]
-                    probs = [p for _, p in outcomes]
-                    state.apply_action(prng.choices(acts, probs)[0])
-                else:
-                    state.apply_action(prng.choice(state.legal_actions()))
-            state.returns()
+            openspiel_rollout(game, prng)
     else:
         raise SystemExit(f"unknown kind {kind!r}: vec, self, pz, gym, os or hearts")
 
