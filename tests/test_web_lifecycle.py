@@ -100,6 +100,9 @@ def test_abandoned_game_closes_and_keeps_its_finished_deals(
         p.send({"type": "next"})
         msg = _until_playing(p, lambda m: my_turn(m) and m["match"]["deals"] == 1, rng)
         p.send({"type": "move", "move": rng.choice(msg["legal"]), "version": msg["version"]})
+        # The move is counted once the table has made it, which its next state shows (reading
+        # the count straight after sending raced with the server).
+        p.until(lambda m: m["type"] == "state" and m["version"] > msg["version"])
         played = manager.get(code).moves_made
         # A spectator does not keep a started game open.
         spectator = Player(client, checker, code)
