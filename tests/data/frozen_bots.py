@@ -54,16 +54,22 @@ def replay(entry: dict[str, Any]) -> View:
     return View.from_position(pos, seat, history)
 
 
-def main() -> int:
+def record(bots: dict[str, int], position_seed: int, move_seed: int) -> dict[str, Any]:
+    """Each bot's moves on ``bots[name]`` positions (from ``positions(count, position_seed +
+    k)`` for the k-th bot), searched with ``random.Random(move_seed + i)`` on the i-th."""
     data: dict[str, list[dict[str, Any]]] = {}
-    for k, (name, count) in enumerate(BOTS.items()):
-        rows = positions(count, 100 + k)
+    for k, (name, count) in enumerate(bots.items()):
+        rows = positions(count, position_seed + k)
         bot = make_bot(name)
         for i, row in enumerate(rows):
-            row["seed"] = 7000 + i
+            row["seed"] = move_seed + i
             row["move"] = int(bot.choose(replay(row), random.Random(row["seed"])).move)
         data[name] = rows
-    OUT.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    return data
+
+
+def main() -> int:
+    OUT.write_text(json.dumps(record(BOTS, 100, 7000), indent=1) + "\n", encoding="utf-8")
     print(f"wrote {OUT}", file=sys.stderr)
     return 0
 

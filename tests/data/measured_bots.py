@@ -10,14 +10,10 @@ them). Regenerate only when the bots are meant to play differently, and measure 
 from __future__ import annotations
 
 import json
-import random
 import sys
 from pathlib import Path
-from typing import Any
 
-from frozen_bots import positions, replay
-
-from seep.bots import make_bot
+from frozen_bots import record
 
 OUT = Path(__file__).with_name("measured_bots.json")
 # The bots and how many positions each is checked on (expert's search is the costly one).
@@ -25,15 +21,7 @@ BOTS = {"policy": 40, "hard": 12, "expert": 4}
 
 
 def main() -> int:
-    data: dict[str, list[dict[str, Any]]] = {}
-    for k, (name, count) in enumerate(BOTS.items()):
-        rows = positions(count, 200 + k)
-        bot = make_bot(name)
-        for i, row in enumerate(rows):
-            row["seed"] = 8000 + i
-            row["move"] = int(bot.choose(replay(row), random.Random(row["seed"])).move)
-        data[name] = rows
-    OUT.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    OUT.write_text(json.dumps(record(BOTS, 200, 8000), indent=1) + "\n", encoding="utf-8")
     print(f"wrote {OUT}", file=sys.stderr)
     return 0
 
