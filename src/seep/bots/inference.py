@@ -141,6 +141,25 @@ def determinize(view: View, rng: random.Random, factors: Factors, tries: int = 3
     return Dealer(view, factors, tries).shuffled(rng)
 
 
+def _place(
+    r: float, w0: float, w1: float, w2: float, w3: float, f0: int, f1: int, f2: int, f4: int
+) -> int:
+    """Where a weighted deal puts a card: seat 0-3 (weights ``w0``..``w3``) or 4 for the
+    stock and face-down cards (``f4`` places left), by ``r`` drawn uniformly below the total
+    weight; rounding at the very edge gives the first seat with room."""
+    if r < w0:
+        return 0
+    if r < w0 + w1:
+        return 1
+    if r < w0 + w1 + w2:
+        return 2
+    if r < w0 + w1 + w2 + w3:
+        return 3
+    if f4:
+        return 4
+    return 0 if f0 else 1 if f1 else 2 if f2 else 3
+
+
 class Dealer:
     """Weighted deals of one view (:func:`determinize`), with everything that depends only on
     the view and the factors worked out once: a search deals the same view thousands of times.
@@ -226,40 +245,22 @@ class Dealer:
             w2 = f2 * weights[k + 2]
             w3 = f3 * weights[k + 3]
             r = rand() * (w0 + w1 + w2 + w3 + f4)
-            if r < w0:
-                p = 0
+            p = _place(r, w0, w1, w2, w3, f0, f1, f2, f4)
+            if p == 0:
                 f0 -= 1
                 h0 |= 1 << c
-            elif r < w0 + w1:
-                p = 1
+            elif p == 1:
                 f1 -= 1
                 h1 |= 1 << c
-            elif r < w0 + w1 + w2:
-                p = 2
+            elif p == 2:
                 f2 -= 1
                 h2 |= 1 << c
-            elif r < w0 + w1 + w2 + w3:
-                p = 3
+            elif p == 3:
                 f3 -= 1
                 h3 |= 1 << c
-            elif f4:
-                p = 4
+            else:
                 f4 -= 1
                 others.append(c)
-            else:  # rounding at the very edge: the first place with room
-                p = 0 if f0 else 1 if f1 else 2 if f2 else 3
-                if p == 0:
-                    f0 -= 1
-                    h0 |= 1 << c
-                elif p == 1:
-                    f1 -= 1
-                    h1 |= 1 << c
-                elif p == 2:
-                    f2 -= 1
-                    h2 |= 1 << c
-                else:
-                    f3 -= 1
-                    h3 |= 1 << c
             v = values[c]
             if need_mask >> v & 1:
                 for q in range(len(need_seats)):
@@ -305,18 +306,7 @@ class Dealer:
                 w2 = f2 * weights[k + 2]
                 w3 = f3 * weights[k + 3]
                 r = rand() * (w0 + w1 + w2 + w3 + f4)
-                if r < w0:
-                    p = 0
-                elif r < w0 + w1:
-                    p = 1
-                elif r < w0 + w1 + w2:
-                    p = 2
-                elif r < w0 + w1 + w2 + w3:
-                    p = 3
-                elif f4:
-                    p = 4
-                else:  # rounding at the very edge: the first place with room
-                    p = 0 if f0 else 1 if f1 else 2 if f2 else 3
+                p = _place(r, w0, w1, w2, w3, f0, f1, f2, f4)
                 if p == 0:
                     f0 -= 1
                     h0 |= 1 << c

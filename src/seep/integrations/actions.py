@@ -202,15 +202,11 @@ class MoveBuilder:
         opts = {}
         stage = self.stage
         if stage == STAGE_CARD:
-            for c in self.cands:
-                top = c >> _SH_CARD
-                act = top >> _TOP_ACTION & 7
-                if act == BID:
-                    a = BID0 + (top >> _TOP_VALUE & 15) - 9
-                elif act == REDEAL:
-                    a = REDEAL_ACTION
-                else:
-                    a = top & 63
+            cands = self.cands
+            firsts = self._first_actions()
+            for i in range(len(cands)):
+                c = cands[i]
+                a = firsts[i]
                 lst = opts.get(a)
                 if lst is None:
                     opts[a] = [c]
@@ -273,17 +269,7 @@ class MoveBuilder:
         them, and a move code is too long an int to take apart twice cheaply)."""
         firsts = self._firsts
         if firsts is None:
-            firsts = []
-            for c in self.cands:
-                top = c >> _SH_CARD
-                act = top >> _TOP_ACTION & 7
-                if act < BID:
-                    firsts.append(top & 63)
-                elif act == BID:
-                    firsts.append(BID0 + (top >> _TOP_VALUE & 15) - 9)
-                else:
-                    firsts.append(REDEAL_ACTION)
-            self._firsts = firsts
+            firsts = self._firsts = [first_action(c) for c in self.cands]
         return firsts
 
     def apply(self, action: int) -> int | None:
