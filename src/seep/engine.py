@@ -61,7 +61,7 @@ from .codes import (
     code_value,
     make_code,
 )
-from .errors import IllegalMoveError, InvalidPositionError, InvalidRulesError
+from .errors import IllegalMoveError, InvalidPositionError
 from .floor import ALL_UNIONS, MAXIMAL_UNIONS, floor_index, group_unions
 from .moves import Move, parse_move
 from .options import STANDARD, Rules
@@ -284,18 +284,6 @@ def _seat_bits(mask: int) -> list[int]:
     return [s for s in range(4) if mask >> s & 1]
 
 
-def _rules_of(rules: object) -> Rules:
-    """The rules of a new deal: a Rules as it is, else parsed (a preset name or an object of
-    options), with a clear error for anything else."""
-    if isinstance(rules, Rules):
-        return rules
-    if isinstance(rules, (str, Mapping)):
-        return Rules.parse(rules)
-    raise InvalidRulesError(
-        f"rules must be Rules, a preset name or an object of options, got {type(rules).__name__}"
-    )
-
-
 def _check_dealer(dealer: object, rules: Rules) -> None:
     if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < rules.players:
         raise InvalidPositionError(f"dealer must be a seat 0..{rules.players - 1}, got {dealer!r}")
@@ -423,7 +411,7 @@ class Position:
         >>> Position.new_deal(7, 1, "two_player").rules.players
         2
         """
-        rules = _rules_of(rules)
+        rules = Rules.parse(rules)  # a preset name or options object too; names bad input
         _check_dealer(dealer, rules)
         pos = cls(rules, dealer, match=match)
         pos._lay_out(_shuffled_pack(seed))
@@ -442,7 +430,7 @@ class Position:
         deal order (R12, R18, docs/format.md ``stock``): cards 0-3 to the bidder, 4-7 face down to
         the floor, then (with ``deal_before_bid``) 4 each to the other seats in playing
         order, and the rest is the stock (two players: R2P4, §12.4)."""
-        rules = _rules_of(rules)
+        rules = Rules.parse(rules)  # a preset name or options object too; names bad input
         _check_dealer(dealer, rules)
         if sorted(deck) != list(range(52)):
             raise InvalidPositionError("a deck is the 52 cards 0..51, each once")
