@@ -169,10 +169,13 @@ class Dealer:
     owner can no longer get a card of his house's value (R21d), not once every card is dealt.
     Another random stream than :func:`determinize`'s, so other deals from the same seed."""
 
-    def __init__(self, view: View, factors: Factors, tries: int = 32) -> None:
+    def __init__(
+        self, view: View, factors: Factors, tries: int = 32, duty_first: bool = False
+    ) -> None:
         self.view = view
         self.tries = tries
-        self.uniform = (
+        self.duty_first = duty_first
+        weighted = not (
             factors is _UNIFORM or view.phase_id == PHASE_BID or len(view.hand_sizes) != 4
         )
         unseen = view.unseen()
@@ -182,11 +185,14 @@ class Dealer:
             sizes[view.seat] = 0
         self.sizes: list[int] = sizes
         self.rest: int = view.stock_size + view.facedown
-        if sum(sizes) + self.rest != len(self.cards):
-            self.uniform = True  # View.determinize raises its own clear error
+        dealable = len(sizes) == 4 and sum(sizes) + self.rest == len(self.cards)
+        weighted = weighted and dealable  # else View.determinize raises its own clear error
+        # With duty_first the uniform deals are dealt here too (all factors 1): no rejection,
+        # and no rng.shuffle, which runs Python code per card.
+        self.uniform = not weighted and not (duty_first and dealable)
         # weights[4 * c + s]: the factor of card c in seat s's hand.
         weights: list[float] = [1.0] * 208
-        if not self.uniform:
+        if weighted:
             for c in range(52):
                 for s in range(4):
                     weights[4 * c + s] = factors[s][VALUE[c]]
@@ -199,6 +205,10 @@ class Dealer:
             self.need_mask |= 1 << v
         self.need_counts: list[int] = [
             sum(1 for c in self.cards if VALUE[c] == v) for v in self.need_values
+        ]
+        # duty_first: the unseen cards of each owner's value, one of which he surely holds.
+        self.need_cards: list[list[int]] = [
+            [c for c in self.cards if VALUE[c] == v] for v in self.need_values
         ]
 
     def __call__(self, rng: random.Random) -> Position:
@@ -232,6 +242,22 @@ class Dealer:
         f3 = sizes[3]
         f4 = self.rest
         h0 = h1 = h2 = h3 = 0
+        duty = 0  # the owners' cards dealt first (duty_first)
+        if self.duty_first and need_seats:
+            held = [0, 0, 0, 0]
+            free = [f0, f1, f2, f3]
+            for q in range(len(need_seats)):
+                s = need_seats[q]
+                pool = [c for c in self.need_cards[q] if not duty >> c & 1]
+                if not pool or not free[s]:
+                    return None  # the view itself breaks the duty: View.determinize says so
+                c = pool[int(rand() * len(pool))]
+                duty |= 1 << c
+                held[s] |= 1 << c
+                free[s] -= 1
+            h0, h1, h2, h3 = held
+            f0, f1, f2, f3 = free
+            need_mask = 0  # every duty is met: no deal is given up
         others: list[int] = []
         for i in range(n):
             # Fisher-Yates as it goes: the next card in a uniformly random order.
@@ -239,6 +265,8 @@ class Dealer:
             c = cards[j]
             cards[j] = cards[i]
             cards[i] = c
+            if duty >> c & 1:
+                continue
             k = 4 * c
             w0 = f0 * weights[k]
             w1 = f1 * weights[k + 1]

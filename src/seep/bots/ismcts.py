@@ -626,6 +626,9 @@ class IsmctsBot:
         candidates: search only the heuristic bot's this many best card plays (0: all).
         inference: deal the hidden cards by what the history says (:mod:`.inference`)
             instead of uniformly.
+        duty_first: with ``inference``, deal each owner one card of his house's value
+            before the rest (R21d: he surely holds one), so that the evidence against his
+            holding that value weighs on his other cards only (:class:`.inference.Dealer`).
         endgame: once the stock is dealt and at most this many cards are left in the hands,
             solve each of ``endgame_samples`` determinizations exactly (:mod:`.endgame`) and
             play the move of the best mean instead of searching (0: never).
@@ -636,6 +639,11 @@ class IsmctsBot:
             evaluation (``value``) right after it, on ``prior_samples`` determinizations,
             added to its UCB score divided by its visits.
         prior_samples: determinizations the prior is measured on.
+        work: stop the search early once its tree walks have looked at this many legal
+            moves in all (None: no cap). A deterministic cap on a move's cost: an
+            iteration costs more where the tree's nodes have many moves (a crowded floor, a
+            full hand), and counting them, unlike a clock, plays the same moves on any
+            machine.
     """
 
     name = "ismcts"
@@ -651,11 +659,13 @@ class IsmctsBot:
         root: str = DEFAULT_ROOT,
         candidates: int = 0,
         inference: bool = False,
+        duty_first: bool = False,
         endgame: int = 0,
         endgame_samples: int = 24,
         value: str = "estimate",
         prior: float = 0.0,
         prior_samples: int = 4,
+        work: int | None = None,
     ) -> None:
         if iterations is None and milliseconds is None:
             milliseconds = DEFAULT_MILLISECONDS
@@ -682,6 +692,7 @@ class IsmctsBot:
         if value not in ("estimate", "net"):
             raise SeepError(f"value must be 'estimate' or 'net', got {value!r}")
         self.inference = inference
+        self.duty_first = duty_first
         self.endgame = endgame
         self.endgame_samples = endgame_samples
         self.value = value
@@ -689,6 +700,9 @@ class IsmctsBot:
             raise SeepError("prior must be 0 or more and prior_samples at least 1")
         self.prior = prior
         self.prior_samples = prior_samples
+        if work is not None and work < 1:
+            raise SeepError(f"work must be None or at least 1, got {work}")
+        self.work = work
         self._bias: dict[int, float] = {}
         self._evaluate: Callable[[Position], float] = estimate
         if value == "net":
@@ -741,7 +755,7 @@ class IsmctsBot:
         history (``inference``)."""
         if not self.inference:
             return view.determinize
-        return Dealer(view, evidence(view))
+        return Dealer(view, evidence(view), duty_first=self.duty_first)
 
     def _prior(
         self,
@@ -811,11 +825,13 @@ class IsmctsBot:
         team = view.seat & 1
         root = _Node(1.0)
         self._bias = self._prior(view, rng, codes, deal) if self.prior else {}
+        work_limit = self.work if self.work is not None else 1 << 62
         n = 0
-        while n < limit and (n == 0 or clock() < deadline):
+        work = 0
+        while n < limit and work < work_limit and (n == 0 or clock() < deadline):
             n += 1
             # The root's moves are the view's own: they depend on his hand and the floor only.
-            iterate(deal(rng), root, codes, [], team, rng)
+            work += iterate(deal(rng), root, codes, [], team, rng)
         code, child = max(
             root.children.items(), key=lambda kv: (kv[1].visits, kv[1].total / kv[1].visits)
         )
@@ -883,10 +899,11 @@ class IsmctsBot:
         path: list[_Node],
         team: int,
         rng: random.Random,
-    ) -> None:
+    ) -> int:
         """One iteration from ``node`` (whose moves legal in ``pos`` are ``legal``): select
         and expand down the tree, play out, and back the result up ``path`` plus the nodes
-        visited. ``node`` is the search root when ``path`` is empty."""
+        visited. ``node`` is the search root when ``path`` is empty. Returns the number of
+        legal moves the walk looked at (the ``work`` it did)."""
         c_ucb = self.exploration
         widening = self.widening
         log = math.log
@@ -894,7 +911,9 @@ class IsmctsBot:
         rand = rng.random
         top = not path  # no widening at the search root: every root move gets tried
         bias = self._bias
+        seen = 0
         while legal:
+            seen += len(legal)
             children = node.children
             # UCB1 over the tried moves legal in this determinization; each of them was
             # available once more.
@@ -946,3 +965,4 @@ class IsmctsBot:
         for nd in path:
             nd.visits += 1
             nd.total += nd.sign * result
+        return seen
