@@ -170,14 +170,20 @@ class Dealer:
     Another random stream than :func:`determinize`'s, so other deals from the same seed."""
 
     def __init__(
-        self, view: View, factors: Factors, tries: int = 32, duty_first: bool = False
+        self,
+        view: View,
+        factors: Factors,
+        tries: int = 32,
+        duty_first: bool = False,
+        card_factors: list[float] | None = None,
     ) -> None:
         self.view = view
         self.tries = tries
         self.duty_first = duty_first
-        weighted = not (
+        by_value = not (
             factors is _UNIFORM or view.phase_id == PHASE_BID or len(view.hand_sizes) != 4
         )
+        weighted = by_value or (card_factors is not None and len(view.hand_sizes) == 4)
         unseen = view.unseen()
         self.cards: list[int] = [c for c in range(52) if unseen >> c & 1]
         sizes = list(view.hand_sizes)
@@ -195,7 +201,10 @@ class Dealer:
         if weighted:
             for c in range(52):
                 for s in range(4):
-                    weights[4 * c + s] = factors[s][VALUE[c]]
+                    f = factors[s][VALUE[c]] if by_value else 1.0
+                    if card_factors is not None:
+                        f *= card_factors[4 * c + s]
+                    weights[4 * c + s] = f
         self.weights = weights
         self.needs: list[tuple[int, int]] = [(s, VALUE_MASK[v]) for s, v in view.owner_needs()]
         self.need_seats: list[int] = [s for s, _ in view.owner_needs()]
