@@ -266,7 +266,7 @@ class Dealer:
                 free[s] -= 1
             h0, h1, h2, h3 = held
             f0, f1, f2, f3 = free
-            need_mask = 0  # every duty is met: no deal is given up
+            need_mask = 0  # every duty is met: no deal is given up for want of a card
         others: list[int] = []
         for i in range(n):
             # Fisher-Yates as it goes: the next card in a uniformly random order.
@@ -309,6 +309,15 @@ class Dealer:
                             if not left[q]:
                                 return None  # no card of v is left for this owner
         hands = [h0, h1, h2, h3]
+        if duty:
+            # Dealing an owner one card of his value first makes a hand with k such cards k
+            # times as likely as it should be (any of the k could have been the first):
+            # keeping the deal with probability 1 / k makes the deals exactly those of
+            # dealing everything and then checking the duty.
+            for q in range(len(need_seats)):
+                k = (hands[need_seats[q]] & VALUE_MASK[need_values[q]]).bit_count()
+                if rand() * k >= 1.0:
+                    return None
         hands[view.seat] = view.hand
         stock = others[: view.stock_size]
         facedown = 0

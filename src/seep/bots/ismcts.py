@@ -627,8 +627,10 @@ class IsmctsBot:
         inference: deal the hidden cards by what the history says (:mod:`.inference`)
             instead of uniformly.
         duty_first: with ``inference``, deal each owner one card of his house's value
-            before the rest (R21d: he surely holds one), so that the evidence against his
-            holding that value weighs on his other cards only (:class:`.inference.Dealer`).
+            before the rest (R21d: he surely holds one) and keep the deal with probability
+            1 / (his cards of that value): the deals of dealing everything and then checking
+            the duty, without the hundreds of failed deals that evidence against the owner's
+            value costs that way (:class:`.inference.Dealer`).
         endgame: once the stock is dealt and at most this many cards are left in the hands,
             solve each of ``endgame_samples`` determinizations exactly (:mod:`.endgame`) and
             play the move of the best mean instead of searching (0: never).
