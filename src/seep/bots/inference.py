@@ -39,7 +39,7 @@ from ..errors import SeepError
 from ..floor import floor_index
 from ..view import View
 
-__all__ = ["Dealer", "Factors", "determinize", "evidence"]
+__all__ = ["UNIFORM", "Dealer", "Factors", "determinize", "evidence"]
 
 #: ``factors[seat][value]``: the weight of a card of ``value`` in ``seat``'s hand.
 Factors = tuple[tuple[float, ...], ...]
@@ -53,18 +53,19 @@ BID_HOLDS: Final = 4.0
 #: No factor falls below this (the evidence is a tendency, never a proof).
 FLOOR: Final = 0.02
 
-_UNIFORM: Final[Factors] = tuple((1.0,) * 14 for _ in range(4))
+#: The factors of a history that says nothing: a uniform deal.
+UNIFORM: Final[Factors] = tuple((1.0,) * 14 for _ in range(4))
 
 
 def evidence(view: View) -> Factors:
     """The factors that the deal's public history (``view.history``) gives, per seat and
     value; all 1.0 when the history says nothing (or cannot be replayed)."""
     if not view.history or view.rules.players != 4:
-        return _UNIFORM  # (two players: not modelled yet, the uniform deal stands)
+        return UNIFORM  # (two players: not modelled yet, the uniform deal stands)
     try:
         return _evidence(view)
     except (SeepError, IndexError, KeyError, ValueError):
-        return _UNIFORM  # an odd history (a redeal, a variant): no inference
+        return UNIFORM  # an odd history (a redeal, a variant): no inference
 
 
 def _evidence(view: View) -> Factors:
@@ -181,7 +182,7 @@ class Dealer:
         self.tries = tries
         self.duty_first = duty_first
         by_value = not (
-            factors is _UNIFORM or view.phase_id == PHASE_BID or len(view.hand_sizes) != 4
+            factors is UNIFORM or view.phase_id == PHASE_BID or len(view.hand_sizes) != 4
         )
         weighted = by_value or (card_factors is not None and len(view.hand_sizes) == 4)
         unseen = view.unseen()

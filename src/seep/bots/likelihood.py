@@ -115,7 +115,7 @@ def card_factors(
     total = sum(weights)
     post = [0.0] * 208
     prior = [0.0] * 208
-    for h, w in zip(deals, weights):
+    for h, w in zip(deals, weights, strict=True):
         share = w / total
         for s in range(4):
             if s == view.seat:
