@@ -39,7 +39,7 @@ from ..errors import SeepError
 from ..floor import floor_index
 from ..view import View
 
-__all__ = ["Dealer", "Factors", "determinize", "evidence"]
+__all__ = ["UNIFORM", "Dealer", "Factors", "determinize", "evidence"]
 
 #: ``factors[seat][value]``: the weight of a card of ``value`` in ``seat``'s hand.
 Factors = tuple[tuple[float, ...], ...]
@@ -53,18 +53,19 @@ BID_HOLDS: Final = 4.0
 #: No factor falls below this (the evidence is a tendency, never a proof).
 FLOOR: Final = 0.02
 
-_UNIFORM: Final[Factors] = tuple((1.0,) * 14 for _ in range(4))
+#: The factors of a history that says nothing: a uniform deal.
+UNIFORM: Final[Factors] = tuple((1.0,) * 14 for _ in range(4))
 
 
 def evidence(view: View) -> Factors:
     """The factors that the deal's public history (``view.history``) gives, per seat and
     value; all 1.0 when the history says nothing (or cannot be replayed)."""
     if not view.history or view.rules.players != 4:
-        return _UNIFORM  # (two players: not modelled yet, the uniform deal stands)
+        return UNIFORM  # (two players: not modelled yet, the uniform deal stands)
     try:
         return _evidence(view)
     except (SeepError, IndexError, KeyError, ValueError):
-        return _UNIFORM  # an odd history (a redeal, a variant): no inference
+        return UNIFORM  # an odd history (a redeal, a variant): no inference
 
 
 def _evidence(view: View) -> Factors:
@@ -176,7 +177,7 @@ class Dealer:
         self.tries = tries
         self.duty_first = duty_first
         weighted = not (
-            factors is _UNIFORM or view.phase_id == PHASE_BID or len(view.hand_sizes) != 4
+            factors is UNIFORM or view.phase_id == PHASE_BID or len(view.hand_sizes) != 4
         )
         unseen = view.unseen()
         self.cards: list[int] = [c for c in range(52) if unseen >> c & 1]
@@ -203,6 +204,11 @@ class Dealer:
         self.need_mask = 0
         for v in self.need_values:
             self.need_mask |= 1 << v
+        # What this dealer's deals have cost: the cards its weighted deals dealt (failed
+        # deals included) and the cards shuffled by View.determinize (the uniform deals and
+        # the fallback), the search's deterministic measure of its cost (``work``).
+        self.cards_dealt = 0
+        self.shuffled_cards = 0
         self.need_counts: list[int] = [
             sum(1 for c in self.cards if VALUE[c] == v) for v in self.need_values
         ]
@@ -213,11 +219,13 @@ class Dealer:
 
     def __call__(self, rng: random.Random) -> Position:
         if self.uniform:
+            self.shuffled_cards += len(self.cards)
             return self.view.determinize(rng)
         for _ in range(self.tries):
             hands = self._try(rng)
             if hands is not None:
                 return hands
+        self.shuffled_cards += len(self.cards)
         return self.view.determinize(rng)
 
     def _try(self, rng: random.Random) -> Position | None:
@@ -298,7 +306,9 @@ class Dealer:
                         else:
                             left[q] -= 1
                             if not left[q]:
+                                self.cards_dealt += i + 1
                                 return None  # no card of v is left for this owner
+        self.cards_dealt += n
         hands = [h0, h1, h2, h3]
         if duty:
             # Dealing an owner one card of his value first makes a hand with k such cards k

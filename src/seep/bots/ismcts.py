@@ -110,7 +110,7 @@ from ..view import View
 from .base import Decision
 from .endgame import solve_moves
 from .heuristic import HeuristicBot
-from .inference import Dealer, evidence
+from .inference import UNIFORM, Dealer, evidence
 
 __all__ = ["IsmctsBot", "Search", "estimate", "playout", "policy_move"]
 
@@ -600,12 +600,13 @@ class _Node:
 
 class Search(NamedTuple):
     """What a search found: the move to play, its playouts and mean result (the root team's
-    score difference / 100), and the playouts made in all."""
+    score difference / 100), the playouts made in all, and the work they did (``work``)."""
 
     move: int
     visits: int
     mean: float
     playouts: int
+    work: int = 0
 
 
 class IsmctsBot:
@@ -626,11 +627,12 @@ class IsmctsBot:
         candidates: search only the heuristic bot's this many best card plays (0: all).
         inference: deal the hidden cards by what the history says (:mod:`.inference`)
             instead of uniformly.
-        duty_first: with ``inference``, deal each owner one card of his house's value
-            before the rest (R21d: he surely holds one) and keep the deal with probability
-            1 / (his cards of that value): the deals of dealing everything and then checking
-            the duty, without the hundreds of failed deals that evidence against the owner's
-            value costs that way (:class:`.inference.Dealer`).
+        duty_first: deal by :class:`.inference.Dealer`, each owner one card of his house's
+            value before the rest (R21d: he surely holds one), the deal kept with
+            probability 1 / (his cards of that value): the deals of dealing everything and
+            then checking the duty, without the hundreds of failed deals that evidence
+            against the owner's value costs that way. Without ``inference``, the uniform
+            deals of :meth:`View.determinize`, faster.
         endgame: once the stock is dealt and at most this many cards are left in the hands,
             solve each of ``endgame_samples`` determinizations exactly (:mod:`.endgame`) and
             play the move of the best mean instead of searching (0: never).
@@ -756,7 +758,9 @@ class IsmctsBot:
         """How this search deals the hidden cards of ``view``: uniformly, or weighted by the
         history (``inference``)."""
         if not self.inference:
-            return view.determinize
+            # duty_first: the same uniform deals by Dealer's Fisher-Yates, without
+            # View.determinize's rng.shuffle (Python code per card) and its retries.
+            return Dealer(view, UNIFORM, duty_first=True) if self.duty_first else view.determinize
         return Dealer(view, evidence(view), duty_first=self.duty_first)
 
     def _prior(
@@ -837,7 +841,7 @@ class IsmctsBot:
         code, child = max(
             root.children.items(), key=lambda kv: (kv[1].visits, kv[1].total / kv[1].visits)
         )
-        return Search(code, child.visits, child.total / child.visits, n)
+        return Search(code, child.visits, child.total / child.visits, n, work)
 
     def _search_halving(self, view: View, rng: random.Random, codes: list[int]) -> Search:
         """Sequential halving at the root on common random numbers: in each round every root
