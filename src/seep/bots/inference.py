@@ -213,6 +213,11 @@ class Dealer:
         self.need_mask = 0
         for v in self.need_values:
             self.need_mask |= 1 << v
+        # What this dealer's deals have cost: the cards its weighted deals dealt (failed
+        # deals included) and the cards shuffled by View.determinize (the uniform deals and
+        # the fallback), the search's deterministic measure of its cost (``work``).
+        self.cards_dealt = 0
+        self.shuffled_cards = 0
         self.need_counts: list[int] = [
             sum(1 for c in self.cards if VALUE[c] == v) for v in self.need_values
         ]
@@ -223,11 +228,13 @@ class Dealer:
 
     def __call__(self, rng: random.Random) -> Position:
         if self.uniform:
+            self.shuffled_cards += len(self.cards)
             return self.view.determinize(rng)
         for _ in range(self.tries):
             hands = self._try(rng)
             if hands is not None:
                 return hands
+        self.shuffled_cards += len(self.cards)
         return self.view.determinize(rng)
 
     def _try(self, rng: random.Random) -> Position | None:
@@ -308,7 +315,9 @@ class Dealer:
                         else:
                             left[q] -= 1
                             if not left[q]:
+                                self.cards_dealt += i + 1
                                 return None  # no card of v is left for this owner
+        self.cards_dealt += n
         hands = [h0, h1, h2, h3]
         if duty:
             # Dealing an owner one card of his value first makes a hand with k such cards k

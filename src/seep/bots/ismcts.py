@@ -601,12 +601,13 @@ class _Node:
 
 class Search(NamedTuple):
     """What a search found: the move to play, its playouts and mean result (the root team's
-    score difference / 100), and the playouts made in all."""
+    score difference / 100), the playouts made in all, and the work they did (``work``)."""
 
     move: int
     visits: int
     mean: float
     playouts: int
+    work: int = 0
 
 
 class IsmctsBot:
@@ -627,11 +628,12 @@ class IsmctsBot:
         candidates: search only the heuristic bot's this many best card plays (0: all).
         inference: deal the hidden cards by what the history says (:mod:`.inference`)
             instead of uniformly.
-        duty_first: with ``inference``, deal each owner one card of his house's value
-            before the rest (R21d: he surely holds one) and keep the deal with probability
-            1 / (his cards of that value): the deals of dealing everything and then checking
-            the duty, without the hundreds of failed deals that evidence against the owner's
-            value costs that way (:class:`.inference.Dealer`).
+        duty_first: deal by :class:`.inference.Dealer`, each owner one card of his house's
+            value before the rest (R21d: he surely holds one), the deal kept with
+            probability 1 / (his cards of that value): the deals of dealing everything and
+            then checking the duty, without the hundreds of failed deals that evidence
+            against the owner's value costs that way. Without ``inference``, the uniform
+            deals of :meth:`View.determinize`, faster.
         endgame: once the stock is dealt and at most this many cards are left in the hands,
             solve each of ``endgame_samples`` determinizations exactly (:mod:`.endgame`) and
             play the move of the best mean instead of searching (0: never).
@@ -647,9 +649,9 @@ class IsmctsBot:
             iteration costs more where the tree's nodes have many moves (a crowded floor, a
             full hand), and counting them, unlike a clock, plays the same moves on any
             machine.
-        particles: with ``inference``, weigh this many deals by how well they explain the
-            other seats' choices (:mod:`.likelihood`) and deal the search's determinizations
-            by the per-card factors the weighted deals give (0: off).
+        particles: weigh this many uniform deals by how well they explain the other seats'
+            choices (:mod:`.likelihood`) and deal the search's determinizations by the
+            per-card factors the weighted deals give, instead of ``inference``'s (0: off).
     """
 
     name = "ismcts"
@@ -764,18 +766,21 @@ class IsmctsBot:
         """How this search deals the hidden cards of ``view``: uniformly, or weighted by the
         history (``inference``), and by how well the deals explain the other seats' choices
         (``particles``)."""
+        if self.particles:
+            # The choices' weights stand instead of evidence()'s single signals: they read
+            # the same throws (a throw past a capture scores poorly) and more, and evidence's
+            # factors are overconfident (bench/inference.py: their per-card log score is
+            # below the uniform deal's; the weighted deals' is above it).
+            by_card = card_factors(
+                view, Dealer(view, UNIFORM, duty_first=True), rng, self.particles
+            )
+            if by_card is not None:
+                return Dealer(view, UNIFORM, duty_first=True, card_factors=by_card)
         if not self.inference:
-            return view.determinize
-        dealer = Dealer(view, evidence(view), duty_first=self.duty_first)
-        if not self.particles:
-            return dealer
-        # The choices' weights replace the single signals of evidence(): they read the same
-        # throws (a throw past a capture scores poorly) and more, and counting both would
-        # count those throws twice (bench/inference.py: the per-card log score is best so).
-        by_card = card_factors(view, Dealer(view, UNIFORM, duty_first=True), rng, self.particles)
-        if by_card is None:
-            return dealer
-        return Dealer(view, UNIFORM, duty_first=self.duty_first, card_factors=by_card)
+            # duty_first: the same uniform deals by Dealer's Fisher-Yates, without
+            # View.determinize's rng.shuffle (Python code per card) and its retries.
+            return Dealer(view, UNIFORM, duty_first=True) if self.duty_first else view.determinize
+        return Dealer(view, evidence(view), duty_first=self.duty_first)
 
     def _prior(
         self,
@@ -855,7 +860,7 @@ class IsmctsBot:
         code, child = max(
             root.children.items(), key=lambda kv: (kv[1].visits, kv[1].total / kv[1].visits)
         )
-        return Search(code, child.visits, child.total / child.visits, n)
+        return Search(code, child.visits, child.total / child.visits, n, work)
 
     def _search_halving(self, view: View, rng: random.Random, codes: list[int]) -> Search:
         """Sequential halving at the root on common random numbers: in each round every root

@@ -33,7 +33,10 @@ _SEARCH: dict[str, Any] = {
 DIFFICULTIES: dict[str, tuple[str, dict[str, Any]]] = {
     "easy": ("greedy", {}),
     "medium": ("heuristic", {}),
-    "hard": ("ismcts", {"iterations": 2000, **_SEARCH, "duty_first": True, "work": 60000}),
+    "hard": (
+        "ismcts",
+        {"iterations": 2000, **_SEARCH, "inference": False, "duty_first": True, "work": 60000},
+    ),
     "expert": ("ismcts", {"iterations": 16000, **_SEARCH, "endgame_samples": 48}),
 }
 
