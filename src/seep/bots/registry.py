@@ -37,7 +37,18 @@ DIFFICULTIES: dict[str, tuple[str, dict[str, Any]]] = {
         "ismcts",
         {"iterations": 2000, **_SEARCH, "inference": False, "duty_first": True, "work": 60000},
     ),
-    "expert": ("ismcts", {"iterations": 16000, **_SEARCH, "endgame_samples": 48}),
+    "expert": (
+        "ismcts",
+        {
+            "iterations": 16000,
+            **_SEARCH,
+            "endgame_samples": 48,
+            "inference": False,
+            "particles": 64,
+            "duty_first": True,
+            "work": 560000,
+        },
+    ),
 }
 
 
