@@ -46,7 +46,7 @@ DIFFICULTIES: dict[str, tuple[str, dict[str, Any]]] = {
             "inference": False,
             "particles": 64,
             "duty_first": True,
-            "work": 560000,
+            "work": 640000,
         },
     ),
 }
