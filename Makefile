@@ -40,8 +40,8 @@ PURE_TESTS := tests/test_pure_build.py tests/test_counting.py tests/test_crossch
 	tests/test_position_fields.py tests/test_session.py tests/test_deal_flow.py \
 	tests/test_baazi.py tests/test_match.py tests/test_view.py tests/test_notation.py \
 	tests/test_protocol_errors.py tests/test_examples.py tests/test_ismcts.py \
-	tests/test_valuenet.py tests/test_inference.py tests/test_endgame.py tests/test_frozen_bots.py \
-	tests/test_integrations_actions.py tests/test_integrations_features.py \
+	tests/test_valuenet.py tests/test_inference.py tests/test_likelihood.py tests/test_endgame.py \
+	tests/test_frozen_bots.py tests/test_integrations_actions.py tests/test_integrations_features.py \
 	tests/test_integrations_vector.py tests/test_integrations_openspiel.py
 
 pytest-pure: $(STAMP)

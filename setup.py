@@ -43,6 +43,11 @@ COMPILED_MODULES = (
     "bots/valuenet",
     "bots/inference",
     "bots/endgame",
+    # The heuristic's scoring: the search's shortlist, and the model of the other seats'
+    # choices that the choices' weights (bots/likelihood) score each particle with.
+    "bots/tactics",
+    "bots/heuristic",
+    "bots/likelihood",
     # The frozen search (expert@1, hard@1): the arena's yardstick, compiled as it was when it
     # was today's search (the same moves, tests/test_frozen_bots.py).
     "bots/ismcts_v1",

@@ -7,6 +7,7 @@ over the bid and every ``--every``-th play of ``--deals`` deals; ``--json`` for 
 
     python bench/move_cost.py policy hard expert expert@1 [--deals 2] [--every 4] [--json]
     python bench/move_cost.py hard:iterations=500 expert:iterations=3000
+    python bench/move_cost.py hard --deals 6 --every 1 --repeat 3 --limit 100
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import statistics
 import sys
 import time
 from collections.abc import Callable
@@ -56,6 +58,14 @@ def main() -> int:
     ap.add_argument("--deals", type=int, default=2)
     ap.add_argument("--every", type=int, default=4)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        help="time each move this many times and keep the median (this VM has bursts of "
+        "slowness that a single timing catches now and then)",
+    )
+    ap.add_argument("--limit", type=float, action="append", default=[], metavar="MS")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     sample = views(args.deals, args.every, args.seed)
@@ -64,19 +74,24 @@ def main() -> int:
         bot = BotSpec.parse(name).make()  # a preset, or an arena spec: hard:iterations=500
         times = []
         for k, view in enumerate(sample):
-            t0 = time.process_time()
-            bot.choose(view, random.Random(k))
-            times.append(1000 * (time.process_time() - t0))
+            runs = []
+            for _ in range(max(1, args.repeat)):
+                t0 = time.process_time()
+                bot.choose(view, random.Random(k))
+                runs.append(1000 * (time.process_time() - t0))
+            times.append(statistics.median(runs))
         result[name] = {
             "mean_ms": round(sum(times) / len(times), 1),
             "max_ms": round(max(times), 1),
+            "over": {str(ms): sum(t > ms for t in times) for ms in args.limit},
         }
     if args.json:
         print(json.dumps({"positions": len(sample), "bots": result}))
     else:
         print(f"{len(sample)} positions (CPU time per move)")
         for name, r in result.items():
-            print(f"{name:12} mean {r['mean_ms']:8.1f} ms   max {r['max_ms']:8.1f} ms")
+            over = "".join(f"   over {ms} ms: {n}" for ms, n in r["over"].items())
+            print(f"{name:12} mean {r['mean_ms']:8.1f} ms   max {r['max_ms']:8.1f} ms{over}")
     return 0
 
 

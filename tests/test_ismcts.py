@@ -198,6 +198,23 @@ def test_settings_are_checked() -> None:
         IsmctsBot(horizon=-1)
     with pytest.raises(SeepError):
         IsmctsBot(candidates=-2)
+    with pytest.raises(SeepError):
+        IsmctsBot(work=0)
+    with pytest.raises(SeepError):
+        IsmctsBot(particles=-1)
+
+
+def test_the_work_cap_stops_the_search_deterministically() -> None:
+    view = view_of(position_at(4, 8))
+    codes = view.legal_codes()
+    full = IsmctsBot(iterations=200).search(view, random.Random(3), codes)
+    assert full.playouts == 200 and full.work > 0
+    cap = full.work // 4
+    capped = IsmctsBot(iterations=200, work=cap).search(view, random.Random(3), codes)
+    # It stops at the first iteration that reaches the cap: the same on any machine.
+    assert capped.playouts < 200 and cap <= capped.work < full.work
+    again = IsmctsBot(iterations=200, work=cap).search(view, random.Random(3), codes)
+    assert again == capped
 
 
 def test_not_my_turn() -> None:

@@ -17,7 +17,7 @@ from frozen_bots import record
 
 OUT = Path(__file__).with_name("measured_bots.json")
 # The bots and how many positions each is checked on (expert's search is the costly one).
-BOTS = {"policy": 40, "hard": 12, "expert": 4}
+BOTS = {"policy": 40, "hard": 30, "expert": 8}
 
 
 def main() -> int:

@@ -168,17 +168,29 @@ class Dealer:
     the cards are drawn in random order by a Fisher-Yates shuffle on ``rng.random`` as they are
     dealt (``rng.shuffle`` runs Python code per card), and a deal is abandoned as soon as an
     owner can no longer get a card of his house's value (R21d), not once every card is dealt.
-    Another random stream than :func:`determinize`'s, so other deals from the same seed."""
+    Another random stream than :func:`determinize`'s, so other deals from the same seed.
+
+    ``duty_first`` deals each owner one card of his value before the rest and keeps the deal
+    with probability 1 / k (k: his cards of that value): the same deals, without the retries
+    that evidence against an owner's value costs (and it deals uniform views too, faster than
+    :meth:`View.determinize`). ``card_factors[4 * card + seat]`` multiplies the weights per
+    card (:func:`.likelihood.card_factors`)."""
 
     def __init__(
-        self, view: View, factors: Factors, tries: int = 32, duty_first: bool = False
+        self,
+        view: View,
+        factors: Factors,
+        tries: int = 32,
+        duty_first: bool = False,
+        card_factors: list[float] | None = None,
     ) -> None:
         self.view = view
         self.tries = tries
         self.duty_first = duty_first
-        weighted = not (
+        by_value = not (
             factors is UNIFORM or view.phase_id == PHASE_BID or len(view.hand_sizes) != 4
         )
+        weighted = by_value or (card_factors is not None and len(view.hand_sizes) == 4)
         unseen = view.unseen()
         self.cards: list[int] = [c for c in range(52) if unseen >> c & 1]
         sizes = list(view.hand_sizes)
@@ -196,7 +208,10 @@ class Dealer:
         if weighted:
             for c in range(52):
                 for s in range(4):
-                    weights[4 * c + s] = factors[s][VALUE[c]]
+                    f = factors[s][VALUE[c]] if by_value else 1.0
+                    if card_factors is not None:
+                        f *= card_factors[4 * c + s]
+                    weights[4 * c + s] = f
         self.weights = weights
         self.needs: list[tuple[int, int]] = [(s, VALUE_MASK[v]) for s, v in view.owner_needs()]
         self.need_seats: list[int] = [s for s, _ in view.owner_needs()]
@@ -204,11 +219,6 @@ class Dealer:
         self.need_mask = 0
         for v in self.need_values:
             self.need_mask |= 1 << v
-        # What this dealer's deals have cost: the cards its weighted deals dealt (failed
-        # deals included) and the cards shuffled by View.determinize (the uniform deals and
-        # the fallback), the search's deterministic measure of its cost (``work``).
-        self.cards_dealt = 0
-        self.shuffled_cards = 0
         self.need_counts: list[int] = [
             sum(1 for c in self.cards if VALUE[c] == v) for v in self.need_values
         ]
@@ -219,13 +229,11 @@ class Dealer:
 
     def __call__(self, rng: random.Random) -> Position:
         if self.uniform:
-            self.shuffled_cards += len(self.cards)
             return self.view.determinize(rng)
         for _ in range(self.tries):
             hands = self._try(rng)
             if hands is not None:
                 return hands
-        self.shuffled_cards += len(self.cards)
         return self.view.determinize(rng)
 
     def _try(self, rng: random.Random) -> Position | None:
@@ -306,9 +314,7 @@ class Dealer:
                         else:
                             left[q] -= 1
                             if not left[q]:
-                                self.cards_dealt += i + 1
                                 return None  # no card of v is left for this owner
-        self.cards_dealt += n
         hands = [h0, h1, h2, h3]
         if duty:
             # Dealing an owner one card of his value first makes a hand with k such cards k

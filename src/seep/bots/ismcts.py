@@ -111,6 +111,7 @@ from .base import Decision
 from .endgame import solve_moves
 from .heuristic import HeuristicBot
 from .inference import UNIFORM, Dealer, evidence
+from .likelihood import card_factors
 
 __all__ = ["IsmctsBot", "Search", "estimate", "playout", "policy_move"]
 
@@ -648,6 +649,9 @@ class IsmctsBot:
             iteration costs more where the tree's nodes have many moves (a crowded floor, a
             full hand), and counting them, unlike a clock, plays the same moves on any
             machine.
+        particles: weigh this many uniform deals by how well they explain the other seats'
+            choices (:mod:`.likelihood`) and deal the search's determinizations by the
+            per-card factors the weighted deals give, instead of ``inference``'s (0: off).
     """
 
     name = "ismcts"
@@ -670,6 +674,7 @@ class IsmctsBot:
         prior: float = 0.0,
         prior_samples: int = 4,
         work: int | None = None,
+        particles: int = 0,
     ) -> None:
         if iterations is None and milliseconds is None:
             milliseconds = DEFAULT_MILLISECONDS
@@ -707,6 +712,9 @@ class IsmctsBot:
         if work is not None and work < 1:
             raise SeepError(f"work must be None or at least 1, got {work}")
         self.work = work
+        if particles < 0:
+            raise SeepError(f"particles must be 0 (off) or more, got {particles}")
+        self.particles = particles
         self._bias: dict[int, float] = {}
         self._evaluate: Callable[[Position], float] = estimate
         if value == "net":
@@ -721,7 +729,7 @@ class IsmctsBot:
             raise SeepError(f"seat {view.seat} has no move to make (not his turn?)")
         if len(codes) == 1:
             return Decision(Move(codes[0]), "the only legal move")
-        deal = self._dealer(view)
+        deal = self._dealer(view, rng)
         if (
             self.endgame
             and view.phase_id == PHASE_PLAY
@@ -754,9 +762,20 @@ class IsmctsBot:
         ranked = sorted(((-sc, out.code) for sc, out, _ in scored))
         return [code for _, code in ranked[: self.candidates]]
 
-    def _dealer(self, view: View) -> Callable[[random.Random], Position]:
+    def _dealer(self, view: View, rng: random.Random) -> Callable[[random.Random], Position]:
         """How this search deals the hidden cards of ``view``: uniformly, or weighted by the
-        history (``inference``)."""
+        history (``inference``), and by how well the deals explain the other seats' choices
+        (``particles``)."""
+        if self.particles:
+            # The choices' weights stand instead of evidence()'s single signals: they read
+            # the same throws (a throw past a capture scores poorly) and more, and evidence's
+            # factors are overconfident (bench/inference.py: their per-card log score is
+            # below the uniform deal's; the weighted deals' is above it).
+            by_card = card_factors(
+                view, Dealer(view, UNIFORM, duty_first=True), rng, self.particles
+            )
+            if by_card is not None:
+                return Dealer(view, UNIFORM, duty_first=True, card_factors=by_card)
         if not self.inference:
             # duty_first: the same uniform deals by Dealer's Fisher-Yates, without
             # View.determinize's rng.shuffle (Python code per card) and its retries.

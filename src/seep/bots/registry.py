@@ -17,27 +17,29 @@ __all__ = ["BOTS", "DIFFICULTIES", "FROZEN", "make_bot", "register"]
 #: Bot factories by name; :func:`register` adds more (an arena plugin, an example).
 BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot}
 #: The search settings of ``hard`` and ``expert`` (docs/strength.md): the heuristic's three
-#: best plays, playouts cut after 8 plies and scored by the learned value network, deals
-#: weighted by inference from the play, and the last 8 cards solved exactly.
+#: best plays, playouts cut after 8 plies and scored by the learned value network, the hidden
+#: cards dealt by how well they explain the other seats' choices (``particles``, each owner's
+#: duty card first), and the last 8 cards solved exactly.
 _SEARCH: dict[str, Any] = {
     "candidates": 3,
     "horizon": 8,
     "value": "net",
-    "inference": True,
+    "duty_first": True,
     "endgame": 8,
 }
-#: Difficulty presets: a bot name and its settings. Budgets in playouts, not milliseconds, so
-#: that a preset plays the same moves from the same seed on any machine and under any load
-#: (the arena's figures reproduce exactly); on one core of the reference machine ``hard`` and
-#: ``expert`` take at most 0.1 s and 1 s per move (bench/bots.py).
+#: Difficulty presets: a bot name and its settings. Budgets in playouts and in ``work`` (legal
+#: moves looked at), not milliseconds, so that a preset plays the same moves from the same seed
+#: on any machine and under any load (the arena's figures reproduce exactly); on one core of the
+#: reference machine ``hard`` and ``expert`` take at most 0.1 s and 1 s per move
+#: (``python bench/move_cost.py hard expert --deals 6 --every 1 --repeat 3 --limit 100``).
 DIFFICULTIES: dict[str, tuple[str, dict[str, Any]]] = {
     "easy": ("greedy", {}),
     "medium": ("heuristic", {}),
-    "hard": (
+    "hard": ("ismcts", {"iterations": 1600, **_SEARCH, "particles": 16, "work": 48000}),
+    "expert": (
         "ismcts",
-        {"iterations": 2000, **_SEARCH, "inference": False, "duty_first": True, "work": 60000},
+        {"iterations": 16000, **_SEARCH, "particles": 64, "endgame_samples": 48, "work": 640000},
     ),
-    "expert": ("ismcts", {"iterations": 16000, **_SEARCH, "endgame_samples": 48}),
 }
 
 

@@ -1,0 +1,81 @@
+"""Inference from the choices made (seep.bots.likelihood): which deals explain the play."""
+
+from __future__ import annotations
+
+import random
+
+from seep.bots.heuristic import HeuristicBot
+from seep.bots.inference import UNIFORM, Dealer
+from seep.bots.ismcts import IsmctsBot
+from seep.bots.likelihood import card_factors, log_likelihood
+from seep.cards import VALUE_MASK
+from seep.codes import PHASE_PLAY
+from seep.engine import Position
+from seep.view import View
+from test_inference import self_play
+
+
+def test_the_true_deal_explains_the_heuristic_play_exactly() -> None:
+    # The heuristic bot plays a move of the highest score, so in its self-play the true
+    # hands cost nothing: the replay shows every player the position he saw.
+    model = HeuristicBot()
+    checked = 0
+    for seed in (1, 2):
+        for pos, view in self_play(seed)[10::6]:
+            if view.phase_id == PHASE_PLAY:
+                assert log_likelihood(view, list(pos.hands), model) == 0.0
+                checked += 1
+    assert checked >= 8
+
+
+def test_a_random_deal_explains_the_play_worse_than_the_true_one() -> None:
+    model = HeuristicBot()
+    rng = random.Random(4)
+    worse = 0
+    late = [(p, v) for p, v in self_play(5) if v.phase_id == PHASE_PLAY and v.plays >= 24]
+    for _, view in late[:4]:
+        dealer = Dealer(view, UNIFORM, duty_first=True)
+        logs = [log_likelihood(view, list(dealer(rng).hands), model) for _ in range(10)]
+        assert all(x <= 0.0 for x in logs)
+        worse += sum(x < 0.0 for x in logs)
+    assert worse >= 30  # most random deals make some move a poorer one
+
+
+def test_no_factors_without_plays_to_explain() -> None:
+    pos = Position.new_deal(4)
+    view = View.from_position(pos, pos.to_move or 0)  # the bid
+    assert card_factors(view, Dealer(view, UNIFORM), random.Random(1), 8) is None
+    pos.push(pos.legal_codes()[0])
+    view = View.from_position(pos, pos.to_move or 0)  # no history given
+    assert card_factors(view, Dealer(view, UNIFORM), random.Random(1), 8) is None
+
+
+def test_weighted_deals_fit_the_view_and_put_more_cards_right() -> None:
+    rng = random.Random(6)
+    hits = {"uniform": 0, "weighted": 0}
+    for seed in (7, 8):
+        for pos, view in self_play(seed)[16:40:6]:
+            uniform = Dealer(view, UNIFORM, duty_first=True)
+            factors = card_factors(view, uniform, rng, 24)
+            assert factors is not None and len(factors) == 208 and min(factors) > 0
+            weighted = Dealer(view, UNIFORM, duty_first=True, card_factors=factors)
+            for _ in range(30):
+                for name, dealer in (("uniform", uniform), ("weighted", weighted)):
+                    det = dealer(rng)
+                    assert View.from_position(det, view.seat, view.history) == view
+                    for s, v in view.owner_needs():
+                        assert det.hands[s] & VALUE_MASK[v]
+                    hits[name] += sum(
+                        (det.hands[s] & pos.hands[s]).bit_count()
+                        for s in range(4)
+                        if s != view.seat
+                    )
+    assert hits["weighted"] > hits["uniform"]
+
+
+def test_a_search_with_particles_plays_legal_moves() -> None:
+    bot = IsmctsBot(iterations=20, candidates=3, particles=4, duty_first=True)
+    for pos, view in self_play(9)[5::9]:
+        if view.phase_id == PHASE_PLAY:
+            d = bot.choose(view, random.Random(1))
+            assert int(d.move) in pos.legal_codes()
