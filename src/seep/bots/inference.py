@@ -39,7 +39,7 @@ from ..errors import SeepError
 from ..floor import floor_index
 from ..view import View
 
-__all__ = ["UNIFORM", "Dealer", "Factors", "determinize", "evidence"]
+__all__ = ["UNIFORM", "Dealer", "Factors", "determinize", "evidence", "replay_start"]
 
 #: ``factors[seat][value]``: the weight of a card of ``value`` in ``seat``'s hand.
 Factors = tuple[tuple[float, ...], ...]
@@ -68,32 +68,41 @@ def evidence(view: View) -> Factors:
         return UNIFORM  # an odd history (a redeal, a variant): no inference
 
 
-def _evidence(view: View) -> Factors:
-    f = [[1.0] * 14 for _ in range(4)]
+def replay_start(view: View, hands: list[int] | None = None) -> tuple[Position, list[int]]:
+    """The position to replay ``view.history`` from, and the cards each seat has played in it.
+
+    The floor is the face-up floor when the history starts: every card on the floor or in a
+    pile now that nobody played. Each hand holds just the cards its seat will play (all the
+    floor's history needs; the engine's push trusts its input), plus ``hands[seat]`` when
+    given. A history that starts after the bid (a view built mid-deal) starts the replay there.
+    """
     played = [0, 0, 0, 0]
     for seat, code in view.history:
         if code >> SH_ACTION & 7 < BID:
             played[seat] |= 1 << (code >> SH_CARD & 63)
-    # The face-up floor at play 1: every card on the floor or in a pile now that nobody played.
     public = view.loose | view.captured[0] | view.captured[1]
     for _, cards, _, _ in view.houses:
         public |= cards
     start = public & ~(played[0] | played[1] | played[2] | played[3])
-    # A replay of the public moves: the hands hold just the cards each seat will play (the
-    # engine's push trusts its input), which is all the floor's history needs.
-    # A history that starts after the bid (a view built mid-deal) starts the replay there.
     moves = sum(1 for _, code in view.history if code >> SH_ACTION & 7 < BID)
     has_bid = any(code >> SH_ACTION & 7 == BID for _, code in view.history)
+    held = played if hands is None else [played[s] | hands[s] for s in range(4)]
     pos = Position(
         view.rules,
         view.dealer,
         phase_id=PHASE_BID if has_bid else PHASE_PLAY,
         bid=0 if has_bid else view.bid,
         plays=view.plays - moves,
-        hands=played,
+        hands=held,
         stock=(),
         loose=start,
     )
+    return pos, played
+
+
+def _evidence(view: View) -> Factors:
+    f = [[1.0] * 14 for _ in range(4)]
+    pos, played = replay_start(view)
     tdp = view.rules.ten_diamonds_points
     bid = pos.bid
     bidder = pos.bidder

@@ -25,11 +25,10 @@ from __future__ import annotations
 import math
 import random
 
-from ..codes import BID, PHASE_BID, PHASE_PLAY, SH_ACTION, SH_CARD
-from ..engine import Position
+from ..codes import BID, PHASE_PLAY, SH_ACTION
 from ..view import View
 from .heuristic import HeuristicBot
-from .inference import Dealer
+from .inference import Dealer, replay_start
 
 __all__ = ["card_factors", "log_likelihood"]
 
@@ -50,28 +49,9 @@ def log_likelihood(
     seats other than ``view.seat`` in ``view.history`` made since the stock was dealt: the
     sum over those moves of ``max((score - best score) / temperature, log(floor))`` by
     ``model``'s evaluation in the hand the deal gives the player then."""
-    played = [0] * len(hands)
-    for seat, code in view.history:
-        if code >> SH_ACTION & 7 < BID:
-            played[seat] |= 1 << (code >> SH_CARD & 63)
-    public = view.loose | view.captured[0] | view.captured[1]
-    for _, cards, _, _ in view.houses:
-        public |= cards
-    start = public & ~(played[0] | played[1] | played[2] | played[3])
-    moves = sum(1 for _, code in view.history if code >> SH_ACTION & 7 < BID)
-    has_bid = any(code >> SH_ACTION & 7 == BID for _, code in view.history)
-    # A replay of the deal with each hand as it was once the stock was dealt (the engine's
-    # push trusts its input; only the plays from then on are scored).
-    pos = Position(
-        view.rules,
-        view.dealer,
-        phase_id=PHASE_BID if has_bid else PHASE_PLAY,
-        bid=0 if has_bid else view.bid,
-        plays=view.plays - moves,
-        hands=[played[s] | hands[s] for s in range(len(hands))],
-        stock=(),
-        loose=start,
-    )
+    # A replay of the deal with each hand as it was once the stock was dealt (only the plays
+    # from then on are scored).
+    pos, _ = replay_start(view, hands)
     low = math.log(floor)
     total = 0.0
     history = view.history
