@@ -33,6 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 from seep.bots.heuristic import HeuristicBot
 from seep.bots.inference import UNIFORM, Dealer, determinize, evidence
 from seep.bots.likelihood import card_factors
+from seep.cards import cards_of_mask
 from seep.engine import Position
 from seep.view import View
 
@@ -75,21 +76,14 @@ def hit_rates(deals: int, samples: int, seed: int, particles: int = 0) -> dict[s
                         det = deal[name](rng)
                         for s in range(4):
                             if s != seat:
-                                hits[name] += (det.hands[s] & truth[s]).bit_count()
-                                m = det.hands[s] & truth[s]
-                                while m:
-                                    low = m & -m
-                                    placed[4 * (low.bit_length() - 1) + s] += 1
-                                    m ^= low
+                                for c in cards_of_mask(det.hands[s] & truth[s]):
+                                    hits[name] += 1
+                                    placed[4 * c + s] += 1
                     for s in range(4):
-                        if s == seat:
-                            continue
-                        m = truth[s]
-                        while m:
-                            low = m & -m
-                            c = low.bit_length() - 1
-                            m ^= low
-                            logs[name] += math.log((placed[4 * c + s] + 0.5) / (samples + 1.0))
+                        if s != seat:
+                            for c in cards_of_mask(truth[s]):
+                                share = (placed[4 * c + s] + 0.5) / (samples + 1.0)
+                                logs[name] += math.log(share)
                 hidden = sum(truth[s].bit_count() for s in range(4) if s != seat)
                 total += samples * hidden
                 cards += hidden

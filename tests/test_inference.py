@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import random
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from seep.bots.heuristic import HeuristicBot
 from seep.bots.inference import LACK_STRONG, Dealer, determinize, evidence
-from seep.cards import VALUE_MASK, parse_cards
+from seep.cards import VALUE_MASK, cards_of_mask, parse_cards
 from seep.codes import THROW, make_code
 from seep.engine import Position
 from seep.view import View
@@ -82,6 +83,31 @@ def test_inference_raises_the_hit_rate() -> None:
     assert r["choices_log_score"] > r["uniform_log_score"]
 
 
+def assert_deals_alike(
+    view: View,
+    reference: Callable[[random.Random], Position],
+    deal: Callable[[random.Random], Position],
+    rng: random.Random,
+    samples: int = 400,
+) -> None:
+    """``deal``'s positions fit ``view`` and the owners' duty, and over ``samples`` deals (drawn
+    in turn with ``reference``'s) put each hidden card in each hand about as often."""
+    counts = {"reference": [0] * 208, "deal": [0] * 208}
+    for _ in range(samples):
+        for kind, dealer in (("reference", reference), ("deal", deal)):
+            det = dealer(rng)
+            if kind == "deal":
+                assert View.from_position(det, view.seat, view.history) == view
+                for s, v in view.owner_needs():
+                    assert det.hands[s] & VALUE_MASK[v]
+            for s in range(4):
+                for c in cards_of_mask(det.hands[s]):
+                    counts[kind][4 * c + s] += 1
+    for i in range(208):
+        a, b = counts["reference"][i] / samples, counts["deal"][i] / samples
+        assert abs(a - b) < 0.15, (i, a, b)
+
+
 def test_the_dealer_deals_like_determinize() -> None:
     # Dealer (the search's fast deals) draws from the same distribution as determinize: both
     # fit the view, and over many deals each hidden card lands in each hand about as often.
@@ -89,25 +115,9 @@ def test_the_dealer_deals_like_determinize() -> None:
     for seed in (1, 3):
         for _, view in self_play(seed)[20:40:6]:
             factors = evidence(view)
-            dealer = Dealer(view, factors)
-            counts = {"slow": [[0] * 52 for _ in range(4)], "fast": [[0] * 52 for _ in range(4)]}
-            samples = 400
-            for _ in range(samples):
-                for kind, det in (
-                    ("slow", determinize(view, rng, factors)),
-                    ("fast", dealer(rng)),
-                ):
-                    if kind == "fast":
-                        assert View.from_position(det, view.seat, view.history) == view
-                        for s, v in view.owner_needs():
-                            assert det.hands[s] & VALUE_MASK[v]
-                    for s in range(4):
-                        for c in range(52):
-                            counts[kind][s][c] += det.hands[s] >> c & 1
-            for s in range(4):
-                for c in range(52):
-                    a, b = counts["slow"][s][c] / samples, counts["fast"][s][c] / samples
-                    assert abs(a - b) < 0.15, (s, c, a, b)
+            assert_deals_alike(
+                view, lambda r, v=view, f=factors: determinize(v, r, f), Dealer(view, factors), rng
+            )
 
 
 def test_the_search_parts_bench_runs(
@@ -140,20 +150,7 @@ def test_owners_first_deals_like_dealing_all_and_checking() -> None:
                 continue
             checked += 1
             factors = evidence(view)
-            plain, first = Dealer(view, factors), Dealer(view, factors, duty_first=True)
-            counts = {"plain": [0] * 208, "first": [0] * 208}
-            samples = 400
-            for _ in range(samples):
-                for kind, dealer in (("plain", plain), ("first", first)):
-                    det = dealer(rng)
-                    if kind == "first":
-                        assert View.from_position(det, view.seat, view.history) == view
-                        for s, v in view.owner_needs():
-                            assert det.hands[s] & VALUE_MASK[v]
-                    for s in range(4):
-                        for c in range(52):
-                            counts[kind][4 * c + s] += det.hands[s] >> c & 1
-            for i in range(208):
-                a, b = counts["plain"][i] / samples, counts["first"][i] / samples
-                assert abs(a - b) < 0.15, (i, a, b)
+            assert_deals_alike(
+                view, Dealer(view, factors), Dealer(view, factors, duty_first=True), rng
+            )
     assert checked >= 3

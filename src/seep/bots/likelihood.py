@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 import random
 
+from ..cards import cards_of_mask
 from ..codes import BID, PHASE_PLAY, SH_ACTION
 from ..view import View
 from .heuristic import HeuristicBot
@@ -98,14 +99,9 @@ def card_factors(
     for h, w in zip(deals, weights, strict=True):
         share = w / total
         for s in range(4):
-            if s == view.seat:
-                continue
-            m = h[s]
-            while m:
-                low = m & -m
-                c = low.bit_length() - 1
-                m ^= low
-                post[4 * c + s] += share
-                prior[4 * c + s] += 1.0 / particles
+            if s != view.seat:
+                for c in cards_of_mask(h[s]):
+                    post[4 * c + s] += share
+                    prior[4 * c + s] += 1.0 / particles
     smooth = 1.0 / particles
     return [(post[i] + smooth) / (prior[i] + smooth) for i in range(208)]
