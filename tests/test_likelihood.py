@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from seep.bots.heuristic import HeuristicBot
 from seep.bots.inference import UNIFORM, Dealer
@@ -79,3 +80,31 @@ def test_a_search_with_particles_plays_legal_moves() -> None:
         if view.phase_id == PHASE_PLAY:
             d = bot.choose(view, random.Random(1))
             assert int(d.move) in pos.legal_codes()
+
+
+def test_shared_move_facts_give_the_same_likelihood_as_scoring_afresh() -> None:
+    # card_factors scores the same past plays under many deals and keeps what each move does
+    # to the public position between them (heuristic.move_facts). That position is the same
+    # in every deal but for the houses' owners (an opponent who cements joins them only if
+    # his hand keeps the value, R28, A14), and a cement's own result depends on the same: the
+    # shared facts must give exactly the scores of scoring every deal afresh, owners trap
+    # included.
+    model = HeuristicBot()
+    compared = 0
+    owner_splits = 0
+    for seed in (1, 2, 6):  # deal 6 meets a past play under different owners
+        rng = random.Random(7)
+        for _, view in self_play(seed)[8::3]:
+            if view.phase_id != PHASE_PLAY:
+                continue
+            dealer = Dealer(view, UNIFORM, duty_first=True)
+            facts: dict[tuple[int, int], dict[int, Any]] = {}
+            for _ in range(6):
+                hands = list(dealer(rng).hands)
+                shared = log_likelihood(view, hands, model, facts=facts)
+                assert shared == log_likelihood(view, hands, model)
+                compared += 1
+            places = [i for i, _ in facts]
+            owner_splits += len(places) - len(set(places))
+    assert compared >= 150
+    assert owner_splits >= 1  # some past play was met under different owners

@@ -79,13 +79,42 @@ from .tactics import (
     team_margin,
 )
 
-__all__ = ["HeuristicBot", "Weights"]
+__all__ = ["HeuristicBot", "MoveFacts", "Weights", "move_facts"]
 
 # Ties are broken at random among moves scoring within this of the best.
 _EPS = 1e-9
 
 # A house as (value, cards, cemented, owner seats), as in View.houses.
 House = tuple[int, int, bool, int]
+
+#: What a card play does to the public position, whatever else the hand holds: its
+#: :class:`~.tactics.Outcome`, and ``(gain, value)`` for each card value that would gain
+#: something on the floor left behind (A-4 always: they may break a house, R29).
+MoveFacts = tuple[Outcome, list[tuple[float, int]]]
+
+
+def move_facts(shell: Position, code: int, team: int, base: int, bonus: int) -> MoveFacts:
+    """The :data:`MoveFacts` of ``code`` on ``shell`` (a view's public position), ``base``
+    being :func:`~.tactics.team_margin` before it and ``bonus`` what a sweep by the next
+    player would score."""
+    out = simulate(shell, code, team, base)
+    if out.over:
+        return out, []
+    tdp = shell.rules.ten_diamonds_points
+    hp = 0
+    for v, _, _, _ in out.houses:
+        hp |= 1 << v
+    sweepers = sweep_values(out.loose, hp) if bonus else 0
+    outlook: list[tuple[float, int]] = []
+    for v in range(1, 14):
+        g = float(capture_outlook(out.loose, v, tdp)[0])
+        if hp >> v & 1:
+            g += _house_points(out.houses, v, tdp)
+        if sweepers >> v & 1:
+            g += bonus
+        if g > 0 or v <= 4:
+            outlook.append((g, v))
+    return out, outlook
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,14 +165,20 @@ class HeuristicBot:
         _, out, threat = best[0] if len(best) == 1 else rng.choice(best)
         return Decision(Move(out.code), _reason(view, out, threat, scored))
 
-    def score_moves(self, view: View, codes: list[int]) -> list[tuple[float, Outcome, float]]:
+    def score_moves(
+        self, view: View, codes: list[int], facts: dict[int, MoveFacts] | None = None
+    ) -> list[tuple[float, Outcome, float]]:
         """``(score, outcome, threat)`` of each move of ``codes`` (card plays of the view's
-        seat); the bot plays a move of the highest score."""
+        seat); the bot plays a move of the highest score.
+
+        ``facts`` keeps what a move does to the public position (:func:`move_facts`, the
+        costly half of its score) between calls on the same public position and seat, keyed
+        by the code and whether a cement keeps the house's value in hand (all it depends on
+        of the rest of the hand): :mod:`.likelihood` scores one past play under many candidate
+        hands. The scores are the same with or without it."""
         w = self.weights
-        shell = view.shell()
         seat = view.seat
         team = seat & 1
-        base = team_margin(shell, team)
         counting = Counting(view)
         rules = view.rules
         tdp = rules.ten_diamonds_points
@@ -152,29 +187,34 @@ class HeuristicBot:
         opp2 = opponents_of(seat, rules.players)[-1] if rules.players == 4 else -1
         # The next player's sweep would be play plays + 2 (R38: sweep_last on play 48).
         bonus = rules.sweep_last if view.plays + 2 == 48 else rules.sweep_value
+        if facts is None:
+            facts = {}
+        shell: Position | None = None
+        base = 0
         result: list[tuple[float, Outcome, float]] = []
         for code in codes:
-            out = simulate(shell, code, team, base)
+            card = code_card(code)
+            held = mask_values(view.hand & ~(1 << card))  # values left in our hand
+            # The one effect of a move that depends on the rest of the hand: an opponent who
+            # cements a house joins its owners only if he keeps a card of its value (R28, A14).
+            key = code << 1
+            if code_action(code) == CEMENT and held >> code_value(code) & 1:
+                key |= 1
+            known = facts.get(key)
+            if known is None:
+                if shell is None:
+                    shell = view.shell()
+                    base = team_margin(shell, team)
+                known = move_facts(shell, code, team, base, bonus)
+                facts[key] = known
+            out, outlook = known
             if out.over:
                 result.append((float(out.gain), out, 0.0))
                 continue
-            card = code_card(code)
-            held = mask_values(view.hand & ~(1 << card))  # values left in our hand
             equity, steal = self._equity(out.houses, seat, held, counting, tdp)
-            hp = 0
-            for v, _, _, _ in out.houses:
-                hp |= 1 << v
-            # What each card value would take from the floor left behind.
-            sweepers = sweep_values(out.loose, hp) if bonus else 0
-            gains: list[tuple[float, int]] = []
-            for v in range(1, 14):
-                g = float(capture_outlook(out.loose, v, tdp)[0])
-                if hp >> v & 1:
-                    g += _house_points(out.houses, v, tdp)
-                if sweepers >> v & 1:
-                    g += bonus
-                if g > 0 or (v <= 4 and steal[v] > 0):
-                    gains.append((g, v))
+            # What each card value would take from the floor left behind (A-4 also when
+            # it would break one of our ordinary houses, R29).
+            gains = [(g, v) for g, v in outlook if g > 0 or steal[v] > 0]
             # The next opponent may also break one of our ordinary houses (R29).
             threat_gains = [(max(g, steal[v]) if v <= 4 else g, v) for g, v in gains]
             threat = counting.expected_best(nxt, threat_gains)

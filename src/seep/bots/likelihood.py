@@ -28,7 +28,7 @@ import random
 from ..cards import cards_of_mask
 from ..codes import BID, PHASE_PLAY, SH_ACTION
 from ..view import View
-from .heuristic import HeuristicBot
+from .heuristic import HeuristicBot, MoveFacts
 from .inference import Dealer, replay_start
 
 __all__ = ["card_factors", "log_likelihood"]
@@ -45,11 +45,18 @@ def log_likelihood(
     model: HeuristicBot,
     temperature: float = TEMPERATURE,
     floor: float = FLOOR,
+    facts: dict[tuple[int, int], dict[int, MoveFacts]] | None = None,
 ) -> float:
     """How well the deal ``hands`` (every seat's hand now) explains the card plays of the
     seats other than ``view.seat`` in ``view.history`` made since the stock was dealt: the
     sum over those moves of ``max((score - best score) / temperature, log(floor))`` by
-    ``model``'s evaluation in the hand the deal gives the player then."""
+    ``model``'s evaluation in the hand the deal gives the player then.
+
+    ``facts`` carries what each scored move does to the public position from one deal to
+    the next (:func:`.heuristic.move_facts`), by the move's place in the history and the
+    houses' owners then: the position before a past play is the same in every deal but for
+    the owners (an opponent who cements joins them only if his hand keeps the value, R28,
+    A14), so most of a deal's scoring is looked up. The result is the same without it."""
     # A replay of the deal with each hand as it was once the stock was dealt (only the plays
     # from then on are scored).
     pos, _ = replay_start(view, hands)
@@ -62,7 +69,13 @@ def log_likelihood(
             seen = View.from_position(pos, seat, history[:i])
             codes = seen.legal_codes()
             if len(codes) > 1:
-                scored = model.score_moves(seen, codes)
+                known = None
+                if facts is not None:
+                    owners = 0
+                    for v, _, _, o in seen.houses:
+                        owners |= o << 4 * v
+                    known = facts.setdefault((i, owners), {})
+                scored = model.score_moves(seen, codes, known)
                 best = max(sc for sc, _, _ in scored)
                 mine = next((sc for sc, out, _ in scored if out.code == code), None)
                 total += low if mine is None else max((mine - best) / temperature, low)
@@ -90,7 +103,8 @@ def card_factors(
         return None
     model = HeuristicBot()
     deals = [dealer(rng).hands for _ in range(particles)]
-    logs = [log_likelihood(view, list(h), model, temperature, floor) for h in deals]
+    facts: dict[tuple[int, int], dict[int, MoveFacts]] = {}
+    logs = [log_likelihood(view, list(h), model, temperature, floor, facts) for h in deals]
     top = max(logs)
     weights = [math.exp(x - top) for x in logs]
     total = sum(weights)
