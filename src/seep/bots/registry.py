@@ -35,7 +35,7 @@ _SEARCH: dict[str, Any] = {
 DIFFICULTIES: dict[str, tuple[str, dict[str, Any]]] = {
     "easy": ("greedy", {}),
     "medium": ("heuristic", {}),
-    "hard": ("ismcts", {"iterations": 1600, **_SEARCH, "particles": 16, "work": 48000}),
+    "hard": ("ismcts", {"iterations": 1600, **_SEARCH, "particles": 32, "work": 48000}),
     "expert": (
         "ismcts",
         {"iterations": 16000, **_SEARCH, "particles": 64, "endgame_samples": 48, "work": 640000},
