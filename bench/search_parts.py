@@ -8,6 +8,11 @@ cost of each part over the positions of heuristic self-play deals (CPU time,
 compiled modules ran (``make core``; ``SEEP_PURE=1`` with a copy of the sources without the
 ``.so`` files gives the pure-Python figures). ``--json`` prints one JSON object.
 
+Once per move, before its iterations, the search weighs ``particles`` deals by the other seats'
+choices (:func:`seep.bots.likelihood.card_factors`): ``particle_of_32`` and ``particle_of_64``
+are its cost per particle with ``hard``'s 32 and ``expert``'s 64 (a particle costs less the
+more there are: they share what each past move does to the public position).
+
     python bench/search_parts.py [--deals 2] [--repeat 20] [--json]
 """
 
@@ -27,8 +32,9 @@ if "--no-src" not in sys.argv:  # --no-src: the seep found on PYTHONPATH (a pure
 from move_cost import views
 
 import seep
-from seep.bots.inference import Dealer, evidence
+from seep.bots.inference import UNIFORM, Dealer, evidence
 from seep.bots.ismcts import estimate, playout
+from seep.bots.likelihood import card_factors
 from seep.bots.valuenet import load_value
 from seep.codes import PHASE_PLAY
 from seep.view import View
@@ -81,6 +87,15 @@ def main() -> int:
     parts["value_net"] = micros(lambda: value(next(it)), n)
     it = iter(leaves)
     parts["estimate"] = micros(lambda: estimate(next(it)), n)
+    for particles in (32, 64):
+        # Once per position (a whole move's weighing), per particle.
+        total = 0.0
+        for view in views:
+            dealer = Dealer(view, UNIFORM, duty_first=True)
+            start = time.process_time()
+            card_factors(view, dealer, rng, particles)
+            total += time.process_time() - start
+        parts[f"particle_of_{particles}"] = 1e6 * total / (len(views) * particles)
     result = {
         "compiled": seep.COMPILED,
         "positions": len(views),

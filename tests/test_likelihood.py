@@ -5,13 +5,15 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from builders import make_position
 from seep.bots.heuristic import HeuristicBot
 from seep.bots.inference import UNIFORM, Dealer
 from seep.bots.ismcts import IsmctsBot
 from seep.bots.likelihood import card_factors, log_likelihood
-from seep.cards import VALUE_MASK
-from seep.codes import PHASE_PLAY
+from seep.cards import VALUE_MASK, parse_card, parse_cards
+from seep.codes import CEMENT, PHASE_PLAY, make_code
 from seep.engine import Position
+from seep.format import position_from_dict
 from seep.view import View
 from test_inference import self_play
 
@@ -108,3 +110,30 @@ def test_shared_move_facts_give_the_same_likelihood_as_scoring_afresh() -> None:
             owner_splits += len(places) - len(set(places))
     assert compared >= 150
     assert owner_splits >= 1  # some past play was met under different owners
+
+
+def test_shared_move_facts_tell_apart_a_cement_that_keeps_the_value() -> None:
+    # Under add_retention="team" South may add to West's house of 10 on his partner's ten
+    # (A14) and joins the owners only if he keeps a ten himself (R28): the same move has two
+    # results, and facts shared between two hands must not mix them up.
+    model = HeuristicBot()
+    facts: dict[int, Any] = {}
+    owners = []
+    for hand in (["6S", "TH", "2C"], ["6S", "2C", "3D"]):
+        pos = position_from_dict(
+            make_position(
+                hand,
+                mover=2,
+                loose=["4H", "9C"],
+                houses=["H10[6C 4C]{W}"],
+                rules={"add_retention": "team"},
+                others={0: ["TD", "AS", "AH"]},
+            )
+        )
+        view = View.from_position(pos, 2)
+        cement = make_code(CEMENT, parse_card("6S"), value=10, loose=parse_cards("4H"))
+        assert cement in pos.legal_codes()
+        shared = model.score_moves(view, [cement], facts)
+        assert shared == model.score_moves(view, [cement])
+        owners.append(shared[0][1].houses[0][3])
+    assert owners == [0b0110, 0b0010]  # West and South; West alone
