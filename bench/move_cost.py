@@ -21,7 +21,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
+if "--no-src" not in sys.argv:  # bench/search_parts.py --no-src: the seep on PYTHONPATH
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 from seep.arena.play import BotSpec
 from seep.bots.heuristic import HeuristicBot
