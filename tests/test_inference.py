@@ -136,7 +136,10 @@ def test_the_search_parts_bench_runs(
         "playout_8_plies",
         "value_net",
         "estimate",
+        "particle_of_32",
+        "particle_of_64",
     }
+    assert all(v > 0 for v in parts.values())
 
 
 def test_owners_first_deals_like_dealing_all_and_checking() -> None:
