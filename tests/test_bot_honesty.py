@@ -28,8 +28,8 @@ make_bot("random")  # loads the built-in bots, each of which registers itself
 TEST_SETTINGS: dict[str, dict[str, Any]] = {
     "ismcts": {"iterations": 30},
     "policy": {"samples": 2},
-    # The presets keep their other settings (inference, endgame solver, value network; a
-    # few particles for the choices' weights).
+    # The presets keep their other settings (the choices' weights, endgame solver, value
+    # network; expert with a few particles, to keep it quick).
     "hard": {"iterations": 30},
     "expert": {"iterations": 30, "particles": 4},
     "hard@1": {"iterations": 30},

@@ -196,10 +196,8 @@ class Dealer:
         self.view = view
         self.tries = tries
         self.duty_first = duty_first
-        by_value = not (
-            factors is UNIFORM or view.phase_id == PHASE_BID or len(view.hand_sizes) != 4
-        )
-        weighted = by_value or (card_factors is not None and len(view.hand_sizes) == 4)
+        by_value = factors is not UNIFORM and view.phase_id != PHASE_BID
+        weighted = by_value or card_factors is not None
         unseen = view.unseen()
         self.cards: list[int] = [c for c in range(52) if unseen >> c & 1]
         sizes = list(view.hand_sizes)
@@ -207,8 +205,10 @@ class Dealer:
             sizes[view.seat] = 0
         self.sizes: list[int] = sizes
         self.rest: int = view.stock_size + view.facedown
+        # Four hands (two players: not modelled) that the unseen cards fill; else
+        # View.determinize deals, or raises its own clear error.
         dealable = len(sizes) == 4 and sum(sizes) + self.rest == len(self.cards)
-        weighted = weighted and dealable  # else View.determinize raises its own clear error
+        weighted = weighted and dealable
         # With duty_first the uniform deals are dealt here too (all factors 1): no rejection,
         # and no rng.shuffle, which runs Python code per card.
         self.uniform = not weighted and not (duty_first and dealable)

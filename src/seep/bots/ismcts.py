@@ -651,7 +651,8 @@ class IsmctsBot:
             machine.
         particles: weigh this many uniform deals by how well they explain the other seats'
             choices (:mod:`.likelihood`) and deal the search's determinizations by the
-            per-card factors the weighted deals give, instead of ``inference``'s (0: off).
+            per-card factors the weighted deals give, instead of ``inference``'s (0: off);
+            these deals always deal the owners' cards first (as ``duty_first``).
     """
 
     name = "ismcts"

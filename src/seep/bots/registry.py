@@ -31,7 +31,8 @@ _SEARCH: dict[str, Any] = {
 #: moves looked at), not milliseconds, so that a preset plays the same moves from the same seed
 #: on any machine and under any load (the arena's figures reproduce exactly); on one core of the
 #: reference machine ``hard`` and ``expert`` take at most 0.1 s and 1 s per move
-#: (``python bench/move_cost.py hard expert --deals 6 --every 1 --repeat 3 --limit 100``).
+#: (``python bench/move_cost.py hard --deals 6 --every 1 --repeat 3 --limit 100``, and
+#: ``expert --deals 2 --every 1 --repeat 3 --limit 1000``).
 DIFFICULTIES: dict[str, tuple[str, dict[str, Any]]] = {
     "easy": ("greedy", {}),
     "medium": ("heuristic", {}),
