@@ -28,7 +28,8 @@ COMPILED := src/seep/.compiled
 $(COMPILED): $(STAMP) $(CORE_SOURCES) setup.py
 	find src/seep -name '*.so' -delete
 	$(PY) setup.py --quiet build_ext --inplace > build-core.log 2>&1 || true
-	@$(PY) -c 'import seep; print("seep core:", "compiled" if seep.COMPILED else "pure Python (see build-core.log)")'
+	@$(PY) -c 'import seep; print("seep core: compiled (mypyc)" if seep.COMPILED else \
+		"warning: seep core: the compiler failed, running the pure-Python core (see build-core.log)")'
 	touch $(COMPILED)
 
 core: $(COMPILED)
@@ -49,14 +50,15 @@ pytest-pure: $(STAMP)
 	SEEP_PURE=1 PYTHONPATH=.pure $(VENV)/bin/pytest -o addopts="-q -p no:cacheprovider" \
 		$(PURE_TESTS) --doctest-modules $(foreach m,$(CORE_MODULES),.pure/seep/$(m).py)
 
-# The web app on http://127.0.0.1:8000 (tables kept in ./data/seep.db).
-run: $(STAMP)
+# The web app on http://127.0.0.1:8000 (tables kept in ./data/seep.db), on the compiled core
+# (about four times faster bots than pure Python; a failed build falls back with a warning).
+run: $(STAMP) $(COMPILED)
 	mkdir -p data
 	$(VENV)/bin/seep serve --host 127.0.0.1 --port 8000
 
 # Three instances on one throwaway PostgreSQL behind HAProxy on http://127.0.0.1:8080
 # (docs/deploy.md; needs the haproxy and postgresql packages). Ctrl-C stops everything.
-cluster: $(STAMP)
+cluster: $(STAMP) $(COMPILED)
 	$(PY) deploy/cluster.py --instances 3 --port 8080
 
 test: $(STAMP) browser lint typecheck pytest pytest-pure

@@ -58,6 +58,17 @@ def demo(seed: int, rules: str, delay: float) -> int:
     return 0
 
 
+def core_banner() -> str:
+    """The line ``seep serve`` starts with: which core runs, and a warning on the pure one,
+    whose bots search about four times slower within the same time budget (docs/engine.md)."""
+    if COMPILED:
+        return f"Seep {__version__}: compiled core (mypyc)"
+    return (
+        f"warning: Seep {__version__}: pure-Python core; the hard and expert bots search "
+        "less within their time (`make core` compiles the core)"
+    )
+
+
 def serve_web(
     host: str,
     port: int,
@@ -88,7 +99,8 @@ def serve_web(
         trusted_proxies=trusted,
         instance_id=instance_id,
     )
-    print(f"Seep: open http://{host}:{port}/ in a browser (Ctrl-C stops the server)")
+    print(core_banner(), flush=True)
+    print(f"Seep: open http://{host}:{port}/ in a browser (Ctrl-C stops the server)", flush=True)
     # proxy_headers off: the app alone decides whom to believe about X-Forwarded-For
     # (uvicorn would believe any local peer).
     uvicorn.run(
