@@ -663,6 +663,7 @@ export class TableView {
     if (!sum || this.dismissed === sum.deal) {
       el.hidden = true;
       el.innerHTML = "";
+      delete el.dataset.deal; // shown again (Results): "seep:summary" fires again
       return;
     }
     const match = st.match || {};
@@ -726,14 +727,24 @@ export class TableView {
           ? `<span class="muted" id="next-wait">${t("Waiting for the other players…")}</span>`
           : `<button class="btn primary big" data-act="next" id="next-btn">${t("Next deal")}</button>`;
     el.hidden = false;
+    // #summary-extra belongs to social.js (rematch, post-deal review): it fills the element
+    // when the "seep:summary" event says a summary opened, and the node survives redraws.
+    const extra = el.querySelector("#summary-extra");
+    const opened = el.dataset.deal !== String(deal);
+    el.dataset.deal = String(deal);
     el.innerHTML = `<div class="dialog summary" id="summary" role="dialog" aria-modal="true" aria-labelledby="summary-title">
       <h2 id="summary-title">${title}</h2>
       ${banner}
       <table class="sum-table"><thead><tr><th><span class="sr-only">${t("Team")}</span></th><th>${t("card points")}</th>${bonusHead}<th>${t("sweeps")}</th><th>${t("score")}</th></tr></thead><tbody>${rows}</tbody></table>
       <p class="lead">${lead}</p>
       ${captured ? `<details class="piles"><summary>${t("Captured cards")}</summary>${captured}</details>` : ""}
+      <div id="summary-extra"></div>
       <div class="dialog-buttons">${next}</div>
     </div>`;
+    if (extra && !opened) el.querySelector("#summary-extra").replaceWith(extra);
+    if (opened) {
+      document.dispatchEvent(new CustomEvent("seep:summary", { detail: { deal, summary: sum, over, table: this, extra: el.querySelector("#summary-extra") } }));
+    }
     const first = el.querySelector("#next-btn, .dialog-buttons .btn");
     if (first && !el.contains(document.activeElement)) first.focus({ preventScroll: true });
   }
