@@ -97,3 +97,23 @@ def test_seep_serve_says_which_core_runs(tmp_path: Path) -> None:
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+
+
+def test_the_guides_protocol_examples_answer_as_shown() -> None:
+    """Each `$ echo '...' | seep protocol` example of the guide, run: its answer as printed
+    there (``...`` stands for the elided part); those on a placeholder position ``P`` aside."""
+    guide = (ROOT / "docs" / "getting-started.md").read_text(encoding="utf-8")
+    examples = re.findall(r"^\$ echo '(.+)' \| seep protocol\n(.+)$", guide, re.M)
+    runnable = [(request, answer) for request, answer in examples if '"position": P' not in request]
+    assert len(runnable) >= 2
+    for request, answer in runnable:
+        got = subprocess.run(
+            [sys.executable, "-m", "seep", "protocol"],
+            input=request + "\n",
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=True,
+        ).stdout.strip()
+        pattern = ".*".join(map(re.escape, answer.split("...")))
+        assert re.fullmatch(pattern, got), f"{request} answers {got}, the guide says {answer}"
