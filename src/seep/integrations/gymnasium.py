@@ -12,7 +12,11 @@ deal score minus the other team's (R42), times ``reward_scale``.
 
 The mask of legal sub-decisions is in the observation, in ``info["action_mask"]`` (at reset
 and every step) and from :meth:`SeepEnv.action_masks` (sb3-contrib's ``MaskablePPO``
-convention). An action outside the mask changes nothing and is answered with
+convention). ``gymnasium.make("Seep-v0")`` wraps the environment (its checker, its order
+check), and Gymnasium's wrappers do not pass attributes through, so the registration adds
+:class:`ActionMasks` outermost: ``env.action_masks()`` works on what ``make`` returns. Under
+wrappers of your own, ask ``env.get_wrapper_attr("action_masks")()``, as sb3-contrib's
+``get_action_masks`` does. An action outside the mask changes nothing and is answered with
 ``illegal_reward`` and ``info["illegal"] = True`` (Gymnasium's checker and mask-unaware agents
 send any action of the space); mask-aware agents never see it. ``max_illegal`` illegal
 actions in a row (default 100), or ``max_steps`` steps in the episode (default 1,000; a deal
@@ -27,6 +31,10 @@ once this module is imported, or without importing it first:
 >>> obs, info = env.reset(seed=3)
 >>> obs["observation"].shape, bool(obs["action_mask"].any())
 ((504,), True)
+>>> made = gym.make("Seep-v0", opponents="greedy")
+>>> _ = made.reset(seed=3)
+>>> made.action_masks().shape
+(133,)
 """
 
 from __future__ import annotations
@@ -37,6 +45,8 @@ from typing import Any, SupportsFloat
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
+from gymnasium.envs.registration import WrapperSpec
+from gymnasium.utils import RecordConstructorArgs
 
 from ..bots import Bot, make_bot
 from ..bots.base import RandomBot
@@ -49,7 +59,7 @@ from .features import OBS_SIZE, mask_array, position_observation
 from .hotpath import random_choice
 from .render import env_render
 
-__all__ = ["SeepEnv"]
+__all__ = ["ActionMasks", "SeepEnv"]
 
 Obs = dict[str, Any]
 
@@ -211,5 +221,26 @@ class SeepEnv(gym.Env[Obs, int]):
         return env_render(self.render_mode, self.position, self.history)
 
 
+class ActionMasks(gym.Wrapper[Obs, int, Obs, int], RecordConstructorArgs):
+    """The outermost wrapper of ``gymnasium.make("Seep-v0")``: it answers ``action_masks()``
+    from the environment it wraps, which Gymnasium's own wrappers (the checker, the order
+    check) would otherwise hide."""
+
+    def __init__(self, env: gym.Env[Obs, int]) -> None:
+        RecordConstructorArgs.__init__(self)
+        gym.Wrapper.__init__(self, env)
+
+    def action_masks(self) -> np.ndarray[Any, np.dtype[np.bool_]]:
+        """The legal sub-decisions now, bool ``(133,)`` (see :meth:`SeepEnv.action_masks`)."""
+        masks: np.ndarray[Any, np.dtype[np.bool_]] = self.env.get_wrapper_attr("action_masks")()
+        return masks
+
+
 if "Seep-v0" not in gym.registry:
-    gym.register(id="Seep-v0", entry_point="seep.integrations.gymnasium:SeepEnv")
+    gym.register(
+        id="Seep-v0",
+        entry_point="seep.integrations.gymnasium:SeepEnv",
+        additional_wrappers=(
+            WrapperSpec("ActionMasks", "seep.integrations.gymnasium:ActionMasks", {}),
+        ),
+    )
