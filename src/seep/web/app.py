@@ -146,6 +146,7 @@ def _table_settings() -> dict[str, Any]:
         "waiting_seconds": _env_float("SEEP_WAITING_TABLE_MINUTES", 30.0) * 60.0,
         "abandoned_seconds": _env_float("SEEP_ABANDONED_HOURS", 24.0) * 3600.0,
         "max_slow_tables": _env_int("SEEP_MAX_EXPERT_TABLES", 4),
+        "quick_seconds": _env_float("SEEP_QUICK_SECONDS", 20.0),
     }
     for name in ("waiting_seconds", "abandoned_seconds"):
         if settings[name] <= 0:
@@ -513,7 +514,10 @@ def create_app(
         if code is not None:
             joined = manager.join(code, {"name": body.get("name")} if body.get("name") else {})
             return {"code": code, "url": f"/t/{code}", **joined}
-        return create(key, dict(body, public=True))
+        made = create(key, dict(body, public=True))
+        # Nobody waits yet: others may join until the countdown fills the rest with bots.
+        manager.count_down(made["code"])
+        return made
 
     @app.get("/api/tables/{code}")
     async def table_summary(code: str, request: Request) -> dict[str, Any]:

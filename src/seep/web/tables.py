@@ -223,6 +223,9 @@ class Table:
         self.watching: dict[str, Any] = {"count": 0, "names": []}  # kept by the manager
         self.rematch: set[int] = set()  # after the match: seats that asked for a rematch
         self.rematched: str | None = None  # the rematch's table code, once started
+        # Quick match (issue 22 item 6): when its countdown fills the empty seats with bots and
+        # starts (the manager's clock); None for a table its host starts.
+        self.starts_at: float | None = None
         self.transfers = social.Transfers()
 
     # --- seats ------------------------------------------------------------------------------
@@ -316,6 +319,7 @@ class Table:
             raise TableError("not_host", "only the host can start the game")
         if self.status != "waiting":
             raise TableError("not_allowed", "the game has already started")
+        self.starts_at = None
         for i, s in enumerate(self.seats):
             if s.kind == "empty":
                 # Compass names tell four seats apart; at two seats the bot is the only one.
@@ -483,6 +487,7 @@ class Table:
             "muted": sorted(self.muted),
             "watching": self.watching,
             "rematch": sorted(self.rematch),
+            "starts_at": self.starts_at,
         }
 
     def state(self, seat: int | None) -> dict[str, Any]:
@@ -641,6 +646,7 @@ class TableManager:
         abandoned_seconds: float = 24 * 3600.0,
         bot_pool: BotPool | None = None,
         max_slow_tables: int = 4,
+        quick_seconds: float = 20.0,
         clock: Callable[[], float] = time.time,
         lease_seconds: float = 10.0,
     ) -> None:
@@ -653,12 +659,14 @@ class TableManager:
         self.abandoned_seconds = abandoned_seconds
         self.bot_pool = bot_pool
         self.max_slow_tables = max_slow_tables
+        self.quick_seconds = quick_seconds
         self.clock = clock
         self.tables: dict[str, Table] = {}
         self.conns: dict[str, set[Connection]] = {}
         self.observers: list[Callable[[Table], None]] = []  # see each state before it is sent
         self._drivers: dict[str, _Driver] = {}
         self._grace: dict[tuple[str, int], asyncio.TimerHandle] = {}
+        self._countdowns: dict[str, asyncio.TimerHandle] = {}  # quick match's starts
         # Called with (client, what) for malformed messages; the app limits it to a line a
         # minute per client.
         self.log_bad_input: Callable[[str, str], None] | None = None
@@ -748,6 +756,9 @@ class TableManager:
             driver.task.cancel()
         for key in [k for k in self._grace if k[0] == code]:
             self._grace.pop(key).cancel()
+        countdown = self._countdowns.pop(code, None)
+        if countdown is not None:
+            countdown.cancel()
 
     def shutdown(self) -> None:
         """Cancel every timer (the tables themselves are all in the store)."""
@@ -757,6 +768,9 @@ class TableManager:
         for h in self._grace.values():
             h.cancel()
         self._grace.clear()
+        for h in self._countdowns.values():
+            h.cancel()
+        self._countdowns.clear()
         for conns in self.conns.values():
             for c in conns:
                 c.close()
@@ -1009,10 +1023,40 @@ class TableManager:
         """Quick match: the first open public table held here with the settings of ``body``
         (a create request), or ``None`` (then the caller opens one)."""
         wanted = self._quick_settings(body)
-        for t in self.tables.values():
-            if t.status == "waiting" and t.settings == wanted and t.free_seats():
-                return t.code
-        return None
+        fits = [
+            t
+            for t in self.tables.values()
+            if t.status == "waiting" and t.settings == wanted and t.free_seats()
+        ]
+        # Players waiting on a countdown asked for a game now: they come first.
+        fits.sort(key=lambda t: t.starts_at is None)
+        return fits[0].code if fits else None
+
+    def count_down(self, code: str) -> None:
+        """Quick match opened table ``code`` (held here): in :attr:`quick_seconds` its empty
+        seats get bots of its level and it starts, or sooner once every seat is taken. The
+        deadline is in the table's public state (``starts_at``) for every page to count down."""
+        table = self.tables.get(code)
+        if table is None or table.status != "waiting":
+            return  # several instances: the table is held where its traffic goes
+        table.starts_at = self.clock() + self.quick_seconds
+        old = self._countdowns.pop(code, None)
+        if old is not None:
+            old.cancel()
+        self._countdowns[code] = asyncio.get_running_loop().call_later(
+            self.quick_seconds, self._countdown_over, code
+        )
+        self._changed(table, game=False)
+
+    def _countdown_over(self, code: str) -> None:
+        self._countdowns.pop(code, None)
+        table = self.tables.get(code)
+        if table is None or table.status != "waiting" or table.starts_at is None:
+            return  # started by its host meanwhile, or gone
+        try:
+            self._begin(table, table.host)
+        except Exception as exc:  # a timer's failure must not stop the loop
+            logging.getLogger("seep.web").exception("table %s: quick start failed: %s", code, exc)
 
     async def quick_table_everywhere(self, body: Any) -> str | None:
         """Quick match over every instance on the database (one instance:
@@ -1047,7 +1091,10 @@ class TableManager:
         seat, token = table.join(req.name or "Player", req.seat)
         if self.store is not None:
             self.store.save_table(table)
-        self._changed(table, game=False)
+        if table.starts_at is not None and not table.free_seats():
+            self._begin(table, table.host)  # quick match: a full table need not wait
+        else:
+            self._changed(table, game=False)
         return {"seat": seat, "token": token}
 
     def replay(self, code: str) -> dict[str, Any]:
@@ -1232,7 +1279,14 @@ class TableManager:
 
     async def _on_start(self, table: Table, conn: Connection, msg: Any) -> None:
         assert conn.seat is not None
-        table.start(conn.seat)
+        self._begin(table, conn.seat)
+
+    def _begin(self, table: Table, seat: int) -> None:
+        """Start ``table`` as ``seat`` (its host, or quick match's countdown for him)."""
+        table.start(seat)
+        countdown = self._countdowns.pop(table.code, None)
+        if countdown is not None:
+            countdown.cancel()
         if self.store is not None:
             self.store.save_table(table)
         for i, s in enumerate(table.seats):
