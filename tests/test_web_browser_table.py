@@ -12,6 +12,7 @@ docs/screenshots/{movelog,phone-menu}.png.
 from __future__ import annotations
 
 import copy
+import random
 from typing import Any
 
 import pytest
@@ -96,3 +97,25 @@ def test_the_summary_gives_social_js_a_hook(server: str, page: Any) -> None:  # 
     feed(page, st)  # the same summary drawn again: no second event, the review stays
     assert page.locator("#summary #summary-extra #review-here").count() == 1
     assert page.evaluate("() => window.summaryEvents") == [1]
+
+
+def test_the_state_names_each_moves_sweep_points() -> None:
+    """history_sweeps lines up with view.history and adds up to the view's sweep points
+    (the move log's "sweep +50" comes from it, not from the page working out a sweep)."""
+    from seep.web.messages import State
+    from seep.web.tables import Table, parse_settings
+
+    for seed in range(200):
+        table = Table("SWEEPS", parse_settings({"bots": "easy"}), seed)
+        table.start(0)
+        rng = random.Random(seed)
+        while table.position is not None and not table.position.is_over():
+            table.apply(rng.choice(table.position.legal_codes()))
+            state = table.state(0)
+            sweeps = state["history_sweeps"]
+            assert len(sweeps) == len(state["view"]["history"])
+            assert sum(sweeps) == sum(state["view"]["sweeps"])
+            if any(sweeps):
+                State.model_validate(state)  # the published schema holds the field
+                return
+    raise AssertionError("no sweep in 200 random deals")

@@ -653,6 +653,11 @@ class HintAnswer(_Sent):
     version: int
     move: dict[str, Any]
     reason: str
+    history_sweeps: list[int] = Field(
+        default_factory=list,
+        description="the sweep points (R38) each move of view.history scored, 0 for none, "
+        "in its order",
+    )
 
 
 class ChatLine(_Sent):

@@ -501,6 +501,14 @@ class Table:
             if seat is None:
                 # A spectator's view: any seat's, with that seat's hand reduced to a count.
                 view = View.from_position(pos, 0, self.history).to_dict()
+    def history_sweeps(self) -> list[int]:
+        """The sweep points (R38) each move of the deal on show scored, in the order of the
+        view's ``history``: the page's move log says "sweep +50" from it."""
+        if self.session is None:
+            return []
+        # The session keeps them beside its moves (its last_moves() reads them the same way).
+        return list(self.session._sweeps[-1])
+
                 view["hands"][0] = pos.hands[0].bit_count()
                 view["seat"] = None
             else:
@@ -552,6 +560,7 @@ class Table:
 
 
 class Connection:
+            "history_sweeps": self.history_sweeps(),
     """One client of a table. The manager queues its messages (already JSON text) with
     :meth:`push`; the app's writer sends them in order with :meth:`next_message`."""
 
