@@ -621,6 +621,18 @@ class Clock(_Sent):
     deadline: float
 
 
+class Reason(_Sent):
+    """A rule's refusal, for the page to word in its own language (docs/web.md "Reasons"):
+    ``seep.verify.check``'s :class:`~seep.verify.Refusal` as data."""
+
+    rule: str = Field(description="the rule's number in docs/rules.md: R16, R21d, A22 ...")
+    template: str = Field(
+        description="the English sentence with {name} places for args (the key of its "
+        "translation: one rule may have several)"
+    )
+    args: dict[str, int | str] = Field(description="the facts of the position it rests on")
+
+
 class State(_Sent):
     """What one connection may see of its table, after every change."""
 
@@ -633,9 +645,19 @@ class State(_Sent):
     dead: dict[str, str] = Field(
         default_factory=dict,
         description="the seat to move's cards with no legal use, each with the rules "
-        "checker's reason (R16, R21d ...)",
+        "checker's reason (R16, R21d ...) in English",
+    )
+    dead_reasons: dict[str, Reason] = Field(
+        default_factory=dict,
+        description="the same cards' reasons as rule and arguments (a card with no refusal "
+        "to cite, only 'no legal use now', has none)",
     )
     last_moves: list[dict[str, Any] | None]
+    history_sweeps: list[int] = Field(
+        default_factory=list,
+        description="the sweep points (R38) each move of view.history scored, 0 for none, "
+        "in its order",
+    )
     match: MatchInfo | None
     summary: Summary | None
     clock: Clock | None
@@ -653,11 +675,6 @@ class HintAnswer(_Sent):
     version: int
     move: dict[str, Any]
     reason: str
-    history_sweeps: list[int] = Field(
-        default_factory=list,
-        description="the sweep points (R38) each move of view.history scored, 0 for none, "
-        "in its order",
-    )
 
 
 class ChatLine(_Sent):
@@ -764,6 +781,13 @@ class ErrorMessage(_Sent):
     type: Literal["error"]
     code: str
     message: str
+    rule: str | None = Field(
+        default=None, description="an illegal_move: the rule it breaks (as in Reason)"
+    )
+    template: str | None = Field(default=None, description="an illegal_move: as in Reason")
+    args: dict[str, int | str] | None = Field(
+        default=None, description="an illegal_move: as in Reason"
+    )
 
 
 ServerMessage = Annotated[

@@ -38,7 +38,7 @@ from ..match import replay_record
 from ..moves import Move
 from ..options import PRESETS
 from ..session import Session
-from ..verify import check
+from ..verify import Refusal, check
 from ..view import View
 from . import social
 from .messages import (
@@ -109,19 +109,32 @@ def _dumps(msg: dict[str, Any]) -> str:
     return _ENCODER.encode(msg)
 
 
-def _dead_cards(pos: Position, seat: int, used: set[Any]) -> dict[str, str]:
+def reason_dict(refusal: Refusal) -> dict[str, Any]:
+    """A refusal as the page words it: the rule's number, the template's English (the key of
+    its translation: a rule may have several) and the facts filled into it."""
+    return {"rule": refusal.rule, "template": refusal.template, "args": dict(refusal.args)}
+
+
+def _dead_cards(
+    pos: Position, seat: int, used: set[Any]
+) -> tuple[dict[str, str], dict[str, dict[str, Any]]]:
     """Why each card of ``seat``'s hand with no legal use has none: the rules checker's
-    refusal of throwing it (R16 the bid, R21d retention, R21f(b) a house of its value ...)."""
+    refusal of throwing it (R16 the bid, R21d retention, R21f(b) a house of its value ...),
+    as English text and as the refusal's rule and arguments (for the page's own language)."""
     if pos.phase_id != PHASE_PLAY:
-        return {}
-    out: dict[str, str] = {}
+        return {}, {}
+    texts: dict[str, str] = {}
+    reasons: dict[str, dict[str, Any]] = {}
     for card in range(52):
         if pos.hands[seat] >> card & 1 and card_name(card) not in used:
+            name = card_name(card)
             refusal = check(pos, int(Move.throw(card)))
-            out[card_name(card)] = (
-                f"{refusal.text} ({refusal.rule})" if refusal else "no legal use now"
-            )
-    return out
+            if refusal is None:
+                texts[name] = "no legal use now"
+            else:
+                texts[name] = f"{refusal.text} ({refusal.rule})"
+                reasons[name] = reason_dict(refusal)
+    return texts, reasons
 
 
 def _move_dict(code: int) -> dict[str, Any]:
@@ -130,12 +143,14 @@ def _move_dict(code: int) -> dict[str, Any]:
 
 
 class TableError(SeepError):
-    """A refused request: ``code`` is one of docs/web.md's error codes."""
+    """A refused request: ``code`` is one of docs/web.md's error codes; ``reason`` the rules
+    checker's refusal (:func:`reason_dict`) when a rule refused it."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, reason: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.reason = reason
 
 
 def hash_token(token: str) -> str:
@@ -387,7 +402,17 @@ class Table:
         except MalformedMoveError as exc:  # before its base class
             raise TableError("malformed_move", str(exc)) from None
         except IllegalMoveError as exc:
-            raise TableError("illegal_move", str(exc)) from None
+            raise TableError("illegal_move", str(exc), self._refusal(data)) from None
+
+    def _refusal(self, data: Mapping[str, Any]) -> dict[str, Any] | None:
+        """The rules checker's refusal of the move ``data`` (``None`` when it has none)."""
+        pos = self.position
+        try:
+            code = int(Move.from_dict(data))
+        except (SeepError, ValueError, KeyError, TypeError):
+            return None
+        refusal = check(pos, code) if pos is not None else None
+        return reason_dict(refusal) if refusal is not None else None
 
     def apply(self, code: int) -> dict[str, Any]:
         """Make a checked move for the seat to move; returns its record (with ``seat``)."""
@@ -476,6 +501,14 @@ class Table:
             return [None] * self.players
         return [None if m is None else _move_dict(m[0]) for m in self.session.last_moves()]
 
+    def history_sweeps(self) -> list[int]:
+        """The sweep points (R38) each move of the deal on show scored, in the order of the
+        view's ``history``: the page's move log says "sweep +50" from it."""
+        if self.session is None:
+            return []
+        # The session keeps them beside its moves (its last_moves() reads them the same way).
+        return list(self.session._sweeps[-1])
+
     def public(self) -> dict[str, Any]:
         """The table as anyone may see it (``GET /api/tables/{code}``, ``state.table``)."""
         return {
@@ -496,19 +529,12 @@ class Table:
         view: dict[str, Any] | None = None
         legal: list[dict[str, Any]] = []
         dead: dict[str, str] = {}
+        dead_reasons: dict[str, dict[str, Any]] = {}
         counts: dict[str, int] | None = None
         if pos is not None:
             if seat is None:
                 # A spectator's view: any seat's, with that seat's hand reduced to a count.
                 view = View.from_position(pos, 0, self.history).to_dict()
-    def history_sweeps(self) -> list[int]:
-        """The sweep points (R38) each move of the deal on show scored, in the order of the
-        view's ``history``: the page's move log says "sweep +50" from it."""
-        if self.session is None:
-            return []
-        # The session keeps them beside its moves (its last_moves() reads them the same way).
-        return list(self.session._sweeps[-1])
-
                 view["hands"][0] = pos.hands[0].bit_count()
                 view["seat"] = None
             else:
@@ -520,7 +546,7 @@ class Table:
                     codes, counts = social.legal_or_counts(pos)
                     legal = [_move_dict(c) for c in codes]
                     used = set(counts) if counts is not None else {m.get("card") for m in legal}
-                    dead = _dead_cards(pos, seat, used)
+                    dead, dead_reasons = _dead_cards(pos, seat, used)
         clock = None
         if self.deadline is not None and self.to_move is not None:
             clock = {"seat": self.to_move, "deadline": self.deadline}
@@ -532,7 +558,9 @@ class Table:
             "view": view,
             "legal": legal,
             "dead": dead,
+            "dead_reasons": dead_reasons,
             "last_moves": self.last_moves(),
+            "history_sweeps": self.history_sweeps(),
             "match": self.match_info(),
             "summary": self.summary(),
             "clock": clock,
@@ -560,7 +588,6 @@ class Table:
 
 
 class Connection:
-            "history_sweeps": self.history_sweeps(),
     """One client of a table. The manager queues its messages (already JSON text) with
     :meth:`push`; the app's writer sends them in order with :meth:`next_message`."""
 
@@ -592,9 +619,13 @@ class Connection:
         """The next queued message (``None``: stop)."""
         return await self.queue.get()
 
-    def error(self, code: str, message: str) -> None:
-        """Queue an ``error`` message for this client only."""
-        self.push(json.dumps({"type": "error", "code": code, "message": message}))
+    def error(self, code: str, message: str, reason: dict[str, Any] | None = None) -> None:
+        """Queue an ``error`` message for this client only (with the refusal's ``rule``,
+        ``template`` and ``args`` when a rule refused it)."""
+        msg: dict[str, Any] = {"type": "error", "code": code, "message": message}
+        if reason is not None:
+            msg.update(reason)
+        self.push(json.dumps(msg))
 
     def allow_chat(self, now: float) -> bool:
         """Chat limit: at most :data:`CHAT_LIMIT` lines and emotes in its window."""
@@ -1248,7 +1279,7 @@ class TableManager:
         try:
             await self._handle(conn, text)
         except TableError as exc:
-            conn.error(exc.code, exc.message)
+            conn.error(exc.code, exc.message, exc.reason)
             if exc.code in _BAD_INPUT and self.log_bad_input is not None:
                 self.log_bad_input(conn.client or "a socket", f"{exc.code} (socket message)")
         except StoreConflict as exc:
