@@ -31,7 +31,7 @@ CHOOSE = r"Choose a number \(b: back, h: help\)> "
 BID = r"Your bid \(([^:]*): [^\r\n]*\? hint, h help\)> "
 # The echo of your move; a card with one use and a bid are played without a list.
 PLAYED = r"S \(you\)(:| plays) [^\r\n]+"
-CANNOT = r"That card cannot be played now: [^\r\n]+"
+CANNOT = r"You cannot play \w\w now: [^\r\n]+ Rule [^\r\n]+\."
 NEXT_DEAL = r"Press Enter for the next deal "
 SAVE_TO = r"Save to which file\? \[[^\]]*\] "
 
@@ -123,12 +123,12 @@ def saved_game(tmp_path_factory: pytest.TempPathFactory) -> Path:
         if not checks["malformed"]:
             checks["malformed"] = True
             child.sendline("9S =x")
-            child.expect(r"Not a legal move: [^\r\n]+")
+            child.expect(r"Cannot read '9S =x' as a move: [^\r\n]+")
             continue
         if not checks["illegal"]:
             checks["illegal"] = True
             child.sendline("bid 13")  # a bid in the play phase
-            child.expect(r"Not a legal move: [^\r\n]+")
+            child.expect(r"You cannot bid 13: the bid has been made; [^\r\n]+ Rule R20\.")
             continue
         if not checks["range"]:
             checks["range"] = True
@@ -354,7 +354,7 @@ def test_back_and_bad_choice_in_the_use_list() -> None:
     child.sendline("b")
     child.expect(CARD)
     child.sendline("ZZ")  # neither a card nor a move
-    child.expect(r"Not a legal move: [^\r\n]+")
+    child.expect(r"Cannot read 'ZZ' as a move: [^\r\n]+")
     child.expect(CARD)  # back at the prompt, waiting for input
     child.sendintr()
     child.expect("Goodbye")
@@ -394,7 +394,7 @@ def test_two_player_game_against_one_bot(tmp_path: Path) -> None:
     child.close()
     out = "".join(transcript)
     assert "Traceback" not in out and child.exitstatus == 0
-    assert "Seep for two: you are S (seat 1)" in out
+    assert "Seep for two: you are S (South) against the easy bot N (North)" in out
     assert "Deal 1 is over." in out
     record = json.loads(path.read_text())
     assert record["rules"]["players"] == 2

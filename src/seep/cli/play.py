@@ -29,29 +29,42 @@ from ..errors import NotationError, SeepError
 from ..moves import Move
 from ..notation import format_move, parse_move
 from ..session import Session
+from ..verify import check
 from ..view import View
 from .names import card_name, in_card_names
 from .narrow import describe_move, next_step
+from .refusals import refusal_text
 from .render import (
     deal_summary,
+    plural,
     position_view,
     rules_label,
+    seat_full,
     seat_label,
-    seat_names,
     team_names,
 )
 from .replay import RECORD_ERRORS, RecordError, read_record, record_error
 
 __all__ = ["Game", "Settings", "resume"]
 
+# Each entry on a line of its own, none wider than 80 columns: a narrow terminal wraps only
+# the paragraph (at word breaks), never an entry in the middle.
 HELP = (
     "Type the number of a card from your hand (or its name, like 9S), then the number of one "
     "of its uses (a card with one use is played at once). To bid, type the value or the card "
-    "(its number or name). You can also type a whole move in notation: 9S x 4H 5D (capture), "
-    "4D =13 9H (build), TS +10 (add to a house), 2H ^9=11 (break), bid 11.\n"
-    "  ?  hint (what a bot would play, and why)    u  undo your last move (practice games)\n"
-    "  s  save the game to a file                  t  show the table again\n"
-    "  b  back (while choosing a use)              q  quit\n"
+    "(its number or name). A whole move can be typed in notation:\n"
+    "  9S x 4H 5D   capture 4H and 5D with 9S\n"
+    "  4D =13 9H    build a house of 13 on 9H with 4D\n"
+    "  TS +10       add TS to the house of 10\n"
+    "  2H ^9=11     break the house of 9 up to 11 with 2H\n"
+    "  bid 11       bid 11\n"
+    "Keys:\n"
+    "  ?  hint: what a bot would play, and why\n"
+    "  u  undo your last move (practice games)\n"
+    "  s  save the game to a file\n"
+    "  t  show the table again\n"
+    "  b  back (while choosing a use)\n"
+    "  q  quit\n"
 )
 TWO_PLAYER_HELP = (
     "Seep for two (docs/rules.md §12): the bidder (the dealer's opponent) gets 4 cards and bids; "
@@ -124,6 +137,8 @@ class Game:
         self.plain = settings.plain or not console.is_terminal or console.is_dumb_terminal
         self.live: Live | None = None
         self.recent: deque[Text] = deque(maxlen=RECENT)
+        # The record last saved and where: quitting right after a save does not ask again.
+        self.saved: tuple[dict[str, Any], str] | None = None
 
     # --- helpers --------------------------------------------------------------------------
 
@@ -282,16 +297,22 @@ class Game:
         default = self.settings.save or self.settings.load or f"seep-{self.settings.seed}.json"
         if path is None:
             path = self.ask(f"Save to which file? [{default}] ") or default
+        record = self.record()
         try:
-            Path(path).write_text(json.dumps(self.record(), indent=1) + "\n")
+            Path(path).write_text(json.dumps(record, indent=1) + "\n")
         except OSError as exc:
             self.say(f"Could not save to {path}: {exc.strerror or exc}", "bold red")
             return False
+        self.saved = (record, path)
         self.say(f"Saved the game to {path}", "green")
         return True
 
     def offer_save(self, question: str) -> None:
-        """Ask whether to save (used on quitting and at the end)."""
+        """Ask whether to save (used on quitting and at the end), unless the game is saved
+        as it stands."""
+        if self.saved is not None and self.saved[0] == self.record():
+            self.say(f"The game is saved in {self.saved[1]} (no move since).", "green")
+            return
         while True:
             answer = self.ask(f"{question} [y/n] ").lower()
             if answer in ("n", "no"):
@@ -346,21 +367,37 @@ class Game:
         uses = [Move(c) for c in card_codes(pos, card)]
         if uses:
             return uses
-        try:
-            self.session.check(Move.throw(card))  # the reason even a throw is illegal
-        except SeepError as exc:
-            self.say(f"That card cannot be played now: {exc}", "red")
-        else:  # pragma: no cover - a legal throw would have been among the uses
-            self.say("That card cannot be played now.", "red")
+        throw = Move.throw(card)
+        refusal = check(pos, throw)  # the reason even a throw is illegal
+        if refusal is None:  # pragma: no cover - a legal throw would be among the uses
+            self.say(f"You cannot play {card_name(card)} now.", "red")
+        else:
+            now = f"play {card_name(card)} now"
+            self.say(refusal_text(refusal, throw, self.you, self.players, now), "red")
         return None
 
     def _typed_move(self, text: str) -> Move | None:
-        """A move typed in notation, checked by the engine; None (with the reason) if not."""
+        """A move typed in notation, checked by the engine; None (with the reason, worded for
+        you from the engine's refusal: the rule and its facts) if not."""
         try:
-            move = Move(self.session.check(parse_move(text)))
-        except SeepError as exc:
-            self.say(f"Not a legal move: {exc}", "red")
+            code = parse_move(text)
+        except NotationError as exc:
+            self.say(f"Cannot read {text!r} as a move: {exc}", "red")
             self.say("(type h for help)", "dim")
+            return None
+        return self._checked(code)
+
+    def _checked(self, code: int, attempt: str | None = None) -> Move | None:
+        """``code`` if the engine allows it; else None, with its refusal worded for you."""
+        refusal = check(self.session.position, code)
+        if refusal is not None:
+            self.say(refusal_text(refusal, code, self.you, self.players, attempt), "red")
+            self.say("(type h for help)", "dim")
+            return None
+        try:
+            move = Move(self.session.check(code))
+        except SeepError as exc:  # pragma: no cover - the engine's check found it legal
+            self.say(f"You cannot make that move: {exc}", "red")
             return None
         return move
 
@@ -477,15 +514,15 @@ class Game:
             self.say("Type the value of your bid, or a card (its number or name).", "dim")
             return None
         if text.isdigit() and 9 <= int(text) <= 13:  # a value: the bidder holds 4 cards (R12)
-            text = f"bid {text}"
-        elif text.isdigit() or _is_card(text):
+            return self._checked(Move.bid(int(text)))
+        if text.isdigit() or _is_card(text):
             card = self._pick_card(text)
             if card is None:
                 return None
             if not self.session.position.hands[self.you] >> card & 1:
                 self.say(f"You do not hold {card_name(card)}.", "red")
                 return None
-            text = f"bid {card_value(card)}"
+            return self._checked(Move.bid(card_value(card)), f"bid {card_name(card)}")
         return self._typed_move(text)
 
     def _pick_card(self, text: str) -> int | None:
@@ -569,18 +606,20 @@ class Game:
     def run(self) -> int:
         """Play the match; returns the exit status."""
         s = self.settings
-        names = seat_names(self.players)
-        others = ", ".join(names[t] for t in range(self.players) if t != self.you)
-        goal = f"{s.deals} deal(s)" if s.deals is not None else f"{s.baazis} baazi(s)"
+        if s.deals is not None:
+            goal = plural(s.deals, "deal", "deals")
+        else:
+            goal = f"until {plural(s.baazis, 'baazi is', 'baazis are')} won"
         if self.players == 2:
             who = (
-                f"Seep for two: you are {names[self.you]} (seat {self.you}) against a "
-                f"{s.bots} bot ({others}); 12 cards each, then 12 more after play 24."
+                f"Seep for two: you are {seat_full(self.you, 2)} against the {s.bots} bot "
+                f"{seat_full(1 - self.you, 2)}; 12 cards each, then 12 more after play 24."
             )
         else:
+            opponents = " and ".join(seat_full(t) for t in range(4) if t & 1 != self.you & 1)
             who = (
-                f"Seep: you are {names[self.you]} (seat {self.you}), your partner is "
-                f"{names[partner_of(self.you)]}; {s.bots} bots play {others}."
+                f"Seep: you are {seat_full(self.you)}; {s.bots} bots play your partner "
+                f"{seat_full(partner_of(self.you))} and your opponents {opponents}."
             )
         self.note(
             f"{who} Rules {s.preset}, "

@@ -27,10 +27,13 @@ __all__ = [
     "cards_text",
     "deal_summary",
     "hand_text",
+    "plural",
     "position_view",
     "rules_label",
+    "seat_full",
     "seat_label",
     "seat_names",
+    "seat_words",
     "team_names",
 ]
 
@@ -42,6 +45,22 @@ TEAM_NAMES = ("NS", "WE")
 def seat_names(players: int = 4) -> str:
     """The seats' names: N W S E, or N and S facing each other with two players (R2P1)."""
     return SEAT_NAMES if players == 4 else "NS"
+
+
+def seat_words(players: int = 4) -> tuple[str, ...]:
+    """The seats' compass names in full, as the web page says them: North, West, South, East,
+    or North and South with two players."""
+    return ("North", "West", "South", "East") if players == 4 else ("North", "South")
+
+
+def seat_full(seat: int, players: int = 4) -> str:
+    """A seat's letter and its compass name: ``S (South)``."""
+    return f"{seat_names(players)[seat]} ({seat_words(players)[seat]})"
+
+
+def plural(n: int, one: str, many: str) -> str:
+    """``1 deal``, ``2 deals``: the count and the noun that agrees with it."""
+    return f"{n} {one if n == 1 else many}"
 
 
 def team_names(players: int = 4) -> tuple[str, str]:
