@@ -705,3 +705,17 @@ def test_ray_backend_without_ray_says_how_to_get_it(monkeypatch: pytest.MonkeyPa
     monkeypatch.setitem(sys.modules, "ray", None)  # makes `import ray` fail
     with pytest.raises(ArenaError, match=r"seep-game\[ray\]"):
         run_match("random", "random", deals=2, backend="ray")
+
+
+@pytest.mark.parametrize(
+    ("deals", "pairs"), [(2, "1 duplicate pair; 0 pairs drawn"), (6, "3 duplicate pairs; ")]
+)
+def test_the_text_output_counts_in_words(deals: int, pairs: str) -> None:
+    """The t line says what it is ("Student's t interval over 3 duplicate pairs", never
+    "t over 3 duplicates pair"), and every count agrees with its noun."""
+    text = cli.format_match(run_match("random", "greedy", deals=deals, seed=1, workers=1))
+    assert f"(Student's t interval over {pairs}" in text
+    assert "duplicates" not in text and "(s)" not in text
+    assert "1 worker," in text and "1 workers" not in text
+    one = "1 shuffle," if deals == 2 else f"{deals // 2} shuffles,"
+    assert one in text

@@ -184,11 +184,10 @@ def run_arena(args: argparse.Namespace) -> int:
 # --- text output ------------------------------------------------------------------------------
 
 
-def _plural(n: int, noun: str) -> str:
-    if n == 1:
-        return f"1 {noun}"
-    head, _, tail = noun.partition(" ")
-    return f"{n} {head}s" + (f" {tail}" if tail else "")
+def _plural(n: int, one: str, many: str | None = None) -> str:
+    """``1 duplicate pair``, ``10 duplicate pairs``; ``many`` where the plural is not ``one``
+    with an s at its end (``pairs of baazis``)."""
+    return f"{n} {one}" if n == 1 else f"{n} {many or one + 's'}"
 
 
 def _signed(x: float, digits: int = 2) -> str:
@@ -209,7 +208,10 @@ def format_match(result: MatchResult, timing: bool = True) -> str:
     d = result.to_dict(timing=timing)
     a, b = d["bots"]
     deals = d["deals"]
-    unit = _plural(d["pairs"], "shuffle" if d["mode"] == "deals" else "pair of baazis")
+    if d["mode"] == "deals":
+        unit = _plural(d["pairs"], "shuffle")
+    else:
+        unit = _plural(d["pairs"], "pair of baazis", "pairs of baazis")
     lines = [
         f"{a} (A) vs {b} (B): {deals} deals ({unit}, each played with the seats "
         f"swapped), rules {_rules_name(d)}, seed {d['seed']}",
@@ -237,8 +239,8 @@ def format_match(result: MatchResult, timing: bool = True) -> str:
     lines.append("")
     lines.append(
         f"  score difference per deal (A - B): {_signed(d['mean_diff'])}   95% CI "
-        f"{_ci(d['ci95'])}   (t over {_plural(d['pairs'], 'duplicate pair')}; "
-        f"{d['pair_outcomes']['draw']} pairs drawn)"
+        f"{_ci(d['ci95'])}   (Student's t interval over {_plural(d['pairs'], 'duplicate pair')}; "
+        f"{_plural(d['pair_outcomes']['draw'], 'pair')} drawn)"
     )
     s = d["by_seating"]
     two_seats = result.config.rules.players == 2  # the seats are 0 and 1 (docs/rules.md §12)
@@ -257,7 +259,7 @@ def format_match(result: MatchResult, timing: bool = True) -> str:
     if timing:
         lines.append(
             f"  {deals} deals in {d['seconds']:.2f} s: {d['deals_per_s'] or 0:,.1f} deals/s "
-            f"({d['workers']} worker{'s' if d['workers'] != 1 else ''}, {d['backend']})"
+            f"({_plural(d['workers'], 'worker')}, {d['backend']})"
         )
     return "\n".join(lines)
 
@@ -267,9 +269,9 @@ def format_round_robin(result: RoundRobinResult, timing: bool = True) -> str:
     d = result.to_dict(timing=timing)
     first = d["matches"][0]
     if "baazis" in first:
-        per = f"{sum(first['baazis'][k] for k in ('a', 'b', 'unfinished'))} baazis"
+        per = _plural(sum(first["baazis"][k] for k in ("a", "b", "unfinished")), "baazi")
     else:
-        per = f"{first['deals']} deals"
+        per = _plural(first["deals"], "deal")
     lines = [
         f"round robin of {len(d['round_robin'])} bots: {per} per pairing, "
         f"rules {_rules_name(d)}, seed {d['seed']}",
@@ -300,6 +302,6 @@ def format_round_robin(result: RoundRobinResult, timing: bool = True) -> str:
         lines += [
             "",
             f"  {d['deals']} deals in {d['seconds']:.2f} s: {d['deals_per_s'] or 0:,.1f} "
-            f"deals/s ({d['workers']} worker{'s' if d['workers'] != 1 else ''}, {d['backend']})",
+            f"deals/s ({_plural(d['workers'], 'worker')}, {d['backend']})",
         ]
     return "\n".join(lines)

@@ -263,7 +263,7 @@ def play_game(config: MatchConfig, pair: int, seating: int) -> GameResult:
             except Exception as exc:
                 where = (
                     f"bot {specs[side[seat]].label!r} on seat {seat} (arena seed {seed}, "
-                    f"pair {pair}, seating {seating}, deal {deal}, after {pos.plays} plays)"
+                    f"pair {pair}, seating {seating}, deal {deal}, {pos.plays} of 48 plays made)"
                 )
                 if isinstance(exc, SeepError):  # the bot refused to move: a bot error
                     raise BotError(f"{where} failed: {exc}") from exc
@@ -278,7 +278,7 @@ def play_game(config: MatchConfig, pair: int, seating: int) -> GameResult:
                 raise BotError(
                     f"bot {specs[side[seat]].label!r} on seat {seat} chose an illegal move "
                     f"{_describe(code)} (seed {seed}, pair {pair}, seating {seating}, "
-                    f"deal {deal}, after {pos.plays} plays)"
+                    f"deal {deal}, {pos.plays} of 48 plays made)"
                 ) from None
             action = code_action(code)
             if (
