@@ -270,3 +270,15 @@ def test_two_players_are_north_and_south() -> None:
         g.run()
     text = " ".join(out.getvalue().split())
     assert "Seep for two: you are S (South) against the easy bot N (North);" in text
+
+
+def test_the_demo_says_what_its_numbers_are(capsys: pytest.CaptureFixture[str]) -> None:
+    from seep.__main__ import main
+
+    assert main(["demo", "--seed", "3"]) == 0
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    assert re.fullmatch(
+        r"deal over: NS \d+ card points \+ \d+ for sweeps = \d+; "
+        r"WE \d+ card points \+ \d+ for sweeps = \d+",
+        last,
+    )

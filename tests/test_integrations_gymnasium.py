@@ -103,3 +103,11 @@ def test_two_players_against_one_bot(seat: int) -> None:
     assert ((obs["observation"] >= 0) & (obs["observation"] <= 1)).all()
     with pytest.raises(ValueError, match="seat must be"):
         SeepEnv(seat=2, rules="two_player")
+
+
+def test_render_names_the_last_seat_by_compass_and_number() -> None:
+    env = SeepEnv(seat=0, opponents="greedy", render_mode="ansi")
+    env.reset(seed=0)
+    seat, _ = env.history[-1]
+    last = str(env.render()).splitlines()[-1]
+    assert last.startswith(f"last move: {'NWSE'[seat]} (seat {seat}) ")

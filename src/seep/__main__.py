@@ -53,8 +53,9 @@ def demo(seed: int, rules: str, delay: float) -> int:
     res = outcome.result
     pts, sw, sc = res["points"], res["sweeps"], res["score"]
     teams = ("NS", "WE") if len(names) == 4 else ("N", "S")
-    print(f"deal over: {teams[0]} {pts[0]} points + {sw[0]} sweeps = {sc[0]};", end=" ")
-    print(f"{teams[1]} {pts[1]} points + {sw[1]} sweeps = {sc[1]}")
+    # The sweeps' entry of a result is points (R38), not a count of sweeps.
+    print(f"deal over: {teams[0]} {pts[0]} card points + {sw[0]} for sweeps = {sc[0]};", end=" ")
+    print(f"{teams[1]} {pts[1]} card points + {sw[1]} for sweeps = {sc[1]}")
     return 0
 
 

@@ -6,17 +6,19 @@ from collections.abc import Sequence
 
 from ..engine import Position
 from ..moves import Move
-from ..notation import format_position
+from ..notation import format_position, seat_names
 
 __all__ = ["env_render", "render_text"]
 
 
 def render_text(position: Position, history: Sequence[tuple[int, int]]) -> str:
-    """The position in the notation of docs/notation.md, and the last move of the deal."""
+    """The position in the notation of docs/notation.md, and the last move of the deal (its
+    seat by compass letter, as every interface names it, and by number, as the agents do)."""
     text = format_position(position)
     if history:
         seat, code = history[-1]
-        text += f"\nlast move: seat {seat} {Move(code)}"
+        name = seat_names(position.rules.players)[seat]
+        text += f"\nlast move: {name} (seat {seat}) {Move(code)}"
     return text
 
 
