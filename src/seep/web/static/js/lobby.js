@@ -1,6 +1,12 @@
 // The lobby: create a table (name, rules, bots, length, practice, clock) or join one by code.
 import { api, prefs, toast, tokens } from "./net.js";
 import { t } from "./i18n.js";
+import { errorText } from "./reasons.js";
+
+// The names the create form shows for a preset and a bot level (the key for one it lacks).
+const PRESET_WORDS = { standard: "Standard", family: "Family", two_houses: "Two houses", two_player: "Two players" };
+const LEVEL_WORDS = { easy: "Easy", medium: "Medium", hard: "Hard", expert: "Expert" };
+const word = (table, key) => (table[key] ? t(table[key]) : key);
 
 export function initLobby(root) {
   const create = root.querySelector("#create-form");
@@ -41,7 +47,7 @@ export function initLobby(root) {
       tokens.set(res.code, res.token, res.seat);
       location.href = res.url || `/t/${res.code}`;
     } catch (e) {
-      toast(e.message);
+      toast(errorText(e));
       btn.disabled = false;
     }
   });
@@ -63,7 +69,7 @@ export function initLobby(root) {
       tokens.set(code, res.token, res.seat);
       location.href = `/t/${code}`;
     } catch (e) {
-      if (e.code === "unknown_table") toast(e.message);
+      if (e.code === "unknown_table") toast(errorText(e));
       else location.href = `/t/${code}`; // full or started: the table page offers to watch
     }
   });
@@ -85,19 +91,22 @@ function initOpenTables(root, create, lengthKind) {
     if (!data.tables.length) {
       const li = document.createElement("li");
       li.className = "empty";
-      li.textContent = "No open public table: start one, or use Quick match.";
+      li.textContent = t("No open public table: start one, or use Quick match.");
       list.appendChild(li);
     }
-    for (const t of data.tables) {
+    for (const row of data.tables) {
       const li = document.createElement("li");
       const a = document.createElement("a");
-      a.href = `/t/${t.code}`;
+      a.href = `/t/${row.code}`;
       a.className = "btn small";
-      a.textContent = "Join";
-      const s = t.settings;
-      const length = s.deals ? `${s.deals} deal(s)` : `${s.baazis} baazi(s)`;
-      const who = t.seats.filter((x) => x.kind === "human").map((x) => x.name).join(", ");
-      li.append(`${t.code} · ${s.preset} · ${s.bots} bots · ${length} · ${t.free} free · ${who} `, a);
+      a.textContent = t("Join");
+      const s = row.settings;
+      const length = s.deals
+        ? t(s.deals > 1 ? "{n} deals" : "{n} deal", { n: s.deals })
+        : t(s.baazis > 1 ? "{n} baazis" : "{n} baazi", { n: s.baazis });
+      const who = row.seats.filter((x) => x.kind === "human").map((x) => x.name).join(", ");
+      const facts = [row.code, word(PRESET_WORDS, s.preset), t("{level} bots", { level: word(LEVEL_WORDS, s.bots) }), length, t("{n} free", { n: row.free })];
+      li.append(`${facts.join(" · ")} · ${who} `, a);
       list.appendChild(li);
     }
   };
@@ -115,7 +124,7 @@ function initOpenTables(root, create, lengthKind) {
       tokens.set(res.code, res.token, res.seat);
       location.href = res.url || `/t/${res.code}`;
     } catch (e) {
-      toast(e.message);
+      toast(errorText(e));
     }
   });
   refresh();

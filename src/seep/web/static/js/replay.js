@@ -6,6 +6,7 @@ import { cardBackHtml, cardHtml, chipsHtml, houseSets, sortCards } from "./cards
 import { notation, pastTenseHtml } from "./moves.js";
 import { api, esc, prefs, toast } from "./net.js";
 import { langSwitchHtml, t } from "./i18n.js";
+import { errorText } from "./reasons.js";
 
 const SPEEDS = [0.5, 1, 2, 4];
 const STEP_MS = 1400; // one move a step at speed 1: time to see what it did
@@ -26,7 +27,7 @@ export class ReplayView {
   }
 
   async start() {
-    this.root.innerHTML = `<div class="replay-page"><p class="muted">Loading the game…</p></div>`;
+    this.root.innerHTML = `<div class="replay-page"><p class="muted">${t("Loading the game…")}</p></div>`;
     try {
       const info = await api(`/api/tables/${this.code}`);
       this.names = info.seats.map((s, i) => s.name || SEAT_NAMES[i]);
@@ -46,18 +47,18 @@ export class ReplayView {
           d.moves.forEach((m, mi) => this.steps.push({ deal: di, move: m, position: null, index: mi, result: mi === d.moves.length - 1 ? d.result : null }));
         });
       } catch (e2) {
-        this.root.innerHTML = `<div class="panel center-msg"><h2>No replay</h2><p>${esc(e2.message)}</p><p><a class="btn" href="/">Lobby</a></p></div>`;
+        this.root.innerHTML = `<div class="panel center-msg"><h2>${t("No replay")}</h2><p>${esc(errorText(e2))}</p><p><a class="btn" href="/">${t("Lobby")}</a></p></div>`;
         return;
       }
     }
     const first = this.steps.find((st) => st.position && Array.isArray(st.position.hands));
     if (first) this.players = first.position.hands.length;
     if (!this.steps.length) {
-      this.root.innerHTML = `<div class="panel center-msg"><h2>Nothing to replay yet</h2><p>No deal has finished at table ${esc(this.code)}. A deal can be replayed once it is over: its record shows every hand.</p><p><a class="btn" href="/t/${esc(this.code)}">Back to the table</a></p></div>`;
+      this.root.innerHTML = `<div class="panel center-msg"><h2>${t("Nothing to replay yet")}</h2><p>${t("No deal has finished at table {code}. A deal can be replayed once it is over: its record shows every hand.", { code: esc(this.code) })}</p><p><a class="btn" href="/t/${esc(this.code)}">${t("Back to the table")}</a></p></div>`;
       return;
     }
     this.root.innerHTML = `<div class="replay-page">
-      <header class="topbar"><a class="logo" href="/">Seep</a><span class="room">Replay of table <b class="code">${esc(this.code)}</b></span>
+      <header class="topbar"><a class="logo" href="/">Seep</a><span class="room">${t("Replay of table")} <b class="code">${esc(this.code)}</b></span>
         <span class="spacer"></span>${langSwitchHtml()}<a class="btn small ghost" href="/api/tables/${this.code}/record" download>${t("Download record")}</a></header>
       <div class="replay-teams panel" id="replay-teams">${[0, 1].map((tm) => `<span class="team${tm}"><span class="dot team${tm}"></span>${this.teamLabel(tm)}</span>`).join(" ")}</div>
       <div class="replay-controls panel">
@@ -99,7 +100,7 @@ export class ReplayView {
       if (ev.key === "ArrowRight") this.go(this.i + 1);
       if (ev.key === "ArrowLeft") this.go(this.i - 1);
     });
-    if (!this.full) toast("This server sends the record only: the floor is shown at each deal's start.", "info");
+    if (!this.full) toast(t("This server sends the record only: the floor is shown at each deal's start."), "info");
     this.go(0);
   }
 
