@@ -282,3 +282,19 @@ def test_the_demo_says_what_its_numbers_are(capsys: pytest.CaptureFixture[str]) 
         r"WE \d+ card points \+ \d+ for sweeps = \d+",
         last,
     )
+
+
+def test_the_replay_of_one_deal_says_so(tmp_path: Path) -> None:
+    import json
+
+    from seep.cli.replay import replay
+
+    s = Session(seed=11, deals=1)
+    while not s.deal_over:
+        s.play(s.position.legal_codes()[0])
+    path = tmp_path / "one.json"
+    path.write_text(json.dumps(s.to_record()))
+    out = io.StringIO()
+    answers = iter(["d 2", "q"])
+    assert replay(str(path), Console(file=out, width=160), lambda prompt: next(answers)) == 0
+    assert "The record has only deal 1." in out.getvalue()

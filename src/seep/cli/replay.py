@@ -158,15 +158,19 @@ def replay(path: str, console: Console, ask: Callable[[str], str] | None = None)
                 n = int(parts[1])
                 if parts[0] == "d":
                     if not 1 <= n <= deals:
-                        console.print(Text(f"The record has deals 1 to {deals}.", style="red"))
+                        has = "only deal 1" if deals == 1 else f"deals 1 to {deals}"
+                        console.print(Text(f"The record has {has}.", style="red"))
                         continue
                     target = next(k for k, f in enumerate(frames) if f.deal == n)
                 else:
                     cur = frames[i]
                     if not 0 <= n <= cur.moves_in_deal:
-                        console.print(
-                            Text(f"Deal {cur.deal} has moves 0 to {cur.moves_in_deal}.", "red")
+                        has = (
+                            "no move yet (only its start, 0)"
+                            if cur.moves_in_deal == 0
+                            else f"moves 0 to {cur.moves_in_deal}"
                         )
+                        console.print(Text(f"Deal {cur.deal} has {has}.", "red"))
                         continue
                     target = i - cur.move + n
             else:
