@@ -43,7 +43,9 @@ __all__ = [
     "parse_cards",
     "partner_of",
     "plays_made",
+    "seat_names",
     "seat_to_move",
+    "team_names",
     "team_of",
     "value_mask",
     "values_cards",
@@ -115,6 +117,22 @@ def seat_to_move(dealer: int, plays: int, players: int = 4) -> int:
     play 1; then the turn passes to the right): ``(dealer + 1 + plays) % players``. Before
     play 1 it is also the bidder (R12, R13; two players: R2P3, R2P6)."""
     return (dealer + 1 + plays) % players
+
+
+def seat_names(players: int = 4) -> str:
+    """The seats' one-letter compass names, seat 0 first: N W S E (the turn passes to the
+    right, R19: N, W, S, E), or N and S facing each other with two players (R2P1).
+
+    >>> seat_names(), seat_names(2)
+    ('NWSE', 'NS')
+    """
+    return "NWSE" if players == 4 else "NS"
+
+
+def team_names(players: int = 4) -> tuple[str, str]:
+    """The teams' names: NS (seats 0 and 2) and WE (seats 1 and 3), or the two players N and
+    S (R2P1)."""
+    return ("NS", "WE") if players == 4 else ("N", "S")
 
 
 def next_seat(seat: int, players: int = 4) -> int:

@@ -29,9 +29,12 @@ from .cards import (
     VALUE_MASK,
     card_list,
     cards_of_mask,
+    format_cards,
     mask_of,
     mask_value_sum,
+    seat_names,
     seat_to_move,
+    team_names,
 )
 from .codes import (
     ACTION_NAMES,
@@ -62,7 +65,7 @@ from .codes import (
     make_code,
 )
 from .errors import IllegalMoveError, InvalidPositionError
-from .floor import ALL_UNIONS, MAXIMAL_UNIONS, floor_index, group_unions
+from .floor import ALL_UNIONS, MAXIMAL_UNIONS, floor_index, group_unions, split_cards
 from .moves import Move, parse_move
 from .options import STANDARD, Rules
 from .verify import check, verify_move
@@ -95,8 +98,10 @@ __all__ = [
     "code_houses",
     "code_loose",
     "code_value",
+    "house_text",
     "make_code",
     "perft",
+    "table_text",
 ]
 
 # --- precomputed tables -------------------------------------------------------------------
@@ -341,7 +346,7 @@ class Position:
 
     def __init__(
         self,
-        rules: Rules = STANDARD,
+        rules: Rules | None = None,
         dealer: int = 0,
         *,
         phase_id: int = PHASE_BID,
@@ -358,13 +363,17 @@ class Position:
     ) -> None:
         """A position from its fields, as keywords (the docs/format.md fields, as ints and masks):
         ``houses`` as ``(value, cards, cemented, owner mask)`` tuples, ``last_capture`` -1 for
-        none, ``match`` as ``(diff, (baazis0, baazis1), deals)``.
+        none, ``match`` as ``(diff, (baazis0, baazis1), deals)``; ``rules`` ``None`` for the
+        standard rules.
 
         This is the trusted fast path: only the shape is taken care of, not the rules (a
         card in two places, a house that is not one, a wrong hand size are not noticed).
         Untrusted data goes through :func:`seep.format.position_from_dict`, which checks
         every invariant and then calls this constructor.
         """
+        # A None default rather than STANDARD itself: a text signature (inspect, help() on the
+        # compiled core) can only show a literal default.
+        rules = STANDARD if rules is None else rules
         self.rules = rules
         self.dealer = dealer
         self.phase_id = phase_id
@@ -400,7 +409,7 @@ class Position:
         cls,
         seed: int,
         dealer: int = 0,
-        rules: Rules | str | Mapping[str, Any] = STANDARD,
+        rules: Rules | str | Mapping[str, Any] = "standard",
         *,
         match: tuple[int, tuple[int, int], int] = (0, (0, 0), 0),
     ) -> Position:
@@ -422,7 +431,7 @@ class Position:
         cls,
         deck: list[int],
         dealer: int = 0,
-        rules: Rules | str | Mapping[str, Any] = STANDARD,
+        rules: Rules | str | Mapping[str, Any] = "standard",
         *,
         match: tuple[int, tuple[int, int], int] = (0, (0, 0), 0),
     ) -> Position:
@@ -848,11 +857,20 @@ class Position:
 
     # --- checked moves ---------------------------------------------------------------------
 
-    def is_legal(self, code: int) -> bool:
+    def is_legal(self, move: int | str | Mapping[str, Any]) -> bool:
         """Whether one move is legal, decided by :func:`seep.verify.check` from the rules
         directly, without listing every legal move (a huge floor can have astronomically
-        many). Agrees with :meth:`legal_codes` on every code (the test-suite checks both ways)."""
-        return check(self, code) is None
+        many). Agrees with :meth:`legal_codes` on every code (the test-suite checks both ways).
+
+        ``move`` is a code (or :class:`~seep.moves.Move`), notation text or a docs/format.md
+        move, as :meth:`play` takes it; text that is no move at all raises
+        :class:`~seep.errors.NotationError` naming the problem.
+
+        >>> pos = Position.new_deal(1)
+        >>> pos.is_legal("bid 13"), pos.is_legal("bid 9")
+        (True, False)
+        """
+        return check(self, move) is None
 
     def legal_moves(self) -> list[Move]:
         """All legal moves of the seat to move, as :class:`~seep.moves.Move` objects."""
@@ -1176,7 +1194,112 @@ class Position:
         }
 
     def __repr__(self) -> str:
-        return f"<Position {self.phase} plays={self.plays} to_move={self.to_move}>"
+        """Short: the phase, the bid, plays made, the seat to move and the deal's score so far
+        (``print(pos)`` draws the whole table)."""
+        bid = f" bid={self.bid}" if self.bid else ""
+        to_move = "" if self.phase_id == PHASE_OVER else f" to_move={self.to_move}"
+        score = self.deal_scores()
+        return (
+            f"<Position {self.phase}{bid} plays={self.plays}{to_move} score={score[0]}-{score[1]}>"
+        )
+
+    def __str__(self) -> str:
+        """The table as text, every card face up (:func:`table_text`): the phase, the bid,
+        the dealer and the seat to move (seat names N W S E), the floor (loose cards, then each
+        house with its sets, owners and whether it is cemented), each hand, the stock's size,
+        and each team's pile, points, sweeps and score (R42), then the match.
+
+        >>> pos = Position.new_deal(1)
+        >>> _ = pos.play("bid 13")
+        >>> print(pos)
+        Seep, standard rules: play phase, 0 of 48 plays, bid 13 by W, dealer N, W to move
+        floor  AD 3C 5C TD
+        N      -
+        W      3H 6D TH KH
+        S      -
+        E      -
+        stock  44 cards
+        NS     0 cards captured, 0 points, 0 sweeps: 0
+        WE     0 cards captured, 0 points, 0 sweeps: 0
+        match  0 deals played, diff +0, baazis 0-0
+        """
+        names = seat_names(self.rules.players)
+        floor = []
+        if self.loose:
+            floor.append(
+                format_cards(self.loose) + (" face down" if self.phase_id == PHASE_BID else "")
+            )
+        floor += [house_text(h, names) for h in self.houses()]
+        return table_text(
+            "Seep",
+            self.rules,
+            (self.dealer, self.phase_id, self.bid, self.plays),
+            [format_cards(h) or "-" for h in self.hands],
+            floor,
+            len(self.stock),
+            (self.captured[0], self.captured[1]),
+            (self.sweeps[0], self.sweeps[1]),
+            (self.match_diff, self.match_baazis, self.match_deals),
+        )
+
+    def _repr_svg_(self) -> str:
+        """The table as SVG (:func:`seep.svg.position`), which notebooks show."""
+        from .svg import position as svg_position  # seep.svg is drawn above the engine
+
+        return svg_position(self)
+
+
+def house_text(house: House, names: str) -> str:
+    """A house as docs/rules.md writes one, its sets split, owners by seat name, and
+    whether it is cemented: ``H10[TC | 3C 7D]{S} cemented`` (R21b)."""
+    value, cards, cemented, owners = house
+    who = ", ".join(names[s] for s in range(len(names)) if owners >> s & 1)
+    sets = split_cards(cards, value)
+    # A position built by hand may hold a house that does not split into sets of its value.
+    shown = " | ".join(format_cards(c) for c in sets) if sets else format_cards(cards)
+    return f"H{value}[{shown}]{{{who}}}" + (" cemented" if cemented else "")
+
+
+def table_text(
+    title: str,
+    rules: Rules,
+    deal: tuple[int, int, int, int],
+    hands: list[str],
+    floor: list[str],
+    stock: int,
+    captured: tuple[int, int],
+    sweeps: tuple[int, int],
+    match: tuple[int, tuple[int, int], int],
+) -> str:
+    """The text picture of a table that ``str()`` of a :class:`Position` and of a
+    :class:`~seep.view.View` print: ``deal`` is (dealer, phase id, bid, plays), ``hands``
+    each seat's text, ``floor`` the lines of the floor, ``stock`` the stock's size."""
+    dealer, phase_id, bid, plays = deal
+    n = rules.players
+    names = seat_names(n)
+    preset = rules.preset_name()
+    head = f"{title}, {preset + ' rules' if preset else 'custom rules'}: "
+    head += f"{PHASE_NAMES[phase_id]} phase, {plays} of 48 plays"
+    if bid:
+        head += f", bid {bid} by {names[seat_to_move(dealer, 0, n)]}"
+    head += f", dealer {names[dealer]}"
+    if phase_id != PHASE_OVER:
+        head += f", {names[seat_to_move(dealer, plays, n)]} to move"
+    lines = [head, "floor  " + (floor[0] if floor else "-")]
+    lines += ["       " + item for item in floor[1:]]
+    lines += [f"{names[s]}      {hands[s]}" for s in range(n)]
+    lines.append(f"stock  {stock} cards")
+    piles = [captured[0], captured[1]]
+    points = scoring.card_points(piles, rules)
+    scores = scoring.deal_scores(piles, [sweeps[0], sweeps[1]], rules)
+    for team, name in enumerate(team_names(n)):
+        lines.append(
+            f"{name:<6} {captured[team].bit_count()} cards captured, {points[team]} points, "
+            f"{sweeps[team]} sweeps: {scores[team]}"
+        )
+    diff, baazis, deals = match
+    lines.append(f"match  {deals} deals played, diff {diff:+d}, baazis {baazis[0]}-{baazis[1]}")
+    return "\n".join(lines)
 
 
 def perft(pos: Position, depth: int) -> int:

@@ -6,6 +6,11 @@ catch it; the message always names the problem (the card, the option, the rule).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # seep.verify imports this module; the type is only for annotations
+    from .verify import Refusal
+
 __all__ = [
     "BadRequestError",
     "IllegalMoveError",
@@ -40,7 +45,35 @@ class InvalidPositionError(SeepError):
 
 
 class IllegalMoveError(SeepError):
-    """A move that is not legal in the position; the message says why."""
+    """A move that is not legal in the position; the message says why.
+
+    When the rules refuse the move (:func:`seep.verify.verify_move`, so
+    :meth:`Position.play <seep.engine.Position.play>` and a session's ``check`` / ``play``),
+    :attr:`refusal` is the :class:`~seep.verify.Refusal` of :func:`seep.verify.check`: its
+    ``rule`` (``"R16"``) and ``args`` (``{"bid": 13}``) let a caller word the reason in its own
+    language or person; :attr:`rule` is that rule number. Both are ``None`` for a refusal
+    that is no rule's (not this seat's turn, no next deal yet). The exception's own ``args``
+    stay what they are for every exception: ``(message,)``.
+
+    >>> from seep.engine import Position
+    >>> pos = Position.new_deal(1)
+    >>> pos.play("bid 13")["value"]
+    13
+    >>> try:
+    ...     pos.play("6D")
+    ... except IllegalMoveError as exc:
+    ...     exc.rule, exc.refusal.args
+    ('R16', {'bid': 13})
+    """
+
+    def __init__(self, message: str, refusal: Refusal | None = None) -> None:
+        super().__init__(message)
+        self.refusal = refusal
+
+    @property
+    def rule(self) -> str | None:
+        """The number of the rule the move breaks (docs/rules.md), ``None`` if no rule's."""
+        return None if self.refusal is None else self.refusal.rule
 
 
 class MalformedMoveError(IllegalMoveError):

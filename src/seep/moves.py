@@ -13,8 +13,9 @@ True
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from .cards import CARD_NAMES, card_list, card_value, format_cards, parse_card, parse_cards
 from .codes import (
@@ -36,7 +37,7 @@ from .codes import (
 )
 from .errors import MalformedMoveError, NotationError
 
-__all__ = ["ACTIONS", "Move", "format_move", "parse_move"]
+__all__ = ["ACTIONS", "Move", "format_move", "move_code", "parse_move"]
 
 ACTIONS: dict[str, int] = {name: i for i, name in enumerate(ACTION_NAMES)}
 # The fields each action carries in docs/format.md, in the order they are written.
@@ -54,9 +55,11 @@ _IGNORED = frozenset({"action", "seat"})
 
 
 class Move(int):
-    """A move, represented by its packed code (see :mod:`seep.engine`)."""
+    """A move, represented by its packed code (see :mod:`seep.engine`): ``Move(code)``, or
+    one of the constructors below, :meth:`from_dict` or :func:`parse_move`."""
 
     __slots__ = ()
+    __signature__: ClassVar[inspect.Signature]  # set below the class
 
     # --- constructors -------------------------------------------------------------------
 
@@ -217,6 +220,13 @@ class Move(int):
 # --- notation ----------------------------------------------------------------------------------
 
 
+# int's own __new__ has no signature to show (inspect.signature(Move) fails); a Python __new__
+# would slow every Move made.
+Move.__signature__ = inspect.Signature(
+    [inspect.Parameter("code", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=int)]
+)
+
+
 def format_move(move: int) -> str:
     """The notation of a move (canonical: cards in index order, houses first).
 
@@ -313,6 +323,31 @@ def parse_move(text: str) -> Move:
     raise NotationError(
         f"unknown move operator {op!r} in {text!r}: expected x (capture), =V (build), "
         "+V (cement) or ^H=V (break)"
+    )
+
+
+def move_code(move: int | str | Mapping[str, Any]) -> int:
+    """The code of a move given any way the engine takes one: a code (or :class:`Move`),
+    notation text or a docs/format.md move object. Text that does not parse raises
+    :class:`NotationError`, a bad object or anything else :class:`MalformedMoveError`, each
+    naming the problem.
+
+    >>> move_code("bid 13") == Move.bid(13) == move_code({"action": "bid", "value": 13})
+    True
+    >>> move_code("6Q")
+    Traceback (most recent call last):
+    ...
+    seep.errors.NotationError: unknown card '6Q': ...
+    """
+    if isinstance(move, int) and not isinstance(move, bool):
+        return int(move)
+    if isinstance(move, str):
+        return int(parse_move(move))
+    if isinstance(move, Mapping):
+        return int(Move.from_dict(move))
+    raise MalformedMoveError(
+        f"a move is a code, notation text or a docs/format.md move object, "
+        f"got {type(move).__name__}"
     )
 
 

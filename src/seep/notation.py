@@ -30,7 +30,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .cards import format_cards
+from .cards import format_cards, seat_names, team_names
 from .engine import Position
 from .errors import NotationError
 from .floor import split_cards
@@ -45,6 +45,8 @@ __all__ = [
     "house_sets",
     "parse_move",
     "parse_position",
+    "seat_names",
+    "team_names",
 ]
 
 

@@ -65,11 +65,10 @@ from typing import Any, NamedTuple
 
 from .baazi import settle_deal
 from .engine import Position
-from .errors import IllegalMoveError, InvalidPositionError, MalformedMoveError
+from .errors import IllegalMoveError, InvalidPositionError
 from .format import position_from_dict
 from .match import deal_result, deal_seed, first_dealer, replay_record
-from .moves import Move
-from .notation import parse_move
+from .moves import Move, move_code
 from .options import Rules
 from .verify import verify_move
 
@@ -301,15 +300,7 @@ class Session:
     # --- moves --------------------------------------------------------------------------------
 
     def _code(self, move: int | Mapping[str, Any] | str) -> int:
-        if isinstance(move, int) and not isinstance(move, bool):
-            return int(move)
-        if isinstance(move, Mapping):
-            return int(Move.from_dict(dict(move)))
-        if isinstance(move, str):
-            return int(parse_move(move))
-        raise MalformedMoveError(
-            f"a move is a code, a docs/format.md move object or notation, got {type(move).__name__}"
-        )
+        return move_code(move)
 
     def check(self, move: int | Mapping[str, Any] | str, seat: int | None = None) -> int:
         """The code of ``move`` (a code, a docs/format.md move or notation) if it is legal now, for

@@ -22,7 +22,8 @@ both ways.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Final
 
 from .cards import VALUE, VALUE_MASK, card_name, cards_of_mask, format_cards, seat_to_move
 from .codes import (
@@ -47,7 +48,7 @@ from .codes import (
 )
 from .errors import IllegalMoveError
 from .floor import splits_exactly, subset_sums
-from .moves import Move
+from .moves import Move, move_code
 from .options import Rules
 
 if TYPE_CHECKING:  # the engine imports this module; the type is only for annotations
@@ -93,11 +94,13 @@ class Refusal:
         return f"Refusal({self.rule!r}, {self.text!r})"
 
 
-def verify_move(pos: Position, move: int) -> None:
-    """Raise :class:`IllegalMoveError` saying why, unless ``move`` is legal in ``pos``."""
-    refusal = check(pos, move)
+def verify_move(pos: Position, move: int | str | Mapping[str, Any]) -> None:
+    """Raise :class:`IllegalMoveError` saying why, unless ``move`` (as :func:`check` takes
+    it) is legal in ``pos``; the error's ``refusal`` is :func:`check`'s."""
+    code = move if isinstance(move, int) and not isinstance(move, bool) else move_code(move)
+    refusal = _check(pos, code)
     if refusal is not None:
-        raise IllegalMoveError(f"illegal move {_move_text(move)!r}: {refusal}")
+        raise IllegalMoveError(f"illegal move {_move_text(code)!r}: {refusal}", refusal)
 
 
 def _move_text(move: int) -> str:
@@ -115,9 +118,26 @@ def _values_text(values: int) -> str:
     return ", ".join(str(v) for v in range(14) if values >> v & 1)
 
 
-def check(pos: Position, code: int) -> Refusal | None:
-    """``None`` when the move of ``code`` is legal in ``pos``; otherwise the :class:`Refusal`
-    naming the rule it breaks (docs/rules.md §5-§7)."""
+def check(pos: Position, move: int | str | Mapping[str, Any]) -> Refusal | None:
+    """``None`` when ``move`` is legal in ``pos``; otherwise the :class:`Refusal` naming the
+    rule it breaks (docs/rules.md §5-§7).
+
+    ``move`` is a move code (or :class:`~seep.moves.Move`), notation text (``"6D"``,
+    ``"KH x 3C TD"``, docs/notation.md) or a docs/format.md move object. Text that does not
+    parse raises :class:`~seep.errors.NotationError` and a bad object
+    :class:`~seep.errors.MalformedMoveError`, each naming the problem: a move that cannot be
+    read is not one the rules refuse.
+
+    >>> from seep.engine import Position
+    >>> check(Position.new_deal(7), "bid 12").rule
+    'R13'
+    """
+    if isinstance(move, int) and not isinstance(move, bool):
+        return _check(pos, move)
+    return _check(pos, move_code(move))
+
+
+def _check(pos: Position, code: int) -> Refusal | None:
     phase = pos.phase_id
     if phase == PHASE_OVER:
         return Refusal("R40", "the deal is over (48 plays made); no more moves")

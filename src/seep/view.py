@@ -36,12 +36,14 @@ from .cards import (
     VALUE_MASK,
     card_list,
     cards_of_mask,
+    format_cards,
     mask_of,
     parse_card,
+    seat_names,
     seat_to_move,
 )
 from .codes import PHASE_BID, PHASE_NAMES, PHASE_OVER
-from .engine import Position
+from .engine import Position, house_text, table_text
 from .errors import InvalidPositionError, InvalidRulesError, NotationError
 from .format import position_from_dict
 from .moves import Move
@@ -117,6 +119,54 @@ class View:
         if self.phase_id == PHASE_OVER:
             return None
         return seat_to_move(self.dealer, self.plays, self.rules.players)
+
+    def __str__(self) -> str:
+        """What this seat sees, as text: the table of ``str(position)``
+        (:func:`seep.engine.table_text`) with the other hands as their sizes and a face-down
+        floor as its size; never a card the seat has not seen.
+
+        >>> pos = Position.new_deal(1)
+        >>> _ = pos.play("bid 13")
+        >>> print(View.from_position(pos, seat=1))
+        Seep, W's view, standard rules: play phase, 0 of 48 plays, bid 13 by W, dealer N, W to move
+        floor  AD 3C 5C TD
+        N      0 cards
+        W      3H 6D TH KH
+        S      0 cards
+        E      0 cards
+        stock  44 cards
+        NS     0 cards captured, 0 points, 0 sweeps: 0
+        WE     0 cards captured, 0 points, 0 sweeps: 0
+        match  0 deals played, diff +0, baazis 0-0
+        """
+        names = seat_names(self.rules.players)
+        floor = []
+        if self.loose:
+            floor.append(format_cards(self.loose))
+        if self.facedown:
+            floor.append(f"{self.facedown} cards face down")
+        floor += [house_text(h, names) for h in self.houses]
+        hands = [
+            (format_cards(self.hand) or "-") if s == self.seat else f"{size} cards"
+            for s, size in enumerate(self.hand_sizes)
+        ]
+        return table_text(
+            f"Seep, {names[self.seat]}'s view",
+            self.rules,
+            (self.dealer, self.phase_id, self.bid, self.plays),
+            hands,
+            floor,
+            self.stock_size,
+            self.captured,
+            self.sweeps,
+            self.match,
+        )
+
+    def _repr_svg_(self) -> str:
+        """What this seat sees, as SVG (:func:`seep.svg.view`), which notebooks show."""
+        from .svg import view as svg_view
+
+        return svg_view(self)
 
     def is_my_turn(self) -> bool:
         """True when this seat is to move."""
