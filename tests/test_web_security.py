@@ -44,6 +44,7 @@ httpx = pytest.importorskip("httpx")
 websockets = pytest.importorskip("websockets")
 
 ROOT = Path(__file__).resolve().parent.parent
+JSON = {"Content-Type": "application/json"}  # the JSON POSTs refuse any other body
 SERVER_MESSAGE: TypeAdapter[Any] = TypeAdapter(ServerMessage)
 RACES = {"stale", "not_your_turn", "not_allowed"}
 
@@ -203,7 +204,7 @@ async def _hostile(base: str) -> None:
             await ws.send(frame)
             assert json.loads(await ws.recv())["code"] == "bad_json"
     async with httpx.AsyncClient(base_url=base) as http:
-        r = await http.post("/api/tables", content=b"[" * 5000 + b"]" * 5000)
+        r = await http.post("/api/tables", content=b"[" * 5000 + b"]" * 5000, headers=JSON)
         assert r.status_code == 400 and r.json()["error"]["code"] == "bad_json"
 
 
@@ -614,7 +615,7 @@ def test_field_errors_name_the_field(tmp_path: Path) -> None:
             '{"deals": 2, "baazis": 1}': "give 'deals' or 'baazis', not both",
         }
         for body, words in cases.items():
-            r = client.post("/api/tables", content=body)
+            r = client.post("/api/tables", content=body, headers=JSON)
             err = r.json()["error"]
             assert r.status_code == 400 and err["code"] == "bad_request", body
             assert words in err["message"], (body, err)

@@ -91,29 +91,35 @@ def serve_web(
         print(f"seep serve needs the web extra: pip install 'seep-game[web]' ({exc})")
         return 2
     from .web.limits import LOOPBACK
+    from .web.server import HttpLimits, build_config, raise_open_file_limit
+    from .web.store import BadDatabase
 
     trusted = os.environ.get("SEEP_TRUSTED_PROXIES") or (LOOPBACK if behind_proxy else "")
-    app = create_app(
-        database_url,
-        bot_delay=bot_delay,
-        dev=dev,
-        trusted_proxies=trusted,
-        instance_id=instance_id,
-    )
+    try:
+        limits = HttpLimits.from_env()
+        app = create_app(
+            database_url,
+            bot_delay=bot_delay,
+            dev=dev,
+            trusted_proxies=trusted,
+            instance_id=instance_id,
+        )
+    except BadDatabase as exc:  # one plain line, not a traceback: the file is named
+        print(f"seep serve: {exc}", file=sys.stderr)
+        return 1
+    raise_open_file_limit()
     print(core_banner(), flush=True)
     print(f"Seep: open http://{host}:{port}/ in a browser (Ctrl-C stops the server)", flush=True)
-    # proxy_headers off: the app alone decides whom to believe about X-Forwarded-For
-    # (uvicorn would believe any local peer).
-    uvicorn.run(
-        app,
-        host=host,
-        port=port,
-        log_level=log_level,
-        ws_max_size=1 << 20,
-        proxy_headers=False,
-        server_header=False,
+    # The app's own resolver: its trusted proxies are exempt from the connection cap.
+    config = build_config(
+        app, host=host, port=port, log_level=log_level, limits=limits, client_of=app.state.client_of
     )
-    return 0
+    server = uvicorn.Server(config)
+    try:
+        server.run()
+    except KeyboardInterrupt:  # Ctrl-C: uvicorn has shut the server down already
+        pass
+    return 0 if server.started else 3  # 3: the start failed (uvicorn has said why)
 
 
 def main(argv: list[str] | None = None) -> int:

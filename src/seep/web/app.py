@@ -17,13 +17,15 @@ import re
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel
-from starlette.datastructures import MutableHeaders
+from starlette.datastructures import Headers, MutableHeaders
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect
 
@@ -58,10 +60,22 @@ _STATUS = {
     "bad_transfer": 403,
     "too_many_tables": 429,
     "unavailable": 503,
+    "bad_origin": 403,
+    "bad_content_type": 415,
 }
 # Refusals of malformed input: logged (once a minute per client), since a client that sends
 # them is broken or probing.
-BAD_INPUT = frozenset({"bad_json", "bad_request", "bad_message", "too_large", "unknown_type"})
+BAD_INPUT = frozenset(
+    {
+        "bad_json",
+        "bad_request",
+        "bad_message",
+        "too_large",
+        "unknown_type",
+        "bad_origin",
+        "bad_content_type",
+    }
+)
 
 # No inline script or style anywhere (static/*.html load files only): an injected tag does
 # nothing. The page talks only to its own origin; no site may frame it (clickjacking).
@@ -166,8 +180,25 @@ def _sweep_interval(manager: TableManager) -> float:
     return max(0.05, min(60.0, manager.waiting_seconds / 10, manager.abandoned_seconds / 10))
 
 
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    seen: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in seen:
+            # Which of the two a reader takes differs between parsers: refuse both.
+            raise BadInput("bad_json", f"the request body names {key[:40]!r} twice")
+        seen[key] = value
+    return seen
+
+
 async def _json_body(request: Request) -> Any:
-    """The request's JSON object, read at most :data:`MAX_MESSAGE_BYTES` bytes."""
+    """The request's JSON object, read at most :data:`MAX_MESSAGE_BYTES` bytes. Only
+    ``application/json``: a cross-site form or ``text/plain`` POST, which a browser sends
+    without asking the server first, is refused before its body is read."""
+    media_type = request.headers.get("content-type", "").partition(";")[0].strip().lower()
+    if media_type != "application/json":
+        raise TableError(
+            "bad_content_type", "a request body is JSON, sent as Content-Type: application/json"
+        )
     size = request.headers.get("content-length")
     if size is not None and size.isdigit() and int(size) > MAX_MESSAGE_BYTES:
         raise TableError("too_large", f"a request body is at most {MAX_MESSAGE_BYTES} bytes")
@@ -179,9 +210,12 @@ async def _json_body(request: Request) -> Any:
     if not body.strip():
         return {}
     try:
-        return parse_json(body, "the request body")
+        parsed = parse_json(body, "the request body")
+        # Checked on what parse_json accepted (so within its depth and size limits).
+        json.loads(body, object_pairs_hook=_no_duplicate_keys)
     except BadInput as exc:
         raise TableError(exc.code, exc.message) from None
+    return parsed
 
 
 def _body_doc(model: type[BaseModel]) -> dict[str, Any]:
@@ -231,6 +265,130 @@ class _ClaimTables:
                         await resp(scope, receive, send)
                     return
         await self.app(scope, receive, send)
+
+
+_DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443}
+
+
+def _host_port(netloc: str, default: int | None) -> tuple[str, int | None] | None:
+    """``host[:port]`` as (lower-case host, port or ``default``); None when malformed."""
+    try:
+        parts = urlsplit(f"//{netloc}")
+        port = parts.port
+    except ValueError:
+        return None
+    if not parts.hostname:
+        return None
+    return parts.hostname.lower(), port if port is not None else default
+
+
+def origin_allowed(origin: str, host: str, allowed: frozenset[str] = frozenset()) -> bool:
+    """Whether a request from the page at ``origin`` (its ``Origin`` header) may act on the
+    server that the request calls ``host`` (its ``Host`` header): the same host and port, or
+    one of the ``allowed`` origins (``SEEP_ALLOWED_ORIGINS``). A Host without a port has the
+    origin's default one, since a TLS proxy in front may speak plain HTTP to the server."""
+    origin = origin.strip().lower().rstrip("/")
+    if origin in allowed:
+        return True
+    try:
+        parts = urlsplit(origin)
+    except ValueError:
+        return False
+    default = _DEFAULT_PORTS.get(parts.scheme)
+    if default is None or parts.path or parts.query or parts.fragment:
+        return False  # "null" (a sandboxed frame, a file), or not an origin at all
+    seen, asked = _host_port(parts.netloc, default), _host_port(host.strip(), default)
+    return seen is not None and seen == asked
+
+
+class _OriginCheck:
+    """ASGI middleware: a POST or a WebSocket handshake whose ``Origin`` (when the client sent
+    one) is not this server is refused with 403 ``bad_origin``. Browsers send Origin with
+    every cross-site POST and socket, so another site's page cannot create tables, join them
+    or play through its visitors' browsers; clients that are not browsers send none."""
+
+    def __init__(
+        self, app: ASGIApp, allowed: frozenset[str], refused: Callable[[Scope], None]
+    ) -> None:
+        self.app = app
+        self.allowed = allowed
+        self.refused = refused
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        kind = scope["type"]
+        if kind == "websocket" or (kind == "http" and scope["method"] == "POST"):
+            headers = Headers(scope=scope)
+            origin = headers.get("origin")
+            if origin is not None and not origin_allowed(
+                origin, headers.get("host", ""), self.allowed
+            ):
+                self.refused(scope)
+                refusal = _error(
+                    "bad_origin", "requests to this server come from its own pages only", 403
+                )
+                refusal.headers.update(SECURITY_HEADERS)
+                if kind == "http":
+                    await refusal(scope, receive, send)
+                    return
+                await receive()  # the connect event
+                if "websocket.http.response" in scope.get("extensions", {}):
+                    await send(
+                        {
+                            "type": "websocket.http.response.start",
+                            "status": 403,
+                            "headers": refusal.raw_headers,
+                        }
+                    )
+                    await send({"type": "websocket.http.response.body", "body": refusal.body})
+                else:
+                    await send({"type": "websocket.close", "code": 1008})  # a plain 403
+                return
+        await self.app(scope, receive, send)
+
+
+class _InternalErrors:
+    """ASGI middleware, the outermost of the app's own: an exception that no handler took.
+
+    A client that hung up mid-request (``ClientDisconnect``) ends quietly: nobody is left to
+    answer, and phones do it all the time. Any other exception is a 500 for the client and
+    a line in the log at most once a minute per client, with its traceback (Starlette's own
+    catch-all would log every one, and uvicorn again: a client could fill the disk)."""
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        client: Callable[[Scope], str],
+        log_error: Callable[[str, str, BaseException | None], None],
+    ) -> None:
+        self.app = app
+        self.client = client
+        self.log_error = log_error
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def watch_start(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, watch_start)
+        except ClientDisconnect:
+            return
+        except Exception as exc:
+            what = f"{scope['method']} {scope['path'][:80]}: {type(exc).__name__}: {exc}"
+            self.log_error(self.client(scope), what[:300], exc)
+            if not started:  # else the client gets a cut-off answer: nothing better is left
+                response = _error(
+                    "internal_error", "internal server error (logged on the server)", 500
+                )
+                response.headers.update(SECURITY_HEADERS)
+                with contextlib.suppress(Exception):
+                    await response(scope, receive, send)
 
 
 def _page(name: str) -> Response:
@@ -426,12 +584,22 @@ def create_app(
         )
         return _error(code, str(exc.detail), exc.status_code)
 
-    @app.exception_handler(Exception)
-    async def internal_error(_: Request, exc: Exception) -> JSONResponse:
-        log.exception("internal error: %s", exc)
-        response = _error("internal_error", "internal server error (logged on the server)", 500)
-        response.headers.update(SECURITY_HEADERS)  # this answer bypasses the middleware
-        return response
+    def scope_client(scope: Scope) -> str:
+        peer = scope.get("client")
+        return client_of(peer[0] if peer else None, Headers(scope=scope).get("x-forwarded-for"))
+
+    log_error = LogLimiter(log, template="internal error for %s: %s%s", level=logging.ERROR)
+    allowed_origins = frozenset(
+        o.strip().lower().rstrip("/")
+        for o in os.environ.get("SEEP_ALLOWED_ORIGINS", "").replace(",", " ").split()
+    )
+    app.add_middleware(
+        _OriginCheck,
+        allowed=allowed_origins,
+        refused=lambda scope: log_bad(scope_client(scope), f"bad_origin ({scope['type']})"),
+    )
+    # Outermost: sees what every other layer let through (its 500 bypasses SecurityHeaders).
+    app.add_middleware(_InternalErrors, client=scope_client, log_error=log_error)
 
     # --- pages --------------------------------------------------------------------------------
 
@@ -591,7 +759,7 @@ def create_app(
         except WebSocketDisconnect:
             pass
         except Exception as exc:  # never let one client's trouble reach the others
-            log.exception("websocket error: %s", exc)
+            log_error(key, f"websocket: {type(exc).__name__}: {exc}"[:300], exc)
         finally:
             manager.disconnect(conn)
             conn.close()

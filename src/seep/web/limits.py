@@ -12,12 +12,16 @@ from __future__ import annotations
 import ipaddress
 import logging
 import time
+import weakref
 from collections import deque
 from collections.abc import Callable, Iterable
+from typing import Protocol
 
 __all__ = [
     "LOOPBACK",
     "ClientResolver",
+    "ConnectionCap",
+    "DropLines",
     "LogLimiter",
     "OpenTables",
     "QuietInvalidUtf8",
@@ -67,6 +71,11 @@ class ClientResolver:
 
     def _is_trusted(self, ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
         return any(ip.version == net.version and ip in net for net in self.trusted)
+
+    def is_trusted(self, peer: str | None) -> bool:
+        """True when the peer address ``peer`` is one of the trusted proxies."""
+        ip = _ip(peer) if peer else None
+        return ip is not None and self._is_trusted(ip)
 
     def __call__(self, peer: str | None, forwarded_for: str | None = None) -> str:
         ip = _ip(peer) if peer else None
@@ -168,10 +177,56 @@ class OpenTables:
         self._codes.setdefault(key, set()).add(code)
 
 
+class Closable(Protocol):
+    """What :class:`ConnectionCap` counts: an asyncio transport, say."""
+
+    def is_closing(self) -> bool: ...
+
+
+class ConnectionCap:
+    """At most ``limit`` open connections per client key (``limit`` 0: no limit).
+
+    A connection counts while its transport is open, whichever protocol holds it by then (a
+    socket upgraded to WebSocket counts as long as it lives): the transports are held weakly
+    and asked ``is_closing()``, so no protocol has to say when it ends.
+    """
+
+    def __init__(self, limit: int, *, max_keys: int = 100_000) -> None:
+        self.limit = limit
+        self.max_keys = max_keys
+        self._open: dict[str, weakref.WeakSet[Closable]] = {}
+
+    def count(self, key: str) -> int:
+        """How many of ``key``'s connections are open."""
+        conns = self._open.get(key)
+        if conns is None:
+            return 0
+        n = sum(not c.is_closing() for c in list(conns))
+        if n == 0:
+            del self._open[key]
+        return n
+
+    def admit(self, key: str, conn: Closable) -> bool:
+        """Count ``conn`` for ``key`` unless ``key`` already holds ``limit`` open ones."""
+        if self.limit <= 0:
+            return True
+        if self.count(key) >= self.limit:
+            return False
+        if key not in self._open and len(self._open) >= self.max_keys:
+            for k in list(self._open):
+                self.count(k)  # forgets the keys whose connections all closed
+        self._open.setdefault(key, weakref.WeakSet()).add(conn)
+        return True
+
+
 class LogLimiter:
     """Log a warning about a client at most once per ``every`` seconds; the lines held back
     are counted in the next one. Only what the server says is logged, never what the client
-    sent (it may hold a seat token)."""
+    sent (it may hold a seat token).
+
+    ``template`` words the line (the client, what happened, the count held back); an internal
+    error passes its exception as ``exc_info``, and only the lines logged carry its traceback.
+    """
 
     def __init__(
         self,
@@ -180,14 +235,18 @@ class LogLimiter:
         *,
         clock: Callable[[], float] = time.monotonic,
         max_keys: int = 10_000,
+        template: str = "bad input from %s: %s%s",
+        level: int = logging.WARNING,
     ) -> None:
         self.logger = logger
         self.every = every
         self.clock = clock
         self.max_keys = max_keys
+        self.template = template
+        self.level = level
         self._seen: dict[str, tuple[float, int]] = {}
 
-    def __call__(self, key: str, what: str) -> None:
+    def __call__(self, key: str, what: str, exc_info: BaseException | None = None) -> None:
         """``key`` did something worth a line: log ``what`` unless logged lately."""
         now = self.clock()
         last = self._seen.get(key)
@@ -202,7 +261,20 @@ class LogLimiter:
                 del self._seen[next(iter(self._seen))]
         self._seen[key] = (now, 0)
         more = f" ({held} more since the last line)" if held else ""
-        self.logger.warning("bad input from %s: %s%s", key, what, more)
+        self.logger.log(self.level, self.template, key, what, more, exc_info=exc_info)
+
+
+class DropLines(logging.Filter):
+    """Drops the records whose message is one of ``messages``: uvicorn's lines that the
+    server logs itself, limited per client (uvicorn would log one per request)."""
+
+    def __init__(self, messages: Iterable[str]) -> None:
+        super().__init__()
+        self.messages = frozenset(messages)
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """False for a message to drop."""
+        return record.msg not in self.messages
 
 
 class QuietInvalidUtf8(logging.Filter):

@@ -44,7 +44,7 @@ from sqlalchemy import (
 )
 from sqlalchemy import Table as SqlTable
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DatabaseError, IntegrityError
 
 if TYPE_CHECKING:
     from .tables import Table
@@ -53,6 +53,7 @@ __all__ = [
     "DEFAULT_URL",
     "LIVE",
     "WAL_LIMIT_BYTES",
+    "BadDatabase",
     "Lease",
     "Store",
     "StoreConflict",
@@ -101,6 +102,34 @@ leases_t = SqlTable(
 )
 
 
+class BadDatabase(Exception):
+    """The database cannot be used: the message is one line naming the file and what is
+    wrong with it (``seep serve`` prints it instead of a traceback)."""
+
+
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def _check_sqlite_file(path: Path) -> None:
+    """Refuse an existing file that is not an SQLite database. An empty file is refused too:
+    SQLite would take it for a new database, and a server started on a truncated file or a
+    mistyped path would run empty without a word. A file that does not exist yet is new."""
+    try:
+        with path.open("rb") as f:
+            head = f.read(len(_SQLITE_MAGIC))
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise BadDatabase(f"the database {path} cannot be opened: {exc.strerror}") from None
+    if not head:
+        raise BadDatabase(
+            f"the database {path} is an empty file, not a Seep database "
+            "(delete it to start a new one)"
+        )
+    if head != _SQLITE_MAGIC:
+        raise BadDatabase(f"the database {path} is not an SQLite database file")
+
+
 class StoreConflict(Exception):
     """A write that another writer got in first: a table code already taken, a move number
     already stored, or a table whose lease another instance holds."""
@@ -143,18 +172,33 @@ class Store:
 
     def __init__(self, url: str | None = None, *, owner: str | None = None) -> None:
         self.url = database_url(url)
+        where = self.url
         if self.url.startswith("sqlite:///") and ":memory:" not in self.url:
             path = Path(self.url.removeprefix("sqlite:///"))
             path.parent.mkdir(parents=True, exist_ok=True)
+            _check_sqlite_file(path)
+            where = str(path)
         self.engine: Engine = create_engine(self.url)
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        with self.engine.begin() as c:
-            if self.engine.dialect.name == "postgresql":
-                # Several instances starting at once: one creates the schema, the others wait.
-                c.exec_driver_sql("SELECT pg_advisory_xact_lock(7331)")
-            metadata.create_all(c)
-            status_index.create(c, checkfirst=True)  # databases made before the index
+        try:
+            with self.engine.begin() as c:
+                if self.engine.dialect.name == "postgresql":
+                    # Several instances starting at once: one creates the schema, the others
+                    # wait.
+                    c.exec_driver_sql("SELECT pg_advisory_xact_lock(7331)")
+                metadata.create_all(c)
+                status_index.create(c, checkfirst=True)  # databases made before the index
+                # A damaged file is refused here, with its name, rather than by a traceback
+                # half-way through loading the tables.
+                damage = self._damage(c) if self.engine.dialect.name == "sqlite" else None
+        except DatabaseError as exc:
+            self.engine.dispose()
+            reason = str(exc.orig).splitlines()[0] if exc.orig is not None else str(exc)
+            raise BadDatabase(f"the database {where} cannot be used: {reason}") from None
+        if damage is not None:
+            self.engine.dispose()
+            raise BadDatabase(f"the database {where} is damaged ({damage}): restore a backup")
         # A move is written on the event loop's thread while every table waits: the statements
         # are built once (SQLAlchemy then reuses their compiled form) on one kept connection.
         self._conn = self.engine.connect()
@@ -169,6 +213,16 @@ class Store:
         self.owner = owner
         if owner is not None:
             self._set_version = self._set_version.where(self._held(tables_t.c.code))
+
+    @staticmethod
+    def _damage(c: Any) -> str | None:
+        # quick_check reads every page once without the index cross-checks of integrity_check
+        # (about a second per GB): a start-up cost worth a clear refusal of a damaged file.
+        problem = c.exec_driver_sql("PRAGMA quick_check(1)").scalar()
+        if problem == "ok":
+            return None
+        lines = str(problem).splitlines()  # "*** in database main ***" heads the detail
+        return "; ".join(line for line in lines if not line.startswith("***")) or lines[0]
 
     def close(self) -> None:
         """Release the connections."""

@@ -1,0 +1,249 @@
+"""How ``seep serve`` runs the app under uvicorn: its HTTP protocol with the guards uvicorn
+lacks, the open-file limit, and the settings for both (docs/web.md, "Settings").
+
+uvicorn keeps an unfinished request open forever and, with httptools, buffers request headers
+without limit; it caps neither connections per client nor its own plain-text 400 answers'
+headers. :func:`guarded_protocol` is uvicorn's pure-Python h11 protocol with:
+
+- a request timeout: a connection must deliver each whole request (head and body) within
+  ``request_timeout`` seconds of opening or of its previous answer, or it is closed;
+- a head size limit: h11 refuses a head over ``max_header_bytes`` (its
+  ``max_incomplete_event_size``), answered here with a 431;
+- a cap of open connections per client address (never for a trusted proxy, whose clients are
+  many: the proxy caps them, docs/deploy.md);
+- its own 400 and 431 answers in the app's JSON error format with the app's security headers,
+  and logged once a minute per client.
+
+The h11 protocol rather than httptools: HTTP requests are few (the game runs over one
+WebSocket per player, served by uvicorn's WebSocket protocol after the upgrade either way),
+and h11's state machine tells exactly when a request has fully arrived.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import resource
+from dataclasses import dataclass
+from typing import Any
+
+import h11
+import uvicorn
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from .limits import ClientResolver, ConnectionCap, DropLines, LogLimiter
+
+__all__ = [
+    "HttpLimits",
+    "build_config",
+    "guarded_protocol",
+    "raise_open_file_limit",
+]
+
+log = logging.getLogger("seep.web")
+
+# uvicorn logs this line for every malformed request, before the answer that the guarded
+# protocol logs itself, once a minute per client.
+_UVICORN_BAD_REQUEST = "Invalid HTTP request received."
+
+
+def _env_number(name: str, default: float, *, whole: bool = False, least: float = 0) -> float:
+    raw = os.environ.get(name)
+    if raw is None or not raw.strip():
+        return default
+    try:
+        value = int(raw) if whole else float(raw)
+    except ValueError:
+        value = least - 1
+    if value < least:
+        kind = "a whole number" if whole else "a number"
+        raise SystemExit(f"{name} must be {kind} of at least {least:g}, got {raw!r}")
+    return value
+
+
+@dataclass(frozen=True)
+class HttpLimits:
+    """The HTTP layer's limits (docs/web.md, "Settings"); 0 turns a limit off."""
+
+    request_timeout: float = 10.0
+    max_header_bytes: int = 16 * 1024
+    max_connections_per_client: int = 100
+
+    @classmethod
+    def from_env(cls) -> HttpLimits:
+        """The limits from ``SEEP_REQUEST_TIMEOUT``, ``SEEP_MAX_HEADER_BYTES`` and
+        ``SEEP_MAX_CONNECTIONS_PER_CLIENT``; SystemExit with a plain sentence for a bad one."""
+        return cls(
+            request_timeout=_env_number("SEEP_REQUEST_TIMEOUT", cls.request_timeout),
+            # Below 1 KiB a browser's own request head (cookies aside) no longer fits.
+            max_header_bytes=int(
+                _env_number("SEEP_MAX_HEADER_BYTES", cls.max_header_bytes, whole=True, least=1024)
+            ),
+            max_connections_per_client=int(
+                _env_number(
+                    "SEEP_MAX_CONNECTIONS_PER_CLIENT", cls.max_connections_per_client, whole=True
+                )
+            ),
+        )
+
+
+def raise_open_file_limit() -> tuple[int, int]:
+    """Raise this process's open-file limit (``RLIMIT_NOFILE``) to its hard limit: every
+    connection is a file, and 1,024 (a common default for services) is soon used up. Returns
+    the (soft, hard) limits now in force."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != soft:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+            soft = hard
+        except (ValueError, OSError) as exc:  # e.g. macOS refuses RLIM_INFINITY
+            log.warning("open-file limit left at %d: %s", soft, exc)
+    return soft, hard
+
+
+def _error_answer(status: int, reason: str, code: str, message: str) -> bytes:
+    """A complete HTTP/1.1 answer that closes the connection, in the app's error format."""
+    from .app import SECURITY_HEADERS  # the app's module imports FastAPI: only when serving
+
+    body = json.dumps({"error": {"code": code, "message": message}}).encode()
+    head = [
+        f"HTTP/1.1 {status} {reason}",
+        "content-type: application/json",
+        f"content-length: {len(body)}",
+        "connection: close",
+        *(f"{name}: {value}" for name, value in SECURITY_HEADERS.items()),
+    ]
+    return ("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + body
+
+
+def guarded_protocol(
+    limits: HttpLimits,
+    client_of: ClientResolver | None = None,
+    log_client: LogLimiter | None = None,
+) -> type[H11Protocol]:
+    """uvicorn's h11 protocol class with ``limits`` (see the module's doc). ``client_of`` names
+    a connection's client (its address, an IPv6 one its /64) and knows the trusted proxies;
+    ``log_client`` logs a refusal once a minute per client."""
+    resolver = client_of or ClientResolver()
+    log_once = log_client or LogLimiter(log)
+    cap = ConnectionCap(limits.max_connections_per_client)
+    too_many = _error_answer(
+        503,
+        "Service Unavailable",
+        "too_many_connections",
+        f"your address has {limits.max_connections_per_client} connections open to this "
+        "server (the limit): close some",
+    ).replace(b"connection: close", b"retry-after: 10\r\nconnection: close")
+    head_too_large = _error_answer(
+        431,
+        "Request Header Fields Too Large",
+        "too_large",
+        f"a request's head is at most {limits.max_header_bytes} bytes",
+    )
+    bad_request = _error_answer(
+        400, "Bad Request", "bad_request", "this is not a valid HTTP/1.1 request"
+    )
+
+    class GuardedH11Protocol(H11Protocol):
+        """H11Protocol with a request timeout, a head size limit and a connection cap."""
+
+        def __init__(self, config: uvicorn.Config, *args: Any, **kwargs: Any) -> None:
+            super().__init__(config, *args, **kwargs)
+            if config.h11_max_incomplete_event_size != limits.max_header_bytes:
+                self.conn = h11.Connection(h11.SERVER, limits.max_header_bytes)
+            self._request_timer: asyncio.TimerHandle | None = None
+            self._client_key = "unknown"
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            peer = self.client[0] if self.client else None
+            self._client_key = resolver(peer)
+            if not resolver.is_trusted(peer) and not cap.admit(self._client_key, transport):
+                log_once(self._client_key, "too many connections (closed at once)")
+                transport.write(too_many)
+                transport.close()
+                return
+            self._arm()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
+            super().connection_lost(exc)
+
+        def _arm(self) -> None:
+            self._disarm()
+            if limits.request_timeout > 0:
+                self._request_timer = self.loop.call_later(
+                    limits.request_timeout, self._request_timed_out
+                )
+
+        def _disarm(self) -> None:
+            if self._request_timer is not None:
+                self._request_timer.cancel()
+                self._request_timer = None
+
+        def _request_timed_out(self) -> None:
+            # No answer: the client is too slow to read one, or holds the socket on purpose.
+            self._request_timer = None
+            if not self.transport.is_closing():
+                self.transport.close()
+
+        def handle_events(self) -> None:
+            super().handle_events()
+            if self.conn.their_state in (h11.DONE, h11.MUST_CLOSE):
+                self._disarm()  # the whole request is in: the app's answer may take its time
+
+        def handle_websocket_upgrade(self, event: h11.Request) -> None:
+            self._disarm()  # the socket now belongs to the WebSocket protocol
+            super().handle_websocket_upgrade(event)
+
+        def on_response_complete(self) -> None:
+            # Armed before uvicorn starts the next pipelined request, which disarms it if whole.
+            if not self.transport.is_closing():
+                self._arm()
+            super().on_response_complete()
+
+        def send_400_response(self, msg: str) -> None:
+            # h11 refused the request (the state machine is in ERROR): its receive buffer
+            # tells a head that outgrew the limit from any other malformed request.
+            too_large = len(self.conn.trailing_data[0]) > limits.max_header_bytes
+            log_once(self._client_key, "request head too large" if too_large else "bad HTTP")
+            self._disarm()
+            self.transport.write(head_too_large if too_large else bad_request)
+            self.transport.close()
+
+        def _unsupported_upgrade_warning(self) -> None:
+            log_once(self._client_key, "unsupported Upgrade header (answered as plain HTTP)")
+
+    return GuardedH11Protocol
+
+
+def build_config(
+    app: Any,
+    *,
+    host: str,
+    port: int,
+    log_level: str = "warning",
+    limits: HttpLimits | None = None,
+    client_of: ClientResolver | None = None,
+) -> uvicorn.Config:
+    """The uvicorn settings ``seep serve`` runs ``app`` with."""
+    limits = limits or HttpLimits.from_env()
+    config = uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level=log_level,
+        http=guarded_protocol(limits, client_of),
+        ws_max_size=1 << 20,
+        # The app alone decides whom to believe about X-Forwarded-For (uvicorn would believe
+        # any local peer).
+        proxy_headers=False,
+        server_header=False,
+        h11_max_incomplete_event_size=limits.max_header_bytes,
+    )
+    uvicorn_log = logging.getLogger("uvicorn.error")
+    if not any(isinstance(f, DropLines) for f in uvicorn_log.filters):
+        uvicorn_log.addFilter(DropLines([_UVICORN_BAD_REQUEST]))
+    return config
