@@ -57,11 +57,17 @@ def pause_socket(pg: Any) -> None:
 
 
 def wait_my_play_turn(pg: Any) -> None:
-    """Wait until this page may play a card (the bots have bid and opened)."""
-    pg.wait_for_function(
-        "() => document.body.dataset.myturn === 'true' && document.body.dataset.phase === 'play'",
-        timeout=TIMEOUT,
-    )
+    """Wait until this page may play a card (bidding first when the bid is ours)."""
+    while True:
+        pg.wait_for_function("() => document.body.dataset.myturn === 'true'", timeout=TIMEOUT)
+        if pg.evaluate("() => document.body.dataset.phase") == "play":
+            return
+        version = pg.evaluate("() => window.seepTable.state.version")
+        pg.evaluate(
+            "() => { const L = window.seepTable.state.legal;"
+            " window.seepTable.play(L.find(m => m.action === 'bid') || L[0]); }"
+        )
+        pg.wait_for_function("(v) => window.seepTable.state.version !== v", arg=version)
 
 
 SUMMARY = {
@@ -119,3 +125,190 @@ def test_the_state_names_each_moves_sweep_points() -> None:
                 State.model_validate(state)  # the published schema holds the field
                 return
     raise AssertionError("no sweep in 200 random deals")
+
+
+# --- the move log ---------------------------------------------------------------------------
+
+
+def test_the_move_log_words_the_deal(server: str, page: Any) -> None:  # noqa: F811
+    """The deal's moves in words, newest last, from the state's history; the plays since my
+    last move marked; a sweep's points shown; a live region reads new moves out."""
+    page.set_viewport_size({"width": 1280, "height": 720})
+    create_table(page, server, "Asha")
+    start(page)
+    wait_my_play_turn(page)
+    # Play on until the bots have moved after one move of mine.
+    while page.evaluate(
+        "() => { const h = window.seepTable.state.view.history;"
+        " const mine = h.map(m => m.seat).lastIndexOf(0);"
+        " return mine < 0 || mine === h.length - 1; }"
+    ):
+        page.evaluate(
+            "() => { const L = window.seepTable.state.legal;"
+            " window.seepTable.play(L.find(m => m.action !== 'bid') || L[0]); }"
+        )
+        page.wait_for_function("() => document.body.dataset.myturn !== 'true'")
+        wait_my_play_turn(page)
+    st = state_of(page)
+    history = st["view"]["history"]
+    lines = page.locator("#movelog-list li.log-move")
+    assert lines.count() == len(history)
+    names = {0: "You", 1: "Bot W", 2: "Bot S", 3: "Bot E"}
+    for i, m in enumerate(history):
+        text = lines.nth(i).inner_text()
+        assert names[m["seat"]] in text and "NWSE"[m["seat"]] in text, text
+        if m.get("card"):
+            assert m["card"][0].replace("T", "10") in text, (m, text)
+    mine = max(i for i, m in enumerate(history) if m["seat"] == 0)
+    since = page.eval_on_selector_all("#movelog-list li.since", "els => els.map(e => +e.dataset.i)")
+    assert since == [i for i in range(mine + 1, len(history)) if history[i]["seat"] != 0]
+    assert page.get_attribute("#movelog-live", "aria-live") == "polite"
+    assert page.get_attribute("#movelog-list", "tabindex") == "0"
+    assert page.locator("#movelog-box[open]").count() == 1  # open on a desktop
+    screenshot(page, "movelog")
+
+    # A capture that swept: the log says so, from the server's history_sweeps.
+    pause_socket(page)
+    st["history_sweeps"] = [0] * len(history)
+    st["view"]["history"].append(
+        {"action": "capture", "card": "KH", "loose": ["9C", "4D"], "seat": 1}
+    )
+    st["history_sweeps"].append(50)
+    st["legal"] = []
+    st["version"] += 1
+    feed(page, st)
+    last = page.locator("#movelog-list li.log-move").last
+    assert "Bot W" in last.inner_text() and "took" in last.inner_text()
+    assert last.locator(".log-sweep").inner_text() == "sweep +50"
+    live = page.inner_text("#movelog-live")
+    assert "Bot W" in live and "king of hearts" in live and "sweep +50" in live, live
+
+
+def test_the_phone_settings_menu(server: str, browser: Any) -> None:  # noqa: F811
+    """At 390 px the settings sit behind one button: aria-expanded, opened and closed by
+    keyboard (Escape gives the focus back), Sound, language, four colours and How to play."""
+    errors: list[str] = []
+    pg = new_page(browser, 390, 844, errors)
+    try:
+        create_table(pg, server, "Meera")
+        start(pg)
+        assert pg.is_visible("#menu-btn") and not pg.is_visible("#mute-btn")
+        assert pg.get_attribute("#menu-btn", "aria-expanded") == "false"
+        assert pg.locator("#movelog-box[open]").count() == 0  # a strip on a phone
+        assert pg.is_visible("#movelog-summary")
+        pg.focus("#menu-btn")
+        pg.keyboard.press("Enter")
+        assert pg.get_attribute("#menu-btn", "aria-expanded") == "true"
+        for sel in ("#mute-btn", ".lang-switch", "#four-colour-btn", ".howto-link"):
+            assert pg.is_visible(f"#settings-menu {sel}"), sel
+            box = pg.locator(f"#settings-menu {sel}").bounding_box()
+            assert box and box["x"] >= 0 and box["x"] + box["width"] <= 390, (sel, box)
+        assert pg.evaluate("() => document.activeElement.id") == "mute-btn"
+        screenshot(pg, "phone-menu")
+        pg.keyboard.press("Enter")  # Sound off, from the menu
+        assert pg.inner_text("#mute-btn") == "Sound off"
+        pg.keyboard.press("Escape")
+        assert not pg.is_visible("#mute-btn")
+        assert pg.get_attribute("#menu-btn", "aria-expanded") == "false"
+        assert pg.evaluate("() => document.activeElement.id") == "menu-btn"
+        # The four-colour deck: clubs green, remembered.
+        pg.click("#menu-btn")
+        pg.click("#four-colour-btn")
+        assert pg.get_attribute("#four-colour-btn", "aria-pressed") == "true"
+        pg.reload()
+        pg.wait_for_selector(".seat .name")
+        assert pg.evaluate("() => document.documentElement.classList.contains('four-colour')")
+        assert not errors, errors
+    finally:
+        pg.context.close()
+
+
+def test_four_colours_in_the_hand_the_floor_and_the_chips(server: str, page: Any) -> None:  # noqa: F811
+    create_table(page, server, "Asha")
+    start(page)
+    wait_my_play_turn(page)
+    pause_socket(page)
+    st = state_of(page)
+    st["view"]["hands"][0] = ["2C", "3S", "4D", "5H"]
+    st["view"]["loose"] = ["6C", "7S"]
+    st["view"]["history"] = [{"action": "throw", "card": "9C", "seat": 1}]
+    st["history_sweeps"] = [0]
+    st["legal"] = [{"action": "throw", "card": c} for c in st["view"]["hands"][0]]
+    st["version"] += 1
+    feed(page, st)
+    colour = "(sel) => getComputedStyle(document.querySelector(sel)).color"
+    assert page.evaluate(colour, ".hand .card[data-c='2C']") == page.evaluate(
+        colour, ".hand .card[data-c='3S']"
+    )  # two colours: clubs and spades alike
+    page.click("#four-colour-btn")
+    green, blue = "rgb(23, 128, 58)", "rgb(31, 95, 191)"
+    assert page.evaluate(colour, ".hand .card[data-c='2C']") == green
+    assert page.evaluate(colour, ".hand .card[data-c='4D']") == blue
+    assert page.evaluate(colour, ".floor .card[data-c='6C']") == green
+    assert page.evaluate(colour, "#movelog-list .chip.suit-C") == green
+    assert page.evaluate(colour, ".hand .card[data-c='3S']") != green
+
+
+# --- the layout -----------------------------------------------------------------------------
+
+
+def _house(value: int, cards: list[str], owner: int, cemented: bool = False) -> dict[str, Any]:
+    return {"value": value, "cards": cards, "owners": [owner], "cemented": cemented}
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (390, 844)])
+def test_the_hand_stays_in_view_as_the_floor_grows(
+    server: str,  # noqa: F811
+    browser: Any,  # noqa: F811
+    size: tuple[int, int],
+) -> None:
+    """The hand inside the screen and its top still (within 2 px) from an empty floor to three
+    houses and eight loose cards, and while the move buttons come and go."""
+    width, height = size
+    errors: list[str] = []
+    pg = new_page(browser, width, height, errors)
+    try:
+        create_table(pg, server, "Asha")
+        start(pg)
+        wait_my_play_turn(pg)
+        pause_socket(pg)
+        base = state_of(pg)
+        hand = ["AS", "2H", "3D", "4C", "5S", "6H", "7D", "8C", "9S", "TH", "JD", "QC"]
+        floors: list[tuple[list[str], list[dict[str, Any]]]] = [
+            ([], []),
+            (["KS", "KH"], []),
+            (["KS", "KH", "KD", "KC"], [_house(9, ["4S", "5H"], 0)]),
+            (
+                ["KS", "KH", "KD", "KC", "QS", "QH", "JS", "JH"],
+                [
+                    _house(9, ["4S", "5H"], 0),
+                    _house(11, ["AH", "TD", "6S", "5D"], 1, True),
+                    _house(13, ["9D", "4H", "8S", "5C"], 2, True),
+                ],
+            ),
+        ]
+        tops = []
+        for i, (loose, houses) in enumerate(floors):
+            st = copy.deepcopy(base)
+            st["view"]["hands"][0] = hand[: 12 - i]
+            st["view"]["loose"] = loose
+            st["view"]["houses"] = houses
+            st["legal"] = [{"action": "throw", "card": c} for c in hand[: 12 - i]]
+            st["version"] += i + 1
+            feed(pg, st)
+            # A card's moves show above the hand (clicked from the script: nothing scrolls).
+            pg.evaluate(
+                "() => { window.scrollTo(0, 0); document.querySelector('.hand .card').click(); }"
+            )
+            box = pg.locator("#hand").bounding_box()
+            assert box, "no hand"
+            cards = pg.locator("#hand .card").last.bounding_box()
+            assert cards and cards["y"] + cards["height"] <= height, (size, i, cards)
+            assert cards["x"] + cards["width"] <= width, (size, i, cards)
+            assert box["y"] >= 0 and box["y"] + box["height"] <= height, (size, i, box)
+            tops.append(box["y"])
+        assert max(tops) - min(tops) <= 2, f"the hand moved: {tops}"
+        assert pg.locator(".floor .house").count() == 3
+        assert not errors, errors
+    finally:
+        pg.context.close()

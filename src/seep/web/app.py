@@ -615,6 +615,11 @@ def create_app(
     async def replay_page(code: str) -> Response:
         return _page("index.html")
 
+    @app.api_route("/favicon.ico", methods=["GET", "HEAD"], include_in_schema=False)
+    async def favicon() -> Response:
+        # An SVG under the name browsers ask for: every page links it (index, how to play).
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
     @app.get("/healthz", include_in_schema=False)
     async def health() -> dict[str, str]:
         # The proxy's health check (docs/deploy.md): cheap, no database round trip.

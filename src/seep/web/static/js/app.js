@@ -3,6 +3,7 @@ import { initLobby } from "./lobby.js";
 import { TableView } from "./table.js";
 import { ReplayView } from "./replay.js";
 import { langSwitchHtml, t, translatePage, wireLangSwitch } from "./i18n.js";
+import { fourColour } from "./cards.js";
 
 function show(id) {
   for (const el of document.querySelectorAll("body > .view")) el.hidden = el.id !== id;
@@ -10,6 +11,7 @@ function show(id) {
 
 function route() {
   wireLangSwitch();
+  document.documentElement.classList.toggle("four-colour", fourColour()); // the remembered deck
   translatePage();
   const path = location.pathname;
   let m = path.match(/^\/t\/([A-Za-z0-9]{3,8})\/?$/);

@@ -1,6 +1,24 @@
-// Drawing cards: inline SVG suit symbols, big readable ranks, red and black suits.
+// Drawing cards: inline SVG suit symbols, big readable ranks, red and black suits (or four
+// colours: the page's "four-colour" preference colours each suit on its own, seep.css).
 // Nothing here knows a rule of Seep: ranks and suits are only drawn and sorted for display.
 import { t } from "./i18n.js";
+import { prefs } from "./net.js";
+
+/** The seats' fixed compass letters, as the core and the notation name them: four players
+ * sit N W S E (seat 0 to 3), two sit N and S facing each other. */
+const COMPASS_LETTERS = { 4: "NWSE", 2: "NS" };
+const COMPASS_WORDS = { N: "North", W: "West", S: "South", E: "East" };
+
+/** A seat's compass letter: "N", "W", "S", "E" (where a full name has no room). */
+export function seatLetter(seat, nSeats = 4) {
+  return (COMPASS_LETTERS[nSeats] || COMPASS_LETTERS[4])[seat] || "?";
+}
+
+/** A seat's compass name in the page's language: "North", "West", "South", "East". */
+export function seatCompass(seat, nSeats = 4) {
+  const word = COMPASS_WORDS[seatLetter(seat, nSeats)];
+  return word ? t(word) : "?";
+}
 
 const SUIT_PATHS = {
   S: "M50 5C41 22 7 38 7 61c0 14 10 23 22 23 8 0 14-3 18-9-1 10-5 17-13 21h32c-8-4-12-11-13-21 4 6 10 9 18 9 12 0 22-9 22-23C93 38 59 22 50 5z",
@@ -75,7 +93,7 @@ export function sortCards(cards) {
 
 /** A full card face. extra: extra class names; attrs: extra attribute text. */
 export function cardHtml(card, extra = "", attrs = "") {
-  const color = isRed(card) ? "red" : "black";
+  const color = `${isRed(card) ? "red" : "black"} suit-${card[1]}`;
   const r = rankText(card[0]);
   return (
     `<div class="card ${color} ${extra}" data-card="${card}" title="${cardLabel(card)}" ${attrs}>` +
@@ -92,10 +110,27 @@ export function cardBackHtml(extra = "") {
 
 /** A small inline card chip for text: rank and suit symbol, coloured. */
 export function chipHtml(card) {
-  const color = isRed(card) ? "red" : "black";
+  const color = `${isRed(card) ? "red" : "black"} suit-${card[1]}`;
   return `<span class="chip ${color}" title="${cardLabel(card)}">${rankText(card[0])}${suitSvg(card[1], "suit tiny")}</span>`;
 }
 
 export function chipsHtml(cards) {
   return sortCards(cards).map(chipHtml).join("");
+}
+
+/** A card as plain text, for a notice read as text: "10♦". */
+export function cardText(card) {
+  return `${rankText(card[0])}${SUIT_SYMBOLS[card[1]]}`;
+}
+const SUIT_SYMBOLS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+
+/** Whether the page draws the four-colour deck (♣ green, ♦ blue), a remembered preference. */
+export function fourColour() {
+  return prefs.get("four-colour", "0") === "1";
+}
+
+/** Switch the four-colour deck on or off, for this page and the next visits. */
+export function setFourColour(on) {
+  prefs.set("four-colour", on ? "1" : "0");
+  document.documentElement.classList.toggle("four-colour", on);
 }

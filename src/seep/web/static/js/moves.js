@@ -1,7 +1,7 @@
 // Moves as the server sends them (docs/format.md move objects): text, labels and the narrowing of
 // the server's legal list by what the player has pointed at. The page never decides what is
 // legal: it only keeps the moves of the server's list that agree with the selection.
-import { chipsHtml, chipHtml, sortCards } from "./cards.js";
+import { cardLabel, cardText, chipsHtml, chipHtml, sortCards } from "./cards.js";
 import { t } from "./i18n.js";
 
 export const ACTIONS = ["capture", "build", "cement", "break", "throw"];
@@ -101,6 +101,47 @@ export function pastTenseHtml(m) {
       return `${card} ${t("cemented")} ${houseWord(m.value)}`;
     case "break":
       return `${card} ${t("broke {house} to {v}", { house: houseWord(m.house), v: m.value })}`;
+    default:
+      return notation(m);
+  }
+}
+
+/**
+ * A move in words, for the move log and the clock's notice: "2♦ built a house of 12 with
+ * 10♥", "K♥ took house 11 and 9♣ 2♦". Only the move dict's own fields are worded (card, action,
+ * value, house, houses, loose): nothing is worked out from the rules. `asText`: plain text
+ * (a notice), `spoken`: plain text with the cards' names (a screen reader's live region),
+ * else HTML with coloured card chips.
+ */
+export function moveSentence(m, { asText = false, spoken = false } = {}) {
+  if (!m) return "";
+  asText = asText || spoken;
+  const one = spoken ? cardLabel : asText ? cardText : chipHtml;
+  const many = (cards) => sortCards(cards).map(one).join(spoken ? ", " : " ");
+  const house = (v) => (asText ? t("house {v}", { v }) : houseWord(v));
+  const card = m.card ? one(m.card) : "";
+  const loose = m.loose || [];
+  const cards = many(loose);
+  switch (m.action) {
+    case "bid":
+      return t("bid {v}", { v: m.value });
+    case "redeal":
+      return t("asked for a redeal");
+    case "throw":
+      return t("{card} thrown onto the floor", { card });
+    case "capture": {
+      const parts = (m.houses || []).map(house);
+      if (loose.length) parts.push(cards);
+      return t("{card} took {taken}", { card, taken: parts.join(` ${t("and")} `) });
+    }
+    case "build":
+      return loose.length ? t("{card} built a house of {v} with {cards}", { card, v: m.value, cards }) : t("{card} built a house of {v}", { card, v: m.value });
+    case "cement":
+      return loose.length ? t("{card} cemented the house of {v} with {cards}", { card, v: m.value, cards }) : t("{card} cemented the house of {v}", { card, v: m.value });
+    case "break":
+      return loose.length
+        ? t("{card} raised the house of {h} to {v} with {cards}", { card, h: m.house, v: m.value, cards })
+        : t("{card} raised the house of {h} to {v}", { card, h: m.house, v: m.value });
     default:
       return notation(m);
   }

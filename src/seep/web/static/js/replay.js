@@ -2,8 +2,8 @@
 // from the server (GET /api/tables/{code}/replay: every position after every move, replayed by
 // the engine); without that route the page falls back to the docs/format.md record and shows each
 // deal's start with its list of moves. Nothing here applies a move itself.
-import { cardBackHtml, cardHtml, chipsHtml, houseSets, sortCards } from "./cards.js";
-import { notation, pastTenseHtml } from "./moves.js";
+import { cardBackHtml, cardHtml, chipsHtml, houseSets, seatCompass, seatLetter, sortCards } from "./cards.js";
+import { moveSentence, notation, pastTenseHtml } from "./moves.js";
 import { api, esc, prefs, toast } from "./net.js";
 import { langSwitchHtml, t } from "./i18n.js";
 import { errorText } from "./reasons.js";
@@ -11,7 +11,6 @@ import { errorText } from "./reasons.js";
 const SPEEDS = [0.5, 1, 2, 4];
 const STEP_MS = 1400; // one move a step at speed 1: time to see what it did
 
-const SEAT_NAMES = ["Seat 1", "Seat 2", "Seat 3", "Seat 4"];
 
 export class ReplayView {
   constructor(root, code) {
@@ -19,7 +18,7 @@ export class ReplayView {
     this.code = code.toUpperCase();
     this.steps = [];
     this.i = 0;
-    this.names = SEAT_NAMES;
+    this.names = []; // the players' names; a seat without one goes by its compass name
     this.players = 4; // two under the two_player rules (docs/rules.md §12)
     this.full = true;
     this.timer = null;
@@ -30,7 +29,8 @@ export class ReplayView {
     this.root.innerHTML = `<div class="replay-page"><p class="muted">${t("Loading the game…")}</p></div>`;
     try {
       const info = await api(`/api/tables/${this.code}`);
-      this.names = info.seats.map((s, i) => s.name || SEAT_NAMES[i]);
+      // A bot's name is the server's English ("Bot S"): the page words it in its language.
+      this.names = info.seats.map((s, i) => (s.kind === "bot" ? t("Bot {n}", { n: seatLetter(i, info.seats.length) }) : s.name || ""));
     } catch (e) {
       /* names are a nicety */
     }
@@ -117,21 +117,24 @@ export class ReplayView {
       for (let j = this.i; j >= 0 && !pos; j--) pos = this.steps[j].position;
     }
     this.root.querySelector("#replay-body").innerHTML = this.positionHtml(pos, step, dealSteps, k);
+    const log = this.root.querySelector("#replay-log");
+    if (log) log.scrollTop = log.scrollHeight; // the latest move in sight
   }
 
   name(s) {
-    return esc(this.names[s] || SEAT_NAMES[s]);
+    return esc(this.names[s] || seatCompass(s, this.players));
   }
 
   teamMembers(tm) {
-    const full = `${this.names[tm] || SEAT_NAMES[tm]} & ${this.names[tm + 2] || SEAT_NAMES[tm + 2]}`;
+    const who = (s) => this.names[s] || seatCompass(s, this.players);
+    const full = `${who(tm)} & ${who(tm + 2)}`;
     return `<span class="members-inline" title="${esc(full)}">(${esc(full)})</span>`;
   }
 
   teamLabel(tm) {
     // Two players: each is his own side (R2P1), named by player.
     if (this.players === 2) return `<span class="team${tm}"><b>${this.name(tm)}</b></span>`;
-    return `<span class="team${tm}"><b>${t(tm ? "Team B" : "Team A")}</b> ${this.teamMembers(tm)}</span>`;
+    return `<span class="team${tm}"><b>${seatCompass(tm, 4)}–${seatCompass(tm + 2, 4)}</b> ${this.teamMembers(tm)}</span>`;
   }
 
   /** Autoplay: one step every STEP_MS / speed until the end or a pause. */
@@ -190,8 +193,25 @@ export class ReplayView {
     const h = p.hands[s];
     const cards = Array.isArray(h) ? sortCards(h).map((c) => cardHtml(c, "mini-face")).join("") : Array.from({ length: h || 0 }, () => cardBackHtml("mini")).join("");
     return `<div class="seat replay-hand team${s % 2} ${p.to_move === s ? "to-move" : ""}" data-seat="${s}">
-        <div class="seat-head"><span class="dot team${s % 2}"></span><span class="name" title="${this.name(s)}">${this.name(s)}</span>${p.dealer === s ? `<span class="badge">${t("dealer")}</span>` : ""}</div>
+        <div class="seat-head"><span class="dot team${s % 2}"></span><span class="compass-tag" title="${esc(seatCompass(s, this.players))}">${seatLetter(s, this.players)}</span><span class="name" title="${this.name(s)}">${this.name(s)}</span>${p.dealer === s ? `<span class="badge">${t("dealer")}</span>` : ""}</div>
         <div class="cards">${cards}</div></div>`;
+  }
+
+  /** The deal's moves up to this step in words, as the table's move log has them; a sweep's
+   * points are the rise of the position's sweeps over the move (the server's numbers). */
+  logHtml(dealSteps, k) {
+    const lines = [];
+    for (let j = 1; j <= k; j++) {
+      const step = dealSteps[j];
+      const before = dealSteps[j - 1].position;
+      const m = step.move;
+      const seat = m.seat ?? step.seat ?? (before ? before.to_move : null);
+      const rise = step.position && before ? (step.position.sweeps || [0, 0]).reduce((a, x, i) => a + x - ((before.sweeps || [0, 0])[i] || 0), 0) : 0;
+      const who = seat != null ? `<span class="log-who"><span class="compass-tag">${seatLetter(seat, this.players)}</span> ${this.name(seat)}</span> ` : "";
+      lines.push(`<li class="log-move ${seat != null ? `team${seat % 2}` : ""} ${j === k ? "current" : ""}">${who}<span class="log-what">${moveSentence(m)}</span>${rise > 0 ? ` <span class="log-sweep">${t("sweep +{n}", { n: rise })}</span>` : ""}</li>`);
+    }
+    return `<section class="panel movelog replay-log" aria-label="${t("Moves of this deal")}"><h3>${t("Moves")}</h3>
+      <ol class="movelog-list" id="replay-log" tabindex="0">${lines.join("") || `<li class="muted log-empty">${t("No move yet in this deal.")}</li>`}</ol></section>`;
   }
 
   positionHtml(p, step, dealSteps, k) {
@@ -207,8 +227,7 @@ export class ReplayView {
         <div class="house-cards">${houseSets(h.cards, h.value).map((set) => `<span class="house-set">${set.map((c) => cardHtml(c, "in-house")).join("")}</span>`).join("")}</div>
         <div class="owners">${h.owners.map((o) => `<span class="owner team${o % 2}">${this.name(o)}</span>`).join("")}</div></div>`)
       .join("");
-    const list = this.full
-      ? ""
+    const list = this.full ? this.logHtml(dealSteps, k)
       : `<ol class="move-list panel">${dealSteps.slice(1).map((s, j) => `<li class="${j + 1 === k ? "current" : ""}">${esc(notation(s.move))}</li>`).join("")}</ol>`;
     const result = step.result;
     const cap = p.captured || [[], []];

@@ -1,17 +1,29 @@
 // The table view (/t/{code}): draws the state the server sends and sends back moves taken
 // from the server's `legal` list, narrowed by what the player points at.
-import { cardHtml, cardBackHtml, cardLabel, chipsHtml, houseSets, sortCards } from "./cards.js";
+import {
+  cardHtml, cardBackHtml, cardLabel, chipsHtml, fourColour, houseSets, seatCompass, seatLetter, setFourColour, sortCards,
+} from "./cards.js";
 import { animate, flashTitle, muted, reducedMotion, setMuted, snapshot, stopFlash, sweepBanner, turnTone, unlockAudio } from "./fx.js";
 import { langSwitchHtml, t } from "./i18n.js";
 import {
   ACTIONS, ACTION_WORDS, ACTION_HELP, describeHtml, housesTouched, moveValue, narrow, notation,
-  pastTenseHtml, sameMove, sortMoves,
+  moveSentence, pastTenseHtml, sameMove, sortMoves,
 } from "./moves.js";
 import { api, esc, prefs, TableSocket, toast, tokens } from "./net.js";
 import { pendingTransfer, Social } from "./social.js";
+import { errorText, reasonText } from "./reasons.js";
 
 const POS = ["bottom", "right", "top", "left"]; // seat relative to me: me, my right, partner, left
 const MAX_CHOICES = 8;
+
+/** A count in words with its plural: `one` for 1, else `many` ("{n}" is the count). */
+function plural(n, one, many) {
+  return t(n === 1 ? one : many, { n });
+}
+
+function nCards(n) {
+  return plural(n, "{n} card", "{n} cards");
+}
 
 function emptySel() {
   return { card: null, loose: new Set(), houses: new Set(), action: null, value: null, pick: null };
@@ -39,6 +51,7 @@ export class TableView {
     this.sentMove = false;
     root.addEventListener("click", (ev) => {
       unlockAudio();
+      if (!ev.target.closest("#settings-menu, #menu-btn")) this.toggleMenu(false);
       this.onClick(ev);
     });
     document.addEventListener("keydown", unlockAudio, { once: true });
@@ -59,28 +72,43 @@ export class TableView {
     try {
       info = await api(`/api/tables/${this.code}`);
     } catch (e) {
-      this.root.innerHTML = `<div class="panel center-msg"><h2>No table ${esc(this.code)}</h2>
-        <p>${esc(e.message)}</p><p><a class="btn" href="/">Back to the lobby</a></p></div>`;
+      this.root.innerHTML = `${this.pageHeader()}<div class="panel center-msg"><h2>${t("No table {code}", { code: esc(this.code) })}</h2>
+        <p>${esc(errorText(e))}</p><p><a class="btn" href="/">${t("Back to the lobby")}</a></p></div>`;
       return;
     }
     this.renderJoin(info);
   }
 
+  /** The top bar of the join and error pages: the logo, How to play and the language. */
+  pageHeader() {
+    return `<header class="topbar"><a class="logo" href="/">Seep</a><span class="room">${t("Table")} <b class="code">${esc(this.code)}</b></span>
+      <span class="spacer"></span>${langSwitchHtml()}<a class="btn small ghost howto-link" href="/how-to-play" target="_blank">${t("How to play")}</a></header>`;
+  }
+
+  /** A server error in the page's language (a rule's refusal worded with our seat names). */
+  errorText(msg) {
+    return errorText(msg, (s) => this.seatName(s));
+  }
+
   renderJoin(info) {
+    const n = info.seats.length;
     const free = info.seats.map((s, i) => [s, i]).filter(([s]) => s.kind === "empty");
     const canJoin = info.status === "waiting" && free.length > 0;
+    // Two players have no partner: the seat is only the host's opponent's.
+    const side = (i) => (n === 2 ? "" : ` (${i % 2 === 0 ? t("with the host") : t("against the host")})`);
     const seatOpts = free
-      .map(([, i]) => `<option value="${i}">Seat ${i + 1} (${i % 2 === 0 ? "with the host" : "against the host"})</option>`)
+      .map(([, i]) => `<option value="${i}">${seatCompass(i, n)}${side(i)}</option>`)
       .join("");
-    this.root.innerHTML = `<div class="panel center-msg join">
-      <h2>Table <span class="code">${esc(this.code)}</span></h2>
-      <p>${info.seats.map((s, i) => `<span class="seatname team${i % 2}">${esc(s.kind === "empty" ? "empty seat" : s.name)}</span>`).join(" ")}</p>
+    const who = (s, i) => `${seatCompass(i, n)}: ${s.kind === "empty" ? t("empty seat") : esc(s.name)}`;
+    this.root.innerHTML = `${this.pageHeader()}<div class="panel center-msg join">
+      <h2>${t("Table")} <span class="code">${esc(this.code)}</span></h2>
+      <p>${info.seats.map((s, i) => `<span class="seatname team${i % 2}">${who(s, i)}</span>`).join(" ")}</p>
       ${canJoin ? `<form id="join-form" class="form">
-        <label>Your name <input name="name" id="join-name" maxlength="24" required value="${esc(prefs.get("name"))}"></label>
-        <label>Seat <select name="seat" id="join-seat"><option value="">first free seat</option>${seatOpts}</select></label>
-        <button class="btn primary" id="join-btn" type="submit">Take a seat</button>
-      </form>` : `<p>${info.status === "waiting" ? "Every seat is taken." : "This game has started."}</p>`}
-      <p><button class="btn" data-act="watch">Watch as a spectator</button> <a class="btn" href="/">Lobby</a></p>
+        <label>${t("Your name")} <input name="name" id="join-name" maxlength="24" required value="${esc(prefs.get("name"))}"></label>
+        <label>${t("Seat")} <select name="seat" id="join-seat"><option value="">${t("first free seat")}</option>${seatOpts}</select></label>
+        <button class="btn primary" id="join-btn" type="submit">${t("Take a seat")}</button>
+      </form>` : `<p>${info.status === "waiting" ? t("Every seat is taken.") : t("This game has started.")}</p>`}
+      <p><button class="btn" data-act="watch">${t("Watch as a spectator")}</button> <a class="btn" href="/">${t("Lobby")}</a></p>
     </div>`;
     const form = this.root.querySelector("#join-form");
     if (form) {
@@ -95,7 +123,7 @@ export class TableView {
           tokens.set(this.code, res.token, res.seat);
           this.open(res.token);
         } catch (e) {
-          toast(e.message);
+          toast(errorText(e));
         }
       });
     }
@@ -104,18 +132,23 @@ export class TableView {
   open(token) {
     this.token = token;
     this.root.innerHTML = `<div class="table-page">
-      <header class="topbar">
+      <header class="topbar" id="topbar">
         <a class="logo" href="/">Seep</a>
-        <span class="room">Table <b class="code">${esc(this.code)}</b></span>
+        <span class="room">${t("Table")} <b class="code">${esc(this.code)}</b></span>
         <button class="btn small" data-act="share" title="${t("Copy the link to this table")}">${t("Share link")}</button>
         <span class="conn" id="conn"></span>
         <span class="scoreline" id="scoreline" aria-live="off"></span>
         <span class="spacer"></span>
-        <button class="btn small ghost sound-switch" data-act="mute" id="mute-btn" aria-pressed="${muted()}">${muted() ? t("Sound off") : t("Sound on")}</button>
-        ${langSwitchHtml()}
-        <a class="btn small ghost howto-link" href="/how-to-play" target="_blank">${t("How to play")}</a>
+        ${this.settingsHtml()}
       </header>
       <div class="layout">
+        <section class="movelog panel" id="movelog" aria-label="${t("Moves of this deal")}">
+          <details id="movelog-box" ${window.matchMedia("(max-width: 640px)").matches ? "" : "open"}>
+            <summary id="movelog-summary"><span class="movelog-title">${t("Moves")}</span> <span class="movelog-latest" id="movelog-latest"></span></summary>
+            <ol class="movelog-list" id="movelog-list" tabindex="0" aria-label="${t("Moves of this deal, the latest last")}"></ol>
+          </details>
+          <p class="sr-only" id="movelog-live" aria-live="polite"></p>
+        </section>
         <main class="board" id="board" aria-label="${t("The table")}">
           <div class="seat-slot top" id="seat-top"></div>
           <div class="seat-slot left" id="seat-left"></div>
@@ -136,6 +169,41 @@ export class TableView {
       },
     });
     this.clockTimer = setInterval(() => this.renderClock(), 250);
+    this.log = { deal: null, shown: 0 };
+    this.fitBoard();
+    window.addEventListener("resize", () => this.fitBoard());
+  }
+
+  /** The settings: Sound, language, the four-colour deck and How to play. On a phone they
+   * sit in a menu behind one button (seep.css); wider screens show them in the top bar. */
+  settingsHtml() {
+    return `<button class="btn small menu-btn" data-act="menu" id="menu-btn" aria-expanded="false" aria-controls="settings-menu">☰ ${t("Settings")}</button>
+      <div class="settings-menu" id="settings-menu" role="group" aria-label="${t("Settings")}">
+        <button class="btn small ghost sound-switch" data-act="mute" id="mute-btn" aria-pressed="${muted()}">${muted() ? t("Sound off") : t("Sound on")}</button>
+        <button class="btn small ghost" data-act="four-colour" id="four-colour-btn" aria-pressed="${fourColour()}" title="${t("Clubs green and diamonds blue, to tell the suits apart")}">${t("Four colours")}</button>
+        ${langSwitchHtml()}
+        <a class="btn small ghost howto-link" href="/how-to-play" target="_blank">${t("How to play")}</a>
+      </div>`;
+  }
+
+  /** Open or close the phone's settings menu (`open`: true, false, or undefined to toggle). */
+  toggleMenu(open) {
+    const btn = this.root.querySelector("#menu-btn");
+    if (!btn) return;
+    const now = open ?? btn.getAttribute("aria-expanded") !== "true";
+    btn.setAttribute("aria-expanded", String(now));
+    this.root.querySelector("#settings-menu").classList.toggle("open", now);
+    if (now) {
+      const first = this.root.querySelector("#settings-menu .btn");
+      if (first) first.focus();
+    }
+  }
+
+  /** The board fills the screen below the top bar, so the hand keeps its place at the bottom
+   * however the floor grows (seep.css sizes the rows from --topbar-h). */
+  fitBoard() {
+    const bar = this.root.querySelector("#topbar");
+    if (bar) document.documentElement.style.setProperty("--topbar-h", `${bar.offsetHeight}px`);
   }
 
   // --- messages ----------------------------------------------------------------------------
@@ -151,7 +219,7 @@ export class TableView {
       this.sending = false;
       if (msg.code === "unknown_token") {
         tokens.clear(this.code);
-        toast("This seat's token is no longer valid: watching as a spectator.");
+        toast(t("This seat's token is no longer valid: watching as a spectator."));
         this.socket.close();
         this.open(null);
         return;
@@ -161,21 +229,21 @@ export class TableView {
         tokens.clear(this.code);
         this.token = null;
         this.socket.token = null;
-        toast(msg.message);
+        toast(this.errorText(msg));
         return;
       }
       if (msg.code === "table_over") {
         // Finished or closed and gone from the server's memory: its deals stay to replay.
         this.socket.close();
-        this.root.innerHTML = `<div class="panel center-msg"><h2>Table ${esc(this.code)} is over</h2><p>${esc(msg.message)}</p><p><a class="btn" href="/replay/${esc(this.code)}">Replay its deals</a> <a class="btn" href="/">Back to the lobby</a></p></div>`;
+        this.root.innerHTML = `${this.pageHeader()}<div class="panel center-msg"><h2>${t("Table {code} is over", { code: esc(this.code) })}</h2><p>${esc(this.errorText(msg))}</p><p><a class="btn" href="/replay/${esc(this.code)}">${t("Replay its deals")}</a> <a class="btn" href="/">${t("Back to the lobby")}</a></p></div>`;
         return;
       }
       if (msg.code === "unknown_table") {
         this.socket.close();
-        this.root.innerHTML = `<div class="panel center-msg"><h2>No table ${esc(this.code)}</h2><p>${esc(msg.message)}</p><p><a class="btn" href="/">Back to the lobby</a></p></div>`;
+        this.root.innerHTML = `${this.pageHeader()}<div class="panel center-msg"><h2>${t("No table {code}", { code: esc(this.code) })}</h2><p>${esc(this.errorText(msg))}</p><p><a class="btn" href="/">${t("Back to the lobby")}</a></p></div>`;
         return;
       }
-      toast(msg.message || msg.code);
+      toast(this.errorText(msg));
       this.render();
     }
   }
@@ -228,7 +296,7 @@ export class TableView {
       }
       const me = this.me();
       if (wasMyTurn && me != null && last.seat === me && !this.sentMove) {
-        toast(t("The clock ran out: a move was played for you ({move}).", { move: notation(last) }), "info");
+        toast(t("The clock played for you: {move}.", { move: moveSentence(last, { asText: true }) }), "info");
       }
     }
     if (!prev || !sameDeal || h.length !== (pv.history || []).length) this.sentMove = false;
@@ -244,7 +312,7 @@ export class TableView {
 
   send(msg) {
     if (!this.socket.send(msg)) {
-      toast("Not connected: reconnecting…");
+      toast(t("Not connected: reconnecting…"));
       return false;
     }
     return true;
@@ -271,10 +339,24 @@ export class TableView {
   seatName(s) {
     const seats = (this.state && this.state.table.seats) || [];
     const seat = seats[s];
-    if (!seat) return `Seat ${s + 1}`;
+    if (!seat) return seatCompass(s, this.nSeats());
     if (s === this.me()) return t("You");
-    if (seat.kind === "empty") return t("Seat {n} (empty)", { n: s + 1 });
-    return seat.name || (seat.kind === "bot" ? t("Bot {n}", { n: s + 1 }) : t("Seat {n}", { n: s + 1 }));
+    if (seat.kind === "empty") return t("{seat} (empty)", { seat: seatCompass(s, this.nSeats()) });
+    // A bot's name is the server's English ("Bot S"): the page words it in its language.
+    if (seat.kind === "bot") return t("Bot {n}", { n: seatLetter(s, this.nSeats()) });
+    return seat.name || seatCompass(s, this.nSeats());
+  }
+
+  /** A seat's compass name, in full and as its letter (seep.css shows the letter on a phone). */
+  compassHtml(s) {
+    const n = this.nSeats();
+    return `<span class="compass" title="${esc(seatCompass(s, n))}"><span class="compass-word">${esc(seatCompass(s, n))}</span><span class="compass-letter" aria-hidden="true">${seatLetter(s, n)}</span></span>`;
+  }
+
+  /** A team's seats by compass: "North–South", "West–East" (two players: the player's seat). */
+  teamCompass(tm) {
+    if (this.nSeats() === 2) return seatCompass(tm, 2);
+    return `${seatCompass(tm, 4)}–${seatCompass(tm + 2, 4)}`;
   }
 
   teamName(tm) {
@@ -282,7 +364,7 @@ export class TableView {
     // Two players: each is his own side (R2P1), named by player.
     if (this.nSeats() === 2) return this.seatName(tm);
     if (me != null) return me % 2 === tm ? t("Your team") : t("Opponents");
-    return tm === 0 ? t("Team A") : t("Team B");
+    return this.teamCompass(tm);
   }
 
   /** "Your team leads", "Opponents lead". */
@@ -294,7 +376,7 @@ export class TableView {
   /** "You & Bhagyalakshmi Ramaswamy": shortened by the CSS, in full on hover. */
   teamMembers(tm) {
     if (this.nSeats() === 2) return ""; // the side is the player: no partner to name
-    const full = `${this.seatName(tm)} & ${this.seatName(tm + 2)}`;
+    const full = `${this.teamCompass(tm)}: ${this.seatName(tm)} & ${this.seatName(tm + 2)}`;
     return `<small class="members" title="${esc(full)}">${esc(full)}</small>`;
   }
 
@@ -345,8 +427,12 @@ export class TableView {
     }
     this.root.querySelector("#floor-area").innerHTML = this.floorHtml();
     this.root.querySelector("#me-area").innerHTML = this.meHtml();
+    const handEl = this.root.querySelector("#hand");
+    // The cards' overlap (seep.css): set here, as the page's CSP allows no style attribute.
+    if (handEl) handEl.style.setProperty("--n", String(Math.max(1, handEl.querySelectorAll(".card").length)));
     this.root.querySelector("#sidebar").innerHTML = this.sidebarHtml();
     this.renderOverlay();
+    this.renderLog();
     this.renderConn();
     this.renderClock();
     this.renderScoreline();
@@ -369,6 +455,46 @@ export class TableView {
     document.body.dataset.version = String(st.version);
   }
 
+  /** The move log: the deal's moves in words from view.history (newest last), each sweep's
+   * points from the state's history_sweeps, the plays since my last move marked. New moves of
+   * the same deal are read out once in the live region. */
+  renderLog() {
+    const list = this.root.querySelector("#movelog-list");
+    if (!list) return;
+    const st = this.state;
+    const v = st.view;
+    const h = v.history || [];
+    const sweeps = st.history_sweeps || [];
+    const deal = `${(st.match && st.match.deals) || 0}:${v.dealer}`;
+    const me = this.me();
+    let mine = -1;
+    if (me != null) for (let i = h.length - 1; i >= 0 && mine < 0; i--) if (h[i].seat === me) mine = i;
+    const line = (m, i) => {
+      const since = me != null && i > mine && m.seat !== me;
+      const sweep = sweeps[i] ? ` <span class="log-sweep">${t("sweep +{n}", { n: sweeps[i] })}</span>` : "";
+      return `<li class="log-move team${m.seat % 2} ${since ? "since" : ""} ${m.action}" data-i="${i}">`
+        + `<span class="log-who"><span class="compass-tag" title="${esc(seatCompass(m.seat, this.nSeats()))}">${seatLetter(m.seat, this.nSeats())}</span> ${esc(this.seatName(m.seat))}</span> `
+        + `<span class="log-what">${moveSentence(m)}</span>${sweep}${since ? `<span class="sr-only"> (${t("since your turn")})</span>` : ""}</li>`;
+    };
+    const key = `${deal}|${h.length}|${mine}|${sweeps.join()}`;
+    if (key !== this.log.key) {
+      list.innerHTML = h.length ? h.map(line).join("") : `<li class="muted log-empty">${t("No move yet in this deal.")}</li>`;
+      list.scrollTop = list.scrollHeight;
+      const latest = this.root.querySelector("#movelog-latest");
+      const last = h[h.length - 1];
+      latest.innerHTML = last ? `<span class="compass-tag">${seatLetter(last.seat, this.nSeats())}</span> ${esc(this.seatName(last.seat))}: ${moveSentence(last)}${sweeps[h.length - 1] ? ` <span class="log-sweep">${t("sweep +{n}", { n: sweeps[h.length - 1] })}</span>` : ""}` : "";
+      if (this.log.deal === deal && h.length > this.log.shown) {
+        const said = h.slice(this.log.shown).map((m, j) => {
+          const i = this.log.shown + j;
+          const sweep = sweeps[i] ? `, ${t("sweep +{n}", { n: sweeps[i] })}` : "";
+          return `${this.seatName(m.seat)}: ${moveSentence(m, { spoken: true })}${sweep}.`;
+        });
+        this.root.querySelector("#movelog-live").textContent = said.join(" ");
+      }
+      this.log = { deal, shown: h.length, key };
+    }
+  }
+
   isMyTurn() {
     const st = this.state;
     return !!(st && st.legal && st.legal.length && !st.summary);
@@ -377,7 +503,7 @@ export class TableView {
   renderConn() {
     const el = this.root.querySelector("#conn");
     if (!el) return;
-    const text = { open: "connected", connecting: "connecting…", closed: "reconnecting…" }[this.connStatus];
+    const text = { open: t("connected"), connecting: t("connecting…"), closed: t("reconnecting…") }[this.connStatus];
     el.className = `conn ${this.connStatus}`;
     el.textContent = text || this.connStatus;
   }
@@ -414,9 +540,9 @@ export class TableView {
     else if (seat.kind === "human" && !seat.connected) badges.push(`<span class="badge away">${t("away")}</span>`);
     const clock = st.clock && st.clock.seat === s ? `<span class="clock"></span>` : "";
     const thinking = toMove && seat.kind === "bot" ? `<span class="thinking"><i></i><i></i><i></i></span>` : "";
-    return `<div class="seat team${s % 2} ${toMove ? "to-move" : ""}" data-seat="${s}" aria-label="${esc(this.seatName(s))}${toMove ? `, ${t("to move")}` : ""}">
-      <div class="seat-head"><span class="dot team${s % 2}"></span><span class="name" title="${esc(this.seatName(s))}">${esc(this.seatName(s))}</span>${badges.join("")}${clock}</div>
-      <div class="backs" title="${t("{n} cards", { n: size })}">${backs}</div>
+    return `<div class="seat team${s % 2} ${toMove ? "to-move" : ""}" data-seat="${s}" aria-label="${esc(this.seatName(s))}, ${esc(seatCompass(s, this.nSeats()))}${toMove ? `, ${t("to move")}` : ""}">
+      <div class="seat-head"><span class="dot team${s % 2}"></span>${this.compassHtml(s)}<span class="name" title="${esc(this.seatName(s))}">${esc(this.seatName(s))}</span>${badges.join("")}${clock}</div>
+      <div class="backs" title="${nCards(size)}">${backs}</div>
       <div class="last ${last ? "" : "none"} ${lastSeat === s ? "latest" : ""}">${last ? pastTenseHtml(last) : "&nbsp;"}${thinking}</div>
     </div>`;
   }
@@ -439,7 +565,9 @@ export class TableView {
     } else if (v.phase === "bid") {
       const n = typeof v.loose === "number" ? v.loose : 4;
       inner = `<div class="loose">${Array.from({ length: n }, () => cardBackHtml()).join("")}</div>
-        <div class="floor-note">Four cards lie face down. ${esc(this.seatName((v.dealer + 1) % this.nSeats()))} ${this.me() === (v.dealer + 1) % this.nSeats() ? "bid" : "bids"} a house value (9 to 13) from ${this.me() === (v.dealer + 1) % this.nSeats() ? "your" : "the"} first four cards.</div>`;
+        <div class="floor-note">${this.me() === (v.dealer + 1) % this.nSeats()
+          ? t("Four cards lie face down. You bid a house value (9 to 13) from your first four cards.")
+          : t("Four cards lie face down. {who} bids a house value (9 to 13) from the first four cards.", { who: esc(this.seatName((v.dealer + 1) % this.nSeats())) })}</div>`;
     } else {
       const houses = (v.houses || []).map((h) => this.houseHtml(h, pickable, fresh)).join("");
       const loose = sortCards(v.loose || [])
@@ -508,12 +636,12 @@ export class TableView {
         const sit = s.kind === "empty" && me != null ? `<button class="btn small" data-act="sit" data-seat="${i}">${t("Sit here")}</button>` : "";
         // The host sees who joined and may take a stranger off the table before the start.
         const kick = host && s.kind === "human" && i !== me ? `<button class="btn small ghost" data-act="kick" data-seat="${i}" title="${t("Take this player off the table")}">${t("Remove")}</button>` : "";
-        return `<li class="team${i % 2}"><span class="dot team${i % 2}"></span> ${t("Seat {n}", { n: i + 1 })}: ${who} ${sit}${kick}</li>`;
+        return `<li class="team${i % 2}" data-seat-row="${i}"><span class="dot team${i % 2}"></span> <b class="compass-name">${seatCompass(i, this.nSeats())}</b>: ${who} ${sit}${kick}</li>`;
       })
       .join("");
     return `<div class="waiting">
       <h2>${t("Waiting to start")}</h2>
-      <p>${this.nSeats() === 2 ? t("Two players: seat 1 plays against seat 2.") : t("Partners sit opposite: seats 1 &amp; 3 play against seats 2 &amp; 4.")}</p>
+      <p>${this.nSeats() === 2 ? t("Two players: North plays against South.") : t("Partners sit opposite: North &amp; South play against West &amp; East.")}</p>
       <ul class="seat-list">${seats}</ul>
       <p class="share">${t("Invite friends:")} <input class="share-url" readonly aria-label="${t("Link to this table")}" value="${esc(location.origin + "/t/" + this.code)}"> <button class="btn small" data-act="share">${t("Copy")}</button></p>
       ${host ? `<button class="btn primary big" data-act="start" id="start-btn">${t("Start the game")}</button>` : `<p class="muted">${t("The host starts the game.")}</p>`}
@@ -545,7 +673,7 @@ export class TableView {
     const seat = this.seatHtml(me).replace('class="seat ', 'class="seat mine ');
     if (st.table.status === "waiting") return `<div class="me-top">${seat}</div>`;
     return `<div class="me-top">${seat}<div class="actions" id="actions">${this.actionsHtml()}</div></div>
-      <div class="hand ${myTurn ? "my-turn" : ""}" id="hand">${cards || `<span class="muted">${v.phase === "bid" ? "Your cards are dealt after the bidder's first play." : "No cards in hand."}</span>`}</div>`;
+      <div class="hand ${myTurn ? "my-turn" : ""}" id="hand">${cards || `<span class="muted">${v.phase === "bid" ? t("Your cards are dealt after the bidder's first play.") : t("No cards in hand.")}</span>`}</div>`;
   }
 
   actionsHtml() {
@@ -618,7 +746,7 @@ export class TableView {
     const target = (v.rules && v.rules.baazi_lead) || 100;
     const rows = teams
       .map((tm) => `<tr class="team${tm}" id="score-team${tm}"><th><span class="dot team${tm}"></span>${this.teamName(tm)}${this.teamMembers(tm)}</th>
-        <td title="${t("card points this deal ({n} cards taken)", { n: v.captured && v.captured[tm] ? v.captured[tm].length : 0 })}">${(match.points || [0, 0])[tm]}</td>
+        <td title="${plural(v.captured && v.captured[tm] ? v.captured[tm].length : 0, "card points this deal ({n} card taken)", "card points this deal ({n} cards taken)")}">${(match.points || [0, 0])[tm]}</td>
         <td title="${t("sweep points this deal")}">${v.sweeps ? v.sweeps[tm] : 0}</td>
         <td title="${t("baazis won")}"><b>${(match.baazis || [0, 0])[tm]}</b></td></tr>`)
       .join("");
@@ -630,11 +758,16 @@ export class TableView {
     const buttons = [];
     if (me != null && st.table.status === "playing") {
       buttons.push(`<button class="btn" data-act="hint" id="hint-btn" ${myTurn ? "" : "disabled"}>${t("Hint")}</button>`);
-      if (settings.practice) buttons.push(`<button class="btn" data-act="undo" id="undo-btn">${t("Undo")}</button>`);
+      // Undo takes back my last move of this deal: shown once there is one.
+      const moved = (v.history || []).some((m) => m.seat === me);
+      if (settings.practice && moved) buttons.push(`<button class="btn" data-act="undo" id="undo-btn">${t("Undo")}</button>`);
     }
     if (st.summary && this.dismissed === st.summary.deal) buttons.push(`<button class="btn primary" data-act="show-summary" id="results-btn">${t("Results")}</button>`);
-    buttons.push(`<a class="btn ghost" href="/api/tables/${this.code}/record" download="seep-${this.code}.json">${t("Record")}</a>`);
-    buttons.push(`<a class="btn ghost" href="/replay/${this.code}" target="_blank">${t("Replay")}</a>`);
+    // A record and a replay hold finished deals only: offered once one is over.
+    if ((match.deals || 0) > 0 || st.table.status === "finished") {
+      buttons.push(`<a class="btn ghost" href="/api/tables/${this.code}/record" download="seep-${this.code}.json" id="record-btn">${t("Record")}</a>`);
+      buttons.push(`<a class="btn ghost" href="/replay/${this.code}" target="_blank" id="replay-btn">${t("Replay")}</a>`);
+    }
     return `<section class="panel scores" aria-label="${t("Scores")}">
         <h3>${t("Scores")} <small>${esc(presetName(settings.preset))} ${length ? "· " + length : ""}${settings.practice ? " · " + t("practice") : ""}</small></h3>
         <table class="score-table"><thead><tr><th><span class="sr-only">${t("Team")}</span></th><th title="${t("card points this deal")}">${t("points")}</th><th title="${t("sweep points this deal")}">${t("sweeps")}</th><th title="${t("baazis won")}">${t("baazis")}</th></tr></thead><tbody>${rows}</tbody></table>
@@ -645,7 +778,7 @@ export class TableView {
         <h3>${t("Deal history")}</h3>
         ${hist ? `<table class="hist-table"><thead><tr><th>#</th>${teams.map((tm) => `<th class="team${tm}">${this.teamName(tm)}</th>`).join("")}</tr></thead><tbody>${hist}</tbody></table>` : `<p class="muted">${t("No deal finished yet.")}</p>`}
       </section>
-      <section class="panel tools" aria-label="${t("Tools")}">${buttons.join(" ")}</section>`;
+      ${buttons.length ? `<section class="panel tools" aria-label="${t("Tools")}">${buttons.join(" ")}</section>` : ""}`;
   }
 
   /** The match's winner: more baazis; at equal baazis, the lead in the unfinished baazi
@@ -679,7 +812,7 @@ export class TableView {
       .join("");
     const bonusHead = withBonus ? `<th>${t("most cards")}</th>` : "";
     const captured = sum.captured
-      ? teams.map((tm) => `<div class="pile team${tm}"><b>${this.teamName(tm)}</b> <span class="muted">(${t("{n} cards", { n: sum.captured[tm].length })})</span><div class="pile-cards">${chipsHtml(sum.captured[tm])}</div></div>`).join("")
+      ? teams.map((tm) => `<div class="pile team${tm}"><b>${this.teamName(tm)}</b> <span class="muted">(${nCards(sum.captured[tm].length)})</span><div class="pile-cards">${chipsHtml(sum.captured[tm])}</div></div>`).join("")
       : "";
     const baaziWinner = sum.baazi_winner ?? null;
     const baazis = sum.baazis || match.baazis || [0, 0];
@@ -761,7 +894,7 @@ export class TableView {
         if (!this.isMyTurn()) return;
         const c = el.dataset.c;
         if (!legal.some((m) => m.card === c)) {
-          const why = (this.state.dead || {})[c];
+          const why = reasonText((this.state.dead_reasons || {})[c], (s) => this.seatName(s)) || (this.state.dead || {})[c];
           toast(why ? t("{card} cannot be played: {why}", { card: cardLabel(c), why }) : t("That card has no legal use now."), "info");
           return;
         }
@@ -775,7 +908,7 @@ export class TableView {
       case "loose":
       case "house": {
         if (!this.isMyTurn() || !this.sel.card) {
-          if (this.isMyTurn()) toast("Pick a card from your hand first.", "info");
+          if (this.isMyTurn()) toast(t("Pick a card from your hand first."), "info");
           return;
         }
         this.sel.pick = null;
@@ -793,7 +926,7 @@ export class TableView {
             if (!this.candidates().length) {
               this.sel.loose = new Set();
               this.sel.houses = new Set();
-              toast("The selected card cannot take or join that.", "info");
+              toast(t("The selected card cannot take or join that."), "info");
             }
           }
         }
@@ -863,6 +996,14 @@ export class TableView {
       case "share":
         this.share();
         return;
+      case "menu":
+        this.toggleMenu();
+        return;
+      case "four-colour": {
+        setFourColour(!fourColour());
+        el.setAttribute("aria-pressed", String(fourColour()));
+        return;
+      }
       case "mute": {
         setMuted(!muted());
         el.textContent = muted() ? t("Sound off") : t("Sound on");
@@ -879,8 +1020,21 @@ export class TableView {
   }
 
   onKey(ev) {
+    if (ev.key === "Escape" && this.root.querySelector("#settings-menu.open")) {
+      this.toggleMenu(false);
+      this.root.querySelector("#menu-btn").focus();
+      return;
+    }
     if (!this.state || ev.target.closest("input, select, textarea")) return;
     const focused = ev.target.closest && ev.target.closest("[data-act][role=button]");
+    // Enter on the card or house that narrowed the move to one: play it (Space still un-picks).
+    const narrowedBy = focused && focused.getAttribute("aria-pressed") === "true";
+    if (ev.key === "Enter" && narrowedBy && this.isMyTurn() && this.root.querySelector("#confirm-btn")) {
+      ev.preventDefault();
+      const c = this.candidates();
+      if (c.length === 1) this.play(c[0]);
+      return;
+    }
     if (focused && (ev.key === "Enter" || ev.key === " ")) {
       ev.preventDefault();
       focused.click();
@@ -914,11 +1068,11 @@ export class TableView {
     const url = `${location.origin}/t/${this.code}`;
     try {
       await navigator.clipboard.writeText(url);
-      toast(`Link copied: ${url}`, "info");
+      toast(t("Link copied: {url}", { url }), "info");
     } catch (e) {
       const input = this.root.querySelector(".share-url");
       if (input) input.select();
-      toast(`Share this link: ${url}`, "info");
+      toast(t("Share this link: {url}", { url }), "info");
     }
   }
 }
