@@ -43,7 +43,8 @@ PURE_TESTS := tests/test_pure_build.py tests/test_counting.py tests/test_crossch
 	tests/test_protocol_errors.py tests/test_examples.py tests/test_ismcts.py \
 	tests/test_valuenet.py tests/test_inference.py tests/test_likelihood.py tests/test_endgame.py \
 	tests/test_frozen_bots.py tests/test_integrations_actions.py tests/test_integrations_features.py \
-	tests/test_integrations_vector.py tests/test_integrations_openspiel.py
+	tests/test_integrations_vector.py tests/test_integrations_openspiel.py \
+	tests/test_api_docs.py tests/test_position_text.py tests/test_svg.py
 
 pytest-pure: $(STAMP)
 	rm -rf .pure && mkdir -p .pure && cp -r src/seep .pure/seep && find .pure/seep -name '*.so' -delete

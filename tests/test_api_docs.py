@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+import pickle
 import pydoc
 import re
 from pathlib import Path
@@ -156,6 +157,17 @@ def test_illegal_move_error_carries_the_refusal() -> None:
     # Said once: "illegal" is the error's word, never the refusal's too.
     assert str(exc).count("illegal") == 1 and str(exc).startswith("illegal move '6D': ")
     assert str(exc).endswith(str(exc.refusal))
+
+
+def test_the_refusal_survives_pickling() -> None:
+    # The arena's worker processes and the web's bot pool send errors between processes.
+    with pytest.raises(IllegalMoveError) as info:
+        opened().play("6D")
+    copy = pickle.loads(pickle.dumps(info.value))
+    assert type(copy) is IllegalMoveError and str(copy) == str(info.value)
+    assert copy.rule == "R16" and copy.refusal is not None and copy.refusal.args == {"bid": 13}
+    plain = pickle.loads(pickle.dumps(MalformedMoveError("a bid move needs the field 'value'")))
+    assert type(plain) is MalformedMoveError and plain.refusal is None
 
 
 def test_the_refusal_reaches_every_entry_point() -> None:

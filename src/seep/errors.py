@@ -70,6 +70,10 @@ class IllegalMoveError(SeepError):
         super().__init__(message)
         self.refusal = refusal
 
+    def __reduce__(self) -> tuple[type[IllegalMoveError], tuple[str, Refusal | None]]:
+        # The refusal crosses a process boundary too (the arena's workers, a pool of bots).
+        return (type(self), (str(self), self.refusal))
+
     @property
     def rule(self) -> str | None:
         """The number of the rule the move breaks (docs/rules.md), ``None`` if no rule's."""

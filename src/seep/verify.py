@@ -93,6 +93,14 @@ class Refusal:
     def __repr__(self) -> str:
         return f"Refusal({self.rule!r}, {self.text!r})"
 
+    def __reduce__(self) -> tuple[object, tuple[str, str, dict[str, object]]]:
+        # Compiled, the default pickling would call Refusal() without its arguments.
+        return (_refusal, (self.rule, self.template, self.args))
+
+
+def _refusal(rule: str, template: str, args: dict[str, object]) -> Refusal:
+    return Refusal(rule, template, **args)
+
 
 def verify_move(pos: Position, move: int | str | Mapping[str, Any]) -> None:
     """Raise :class:`IllegalMoveError` saying why, unless ``move`` (as :func:`check` takes
