@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import random
+import urllib.request
 from typing import Any
 
 import pytest
@@ -312,3 +313,108 @@ def test_the_hand_stays_in_view_as_the_floor_grows(
         assert not errors, errors
     finally:
         pg.context.close()
+
+
+# --- seats, keys and the smaller items -------------------------------------------------------
+
+
+def test_one_seat_naming_scheme(server: str, page: Any) -> None:  # noqa: F811
+    """The compass names in the waiting room, the seat heads and the teams, Hindi too."""
+    create_table(page, server, "Asha")
+    rows = page.eval_on_selector_all(".seat-list .compass-name", "els => els.map(e => e.innerText)")
+    assert rows == ["North", "West", "South", "East"]
+    assert "Seat 1" not in page.inner_text(".waiting")
+    assert "North & South play against West & East" in page.inner_text(".waiting")
+    assert (
+        page.evaluate(
+            "async () => { const c = await import('/static/js/cards.js');"
+            " return [0, 1, 2, 3].map(s => c.seatLetter(s, 4)).join('')"
+            " + c.seatLetter(1, 2) + c.seatCompass(1, 2); }"
+        )
+        == "NWSESSouth"
+    )
+    start(page)
+    heads = page.eval_on_selector_all(".seat .compass-word", "els => els.map(e => e.innerText)")
+    assert sorted(h.upper() for h in heads) == ["EAST", "NORTH", "SOUTH", "WEST"]
+    assert "North–South" in page.inner_text("#score-team0")
+    page.evaluate("() => localStorage.setItem('seep:lang', 'hi')")
+    page.reload()
+    page.wait_for_selector(".seat .compass-word")
+    heads = page.eval_on_selector_all(".seat .compass-word", "els => els.map(e => e.innerText)")
+    assert sorted(heads) == sorted(["उत्तर", "पश्चिम", "दक्षिण", "पूर्व"])
+    page.evaluate("() => localStorage.setItem('seep:lang', 'en')")
+
+
+def test_enter_plays_the_narrowed_move(server: str, page: Any) -> None:  # noqa: F811
+    """A click narrows the move to one Play button; Enter plays it (it used to un-pick)."""
+    create_table(page, server, "Asha")
+    start(page)
+    wait_my_play_turn(page)
+    pause_socket(page)
+    st = state_of(page)
+    st["view"]["hands"][0] = ["9C", "3H"]
+    st["view"]["loose"] = ["4S", "5D"]
+    st["view"]["houses"] = []
+    st["legal"] = [
+        {"action": "capture", "card": "9C", "loose": ["4S", "5D"], "houses": []},
+        {"action": "throw", "card": "9C"},
+        {"action": "throw", "card": "3H"},
+    ]
+    st["version"] += 1
+    feed(page, st)
+    page.evaluate(
+        "() => { window.sent = [];"
+        " window.seepTable.send = (m) => { window.sent.push(m); return true; }; }"
+    )
+    page.click(".hand .card[data-c='9C']")
+    page.click(".floor .card[data-c='4S']")  # narrowed: only the capture takes the 4♠
+    page.wait_for_selector("#confirm-btn")
+    assert page.evaluate("() => document.activeElement.dataset.c") == "4S"
+    page.keyboard.press("Enter")
+    sent = page.evaluate("() => window.sent")
+    assert [m["move"]["action"] for m in sent] == ["capture"], sent
+
+
+def test_the_smaller_items(server: str, page: Any) -> None:  # noqa: F811
+    """Undo only once I have moved; Record and Replay only once a deal is over; the clock's
+    notice in words; "1 card"; a favicon."""
+    with urllib.request.urlopen(server + "/favicon.ico") as r:
+        assert r.status == 200 and r.headers["Content-Type"].startswith("image/svg+xml")
+    page.goto(server + "/how-to-play")
+    assert page.get_attribute("link[rel=icon]", "href") == "/favicon.ico"
+    create_table(page, server, "Asha", practice=True)
+    assert page.get_attribute("link[rel=icon]", "href") == "/favicon.ico"
+    start(page)
+    wait_my_play_turn(page)
+    pause_socket(page)
+    st = state_of(page)
+    st["view"]["history"] = [m for m in st["view"]["history"] if m["seat"] != 0]
+    st["history_sweeps"] = [0] * len(st["view"]["history"])
+    st["version"] += 1
+    feed(page, st)
+    assert page.locator("#hint-btn").count() == 1
+    assert page.locator("#undo-btn").count() == 0, "Undo before any move of mine"
+    assert page.locator("#record-btn, #replay-btn").count() == 0, "Record before a deal is over"
+    # The clock plays for me: the notice words the move.
+    page.evaluate("() => document.querySelectorAll('.toast').forEach(t => t.remove())")
+    played = copy.deepcopy(st)
+    played["view"]["history"].append(
+        {"action": "build", "card": "2D", "loose": ["TH"], "value": 12, "seat": 0}
+    )
+    played["history_sweeps"].append(0)
+    played["view"]["hands"][1] = 1
+    played["legal"] = []
+    played["version"] += 1
+    feed(page, played)
+    page.wait_for_selector(".toast")
+    assert page.inner_text(".toast") == (
+        "The clock played for you: 2♦ built a house of 12 with 10♥."
+    )
+    assert page.locator("#undo-btn").count() == 1, "Undo once I have moved"
+    backs = page.get_attribute(".seat[data-seat='1'] .backs", "title")
+    assert backs == "1 card"
+    done = copy.deepcopy(played)
+    done["match"]["deals"] = 1
+    done["version"] += 1
+    feed(page, done)
+    assert page.locator("#record-btn").count() == 1 and page.locator("#replay-btn").count() == 1
