@@ -6,8 +6,9 @@ move codes (:mod:`seep.codes`), floor combinatorics (:mod:`seep.floor`), the one
 move (:mod:`seep.verify`), positions with legal-move generation and push/pop
 (:mod:`seep.engine`), scoring (:mod:`seep.scoring`) and the baazi (:mod:`seep.baazi`), moves
 (:mod:`seep.moves`), the docs/format.md interchange (:mod:`seep.format`), text notation
-(:mod:`seep.notation`), the dict protocol (:mod:`seep.protocol`). Standard library only;
-docs/engine.md has the module map.
+(:mod:`seep.notation`), the dict protocol (:mod:`seep.protocol`), and SVG pictures of a table
+(:mod:`seep.svg`; ``print(pos)`` draws it as text). Standard library only; docs/engine.md has
+the module map.
 
 >>> import seep
 >>> pos = seep.Position.new_deal(seed=1)
