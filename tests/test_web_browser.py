@@ -639,7 +639,8 @@ def test_the_table_comes_alive_and_the_polish_list(server: str, page: Any) -> No
         page,
         "const h = s.view.history; s.view.plays += 1; s.view.loose = []; s.view.houses = [];"
         "s.view.sweeps[1] += 50; s.legal = [];"
-        "h.push({action: 'capture', card: 'KS', loose: [], houses: [], seat: 1});"
+        "h.push({action: 'capture', card: 'KS', loose: ['KH'], houses: [], seat: 1});"
+        "s.history_sweeps = [...(s.history_sweeps || []), 50];"
         "s.view.to_move = 2; s.last_moves[1] = h[h.length - 1];",
     )
     page.wait_for_selector("#sweep-banner:has-text('+50')")
@@ -649,6 +650,7 @@ def test_the_table_comes_alive_and_the_polish_list(server: str, page: Any) -> No
         " return !document.querySelector('.ghost-card')"
         " && (!b || b.getAnimations().every(a => a.currentTime > 600)); }"
     )
+    page.evaluate("() => window.scrollTo(0, 0)")  # the table, not the chat below it
     screenshot(page, "sweep")
     page.reload()  # back to the server's own state
     page.wait_for_selector(".hand .card")
@@ -670,7 +672,7 @@ def test_reduced_motion_and_the_clock_notice(server: str, browser: Any) -> None:
         page.click("#start-btn")
         page.wait_for_selector(".hand .card, [data-act=play-now]")
         # Nobody moves: the clock plays for us and the page says so.
-        page.wait_for_selector(".toast:has-text('clock ran out')", timeout=TIMEOUT)
+        page.wait_for_selector(".toast:has-text('The clock played for you')", timeout=TIMEOUT)
         assert page.evaluate("() => document.body.dataset.reducedMotion") == "true"
         assert page.evaluate("() => window.seepAnimated || 0") == 0
     finally:

@@ -307,6 +307,9 @@ def test_the_hand_stays_in_view_as_the_floor_grows(
             assert cards and cards["y"] + cards["height"] <= height, (size, i, cards)
             assert cards["x"] + cards["width"] <= width, (size, i, cards)
             assert box["y"] >= 0 and box["y"] + box["height"] <= height, (size, i, box)
+            bar = pg.locator(".sidebar .tools").bounding_box()
+            if width <= 640 and bar:  # the phone's Hint bar, fixed at the bottom
+                assert cards["y"] + cards["height"] <= bar["y"], (size, i, cards, bar)
             tops.append(box["y"])
         assert max(tops) - min(tops) <= 2, f"the hand moved: {tops}"
         assert pg.locator(".floor .house").count() == 3

@@ -391,6 +391,7 @@ export const HI = {
   "Nothing here.": "यहाँ कुछ नहीं है।",
   "The server refused that ({code}).": "सर्वर ने इसे मना किया ({code})।",
   // table.js: move log, menu, seats
+  "Bot": "बॉट",
   "North": "उत्तर",
   "West": "पश्चिम",
   "South": "दक्षिण",

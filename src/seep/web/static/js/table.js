@@ -134,7 +134,7 @@ export class TableView {
     this.root.innerHTML = `<div class="table-page">
       <header class="topbar" id="topbar">
         <a class="logo" href="/">Seep</a>
-        <span class="room">${t("Table")} <b class="code">${esc(this.code)}</b></span>
+        <span class="room"><span class="room-word">${t("Table")}</span> <b class="code">${esc(this.code)}</b></span>
         <button class="btn small" data-act="share" title="${t("Copy the link to this table")}">${t("Share link")}</button>
         <span class="conn" id="conn"></span>
         <span class="scoreline" id="scoreline" aria-live="off"></span>
@@ -177,13 +177,13 @@ export class TableView {
   /** The settings: Sound, language, the four-colour deck and How to play. On a phone they
    * sit in a menu behind one button (seep.css); wider screens show them in the top bar. */
   settingsHtml() {
-    return `<button class="btn small menu-btn" data-act="menu" id="menu-btn" aria-expanded="false" aria-controls="settings-menu">☰ ${t("Settings")}</button>
+    return `<div class="settings"><button class="btn small menu-btn" data-act="menu" id="menu-btn" aria-expanded="false" aria-controls="settings-menu">☰ ${t("Settings")}</button>
       <div class="settings-menu" id="settings-menu" role="group" aria-label="${t("Settings")}">
         <button class="btn small ghost sound-switch" data-act="mute" id="mute-btn" aria-pressed="${muted()}">${muted() ? t("Sound off") : t("Sound on")}</button>
         <button class="btn small ghost" data-act="four-colour" id="four-colour-btn" aria-pressed="${fourColour()}" title="${t("Clubs green and diamonds blue, to tell the suits apart")}">${t("Four colours")}</button>
         ${langSwitchHtml()}
         <a class="btn small ghost howto-link" href="/how-to-play" target="_blank">${t("How to play")}</a>
-      </div>`;
+      </div></div>`;
   }
 
   /** Open or close the phone's settings menu (`open`: true, false, or undefined to toggle). */
@@ -343,7 +343,8 @@ export class TableView {
     if (s === this.me()) return t("You");
     if (seat.kind === "empty") return t("{seat} (empty)", { seat: seatCompass(s, this.nSeats()) });
     // A bot's name is the server's English ("Bot S"): the page words it in its language.
-    if (seat.kind === "bot") return t("Bot {n}", { n: seatLetter(s, this.nSeats()) });
+    // Two seats: the one bot is "Bot", as the server names it.
+    if (seat.kind === "bot") return this.nSeats() === 2 ? t("Bot") : t("Bot {n}", { n: seatLetter(s, this.nSeats()) });
     return seat.name || seatCompass(s, this.nSeats());
   }
 
