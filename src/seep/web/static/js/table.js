@@ -656,7 +656,8 @@ export class TableView {
     if (me == null) {
       // A spectator sees the table from seat 1: it is drawn at the bottom like the others.
       const bottom = st.table.status === "waiting" ? "" : this.seatHtml(0);
-      return `<div class="me-top spectator-seat">${bottom}</div><div class="spectator">${t("You are watching.")} <a href="/replay/${this.code}">${t("Replay")}</a></div>`;
+      const replay = (st.match && st.match.deals) || st.table.status === "finished" ? ` <a href="/replay/${this.code}">${t("Replay")}</a>` : "";
+      return `<div class="me-top spectator-seat">${bottom}</div><div class="spectator">${t("You are watching.")}${replay}</div>`;
     }
     const hand = Array.isArray(v.hands[me]) ? sortCards(v.hands[me]) : [];
     const myTurn = this.isMyTurn();
