@@ -143,7 +143,7 @@ export const HI = {
   "2 min": "2 मिनट",
   "Practice against bots (undo allowed)": "बॉट्स के साथ अभ्यास (चाल वापस ले सकते हैं)",
   "Create the table": "मेज़ बनाएँ",
-  "You sit in seat 1. Friends join with the room code or the link; bots take the empty seats when you start.": "आप सीट 1 पर बैठते हैं। दोस्त कमरे के कोड या लिंक से जुड़ते हैं; शुरू करने पर ख़ाली सीटों पर बॉट बैठते हैं।",
+  "You sit North. Friends join with the room code or the link; bots take the empty seats when you start.": "आप उत्तर में बैठते हैं। दोस्त कमरे के कोड या लिंक से जुड़ते हैं; शुरू करने पर ख़ाली सीटों पर बॉट बैठते हैं।",
   "Join a table": "मेज़ से जुड़ें",
   "Room code": "कमरे का कोड",
   "Join": "जुड़ें",
