@@ -96,7 +96,9 @@ def _checker_templates() -> list[tuple[str | None, str]]:
     for node in ast.walk(ast.parse((ROOT / "src" / "seep" / "verify.py").read_text())):
         if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Refusal":
             rule, template = node.args[0], node.args[1]
-            assert isinstance(template, ast.Constant) and isinstance(template.value, str)
+            if not isinstance(template, ast.Constant):
+                continue  # a refusal rebuilt from its parts (unpickling), not a new sentence
+            assert isinstance(template.value, str)
             out.append((rule.value if isinstance(rule, ast.Constant) else None, template.value))
     return out
 
