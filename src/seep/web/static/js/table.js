@@ -377,7 +377,10 @@ export class TableView {
   /** "You & Bhagyalakshmi Ramaswamy": shortened by the CSS, in full on hover. */
   teamMembers(tm) {
     if (this.nSeats() === 2) return ""; // the side is the player: no partner to name
-    const full = `${this.teamCompass(tm)}: ${this.seatName(tm)} & ${this.seatName(tm + 2)}`;
+    // A player's teams are "Your team" / "Opponents": their seats' compass names go before the
+    // names; a spectator's teams are named by compass already.
+    const seats = this.me() == null ? "" : `${this.teamCompass(tm)}: `;
+    const full = `${seats}${this.seatName(tm)} & ${this.seatName(tm + 2)}`;
     return `<small class="members" title="${esc(full)}">${esc(full)}</small>`;
   }
 
