@@ -191,6 +191,16 @@ def test_a_deal_its_summary_and_replay_speak_hindi(server: str, browser: Any) ->
         if "play" not in screens:
             check_hindi(pg, "table in the play phase", found, code)
             screens.add("play")
+            # Someone else opens the link mid-deal: every seat taken, he watches.
+            watcher, watcher_errors = hindi_page(browser)
+            watcher.goto(f"{server}/t/{code}")
+            watcher.wait_for_selector("[data-act=watch]")
+            check_hindi(watcher, "join page of a full table", found, code)
+            watcher.click("[data-act=watch]")
+            watcher.wait_for_selector(".spectator")
+            check_hindi(watcher, "spectator's table", found, code)
+            watcher.context.close()
+            assert not watcher_errors, watcher_errors
         dead = pg.locator(".hand .card.dim")
         if dead.count() and "dead" not in screens:
             # A card with no legal use: its reason, worded from the rule and its arguments.
