@@ -118,11 +118,12 @@ export function chipsHtml(cards) {
   return sortCards(cards).map(chipHtml).join("");
 }
 
+const SUIT_SYMBOLS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+
 /** A card as plain text, for a notice read as text: "10♦". */
 export function cardText(card) {
   return `${rankText(card[0])}${SUIT_SYMBOLS[card[1]]}`;
 }
-const SUIT_SYMBOLS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 
 /** Whether the page draws the four-colour deck (♣ green, ♦ blue), a remembered preference. */
 export function fourColour() {
