@@ -246,3 +246,18 @@ def test_a_deal_its_summary_and_replay_speak_hindi(server: str, browser: Any) ->
         pg.context.close()
     assert not host_errors + friend_errors, host_errors + friend_errors
     assert not found, "English on the Hindi pages:\n" + "\n".join(found)
+
+
+def test_a_four_player_table_with_bots_speaks_hindi(server: str, browser: Any) -> None:
+    found: list[str] = []
+    page, errors = hindi_page(browser)
+    code = wb.create_table(page, server, NAME, bots="easy")
+    check_hindi(page, "waiting room with bots to come", found, code)
+    wb.start(page)
+    assert wb.wait_turn(page)
+    check_hindi(page, "four-player table on this seat's turn", found, code)
+    wb.play_turn(page, random.Random(3))
+    check_hindi(page, "four-player table after a move", found, code)
+    page.context.close()
+    assert not errors, errors
+    assert not found, "English on the Hindi pages:\n" + "\n".join(found)
