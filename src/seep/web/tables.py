@@ -402,17 +402,9 @@ class Table:
         except MalformedMoveError as exc:  # before its base class
             raise TableError("malformed_move", str(exc)) from None
         except IllegalMoveError as exc:
-            raise TableError("illegal_move", str(exc), self._refusal(data)) from None
-
-    def _refusal(self, data: Mapping[str, Any]) -> dict[str, Any] | None:
-        """The rules checker's refusal of the move ``data`` (``None`` when it has none)."""
-        pos = self.position
-        try:
-            code = int(Move.from_dict(data))
-        except (SeepError, ValueError, KeyError, TypeError):
-            return None
-        refusal = check(pos, code) if pos is not None else None
-        return reason_dict(refusal) if refusal is not None else None
+            refusal = exc.refusal  # None for a refusal that is no rule's
+            reason = reason_dict(refusal) if refusal is not None else None
+            raise TableError("illegal_move", str(exc), reason) from None
 
     def apply(self, code: int) -> dict[str, Any]:
         """Make a checked move for the seat to move; returns its record (with ``seat``)."""
