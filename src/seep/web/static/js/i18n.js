@@ -1,6 +1,7 @@
 // The page's language: English or Hindi (Devanagari), chosen with a switch and remembered in
 // localStorage. Strings are looked up by their English text in one dictionary per language;
-// a string missing from Hindi shows in English. The server's own messages stay English.
+// a string missing from Hindi shows in English. The server's refusals and errors are worded
+// by reasons.js from their rule and arguments or code; the bots' reasons stay English.
 import { HI as HI_PAGE } from "./i18n-hi.js";
 import { HI_HOWTO } from "./i18n-hi-howto.js";
 
