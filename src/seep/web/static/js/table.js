@@ -85,9 +85,10 @@ export class TableView {
       <span class="spacer"></span>${langSwitchHtml()}<a class="btn small ghost howto-link" href="/how-to-play" target="_blank">${t("How to play")}</a></header>`;
   }
 
-  /** A server error in the page's language (a rule's refusal worded with our seat names). */
+  /** A server error in the page's language (a rule's refusal names seats by compass:
+   * "seat North owns house 10", never "seat You"). */
   errorText(msg) {
-    return errorText(msg, (s) => this.seatName(s));
+    return errorText(msg, (s) => seatCompass(s, this.nSeats()));
   }
 
   renderJoin(info) {
@@ -899,7 +900,7 @@ export class TableView {
         if (!this.isMyTurn()) return;
         const c = el.dataset.c;
         if (!legal.some((m) => m.card === c)) {
-          const why = reasonText((this.state.dead_reasons || {})[c], (s) => this.seatName(s)) || (this.state.dead || {})[c];
+          const why = reasonText((this.state.dead_reasons || {})[c], (s) => seatCompass(s, this.nSeats())) || (this.state.dead || {})[c];
           toast(why ? t("{card} cannot be played: {why}", { card: cardLabel(c), why }) : t("That card has no legal use now."), "info");
           return;
         }
