@@ -258,6 +258,11 @@ def test_a_four_player_table_with_bots_speaks_hindi(server: str, browser: Any) -
     check_hindi(page, "four-player table on this seat's turn", found, code)
     wb.play_turn(page, random.Random(3))
     check_hindi(page, "four-player table after a move", found, code)
+    # On a phone the settings sit in a menu: open, it is read too.
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.click("#menu-btn")
+    page.wait_for_selector("#settings-menu.open")
+    check_hindi(page, "phone's settings menu", found, code)
     page.context.close()
     assert not errors, errors
     assert not found, "English on the Hindi pages:\n" + "\n".join(found)
