@@ -6,13 +6,14 @@ his plays, never before the deal is over."""
 
 from __future__ import annotations
 
+import random
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from web_kit import Player, web_client
+from web_kit import Player, deal_over, my_turn, web_client
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -66,3 +67,73 @@ def test_quick_match_starts_a_full_table_at_once(
         made = client.post("/api/tables", json={"name": "Mira", "public": True}).json()
         assert client.get(f"/api/tables/{made['code']}").json()["starts_at"] is None
         del checker
+
+
+def _play_to_the_end(p: Player, rng: random.Random, deal: int = 1) -> dict[str, Any]:
+    """Play ``p``'s turns (random legal moves) until deal ``deal`` is over; its summary state."""
+    while True:
+        msg = p.recv()
+        assert msg["type"] != "review" or msg["deal"] < deal, "a review came while the deal ran"
+        if deal_over(msg) and msg["summary"]["deal"] == deal:
+            return msg
+        if my_turn(msg):
+            p.send({"type": "move", "move": rng.choice(msg["legal"]), "version": msg["version"]})
+
+
+def test_practice_review_after_the_deal_for_its_player_only(tmp_path: Path) -> None:
+    rng = random.Random(7)
+    with web_client(tmp_path) as (client, manager, checker):
+        made = client.post(
+            "/api/tables", json={"name": "Asha", "bots": "easy", "practice": True, "deals": 2}
+        ).json()
+        manager.rate_limit = 1000  # two deals of quick random moves
+        code = made["code"]
+        p = Player(client, checker, code, made["token"])
+        watcher = Player(client, checker, code)
+        p.recv()
+        p.send({"type": "start"})
+        summary = _play_to_the_end(p, rng)
+        got = p.until(lambda m: m["type"] == "review")
+        assert got["deal"] == 1 and got["seat"] == 0 and got["complete"] is True
+        history = manager.get(code).session.history  # type: ignore[union-attr]
+        mine = [i for i, (s, _) in enumerate(history) if s == 0]
+        assert got["moves"] == len(history) and summary["summary"]["deal"] == 1
+        assert got["plays"] and {pl["index"] for pl in got["plays"]} <= set(mine)
+        for pl in got["plays"]:
+            assert pl["move"]["card"] and pl["best"]["card"] and pl["choices"] > 1
+            assert pl["loss"] == pytest.approx(pl["best_score"] - pl["score"], abs=0.11)
+            assert pl["loss"] >= 0
+        losses = {pl["index"]: pl["loss"] for pl in got["plays"]}
+        assert len(got["costly"]) <= 3 and all(losses[i] > 0 for i in got["costly"])
+        assert [losses[i] for i in got["costly"]] == sorted(
+            (losses[i] for i in got["costly"]), reverse=True
+        )
+        dearest = sorted(losses.values(), reverse=True)[: len(got["costly"])]
+        assert sorted((losses[i] for i in got["costly"]), reverse=True) == dearest
+        # A reconnection of the seat gets it again; a spectator never does.
+        again = Player(client, checker, code, made["token"])
+        assert again.until(lambda m: m["type"] == "review")["plays"] == got["plays"]
+        watcher.alive()
+        assert not any(m["type"] == "review" for m in watcher.received)
+        # The next deal: no review of it while it runs (checked by _play_to_the_end).
+        p.send({"type": "next"})
+        again.close()
+        _play_to_the_end(p, rng, deal=2)
+        assert p.until(lambda m: m["type"] == "review")["deal"] == 2
+        p.close()
+        watcher.close()
+
+
+def test_no_review_at_a_table_with_other_players(tmp_path: Path) -> None:
+    rng = random.Random(3)
+    with web_client(tmp_path) as (client, _manager, checker):
+        made = client.post("/api/tables", json={"name": "Asha", "bots": "easy", "deals": 1}).json()
+        p = Player(client, checker, made["code"], made["token"])
+        p.recv()
+        p.send({"type": "start"})
+        _play_to_the_end(p, rng)
+        p.send({"type": "next"})
+        p.until(lambda m: m["type"] == "state" and m["table"]["status"] == "finished")
+        p.alive()
+        assert not any(m["type"] == "review" for m in p.received)
+        p.close()

@@ -40,7 +40,7 @@ from ..options import PRESETS
 from ..session import Session
 from ..verify import Refusal, check
 from ..view import View
-from . import social
+from . import review, social
 from .messages import (
     BadInput,
     Chat,
@@ -241,6 +241,9 @@ class Table:
         # Quick match (issue 22 item 6): when its countdown fills the empty seats with bots and
         # starts (the manager's clock); None for a table its host starts.
         self.starts_at: float | None = None
+        # Practice: the review of the deal on show once it is over (seep.web.review), with
+        # the moves it judged, for the seat's reconnections.
+        self.review: dict[str, Any] | None = None
         self.transfers = social.Transfers()
 
     # --- seats ------------------------------------------------------------------------------
@@ -699,6 +702,7 @@ class TableManager:
         self._drivers: dict[str, _Driver] = {}
         self._grace: dict[tuple[str, int], asyncio.TimerHandle] = {}
         self._countdowns: dict[str, asyncio.TimerHandle] = {}  # quick match's starts
+        self._reviews: set[asyncio.Task[None]] = set()  # practice reviews being made
         # Called with (client, what) for malformed messages; the app limits it to a line a
         # minute per client.
         self.log_bad_input: Callable[[str, str], None] | None = None
@@ -1222,6 +1226,7 @@ class TableManager:
             handle.cancel()
         s.away = False  # the bot gives the seat back
         self._changed(table, game=False)
+        self._send_review(table, conn)
 
     def disconnect(self, conn: Connection) -> None:
         """A connection has gone."""
@@ -1362,6 +1367,7 @@ class TableManager:
     async def _on_undo(self, table: Table, conn: Connection, msg: Any) -> None:
         assert conn.seat is not None
         n = table.undo(conn.seat)
+        table.review = None  # the deal goes on: its review would show what is to come
         if self.store is not None:
             self.store.delete_moves(table.code, table.moves_made)
         del n
@@ -1622,9 +1628,64 @@ class TableManager:
                 self.drop(table.code, str(exc))
                 return
         table.apply(code)
+        if table.settings["practice"] and table.deal_over():
+            self._review(table)
         self._changed(table, game=True)
 
+    def _review(self, table: Table) -> None:
+        """Practice: review the deal just over for its player, in a worker thread (the loop
+        goes on), and send it to his connections only (:mod:`seep.web.review`)."""
+        session = table.session
+        assert session is not None
+        history = session.history
+        seats = [i for i, s in enumerate(table.seats) if s.kind == "human"]
+        if not history or not seats:
+            return
+        start = session.copy()
+        start.undo(len(history))  # back to the deal's bid-phase position
+        table.review = None
+        task = asyncio.get_running_loop().create_task(
+            self._reviewing(table, start.position, history, seats[0])
+        )
+        self._reviews.add(task)
+        task.add_done_callback(self._reviews.discard)
+
+    async def _reviewing(
+        self, table: Table, start: Position, history: tuple[tuple[int, int], ...], seat: int
+    ) -> None:
+        try:
+            found = await asyncio.wait_for(
+                asyncio.to_thread(review.review_deal, start, history, seat),
+                timeout=review.REVIEW_SECONDS * 4,
+            )
+        except Exception as exc:  # a busy server or a bug: the summary shows no review
+            logging.getLogger("seep.web").warning("table %s: no review: %r", table.code, exc)
+            return
+        session = table.session
+        if session is None or not session.deal_over or session.history != history:
+            return  # taken back meanwhile (undo): the deal goes on
+        table.review = {
+            "type": "review",
+            "deal": session.deals_finished,
+            "seat": seat,
+            "moves": len(history),
+            **found,
+        }
+        for conn in self.conns.get(table.code, ()):
+            self._send_review(table, conn)
+
+    def _send_review(self, table: Table, conn: Connection) -> None:
+        """The deal's review to ``conn`` if it holds the reviewed seat and the reviewed deal is
+        still the one on show, over."""
+        got = table.review
+        session = table.session
+        if got is None or session is None or conn.seat != got["seat"]:
+            return
+        if session.deal_over and len(session.history) == got["moves"]:
+            conn.push(_dumps(got))
+
     def _advance(self, table: Table) -> None:
+        table.review = None
         table.advance()
         if self.store is not None and table.status == "finished":
             self.store.finish(table, table.record())
