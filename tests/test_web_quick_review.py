@@ -137,3 +137,37 @@ def test_no_review_at_a_table_with_other_players(tmp_path: Path) -> None:
         p.alive()
         assert not any(m["type"] == "review" for m in p.received)
         p.close()
+
+
+def test_coach_warnings_name_their_move_in_sentences_and_as_keys() -> None:
+    from seep.engine import Position
+    from seep.view import View
+    from seep.web import social
+
+    seen_same_card = 0
+    for seed in range(40):
+        pos = Position.new_deal(seed)
+        rng = random.Random(seed)
+        while not pos.is_over() and seen_same_card < 3:
+            if pos.phase == "play":
+                advice = social.coach(View.from_position(pos, pos.to_move))
+                by_card: dict[str, list[dict[str, Any]]] = {}
+                for w in advice["warnings"]:
+                    assert w["risks"] and len(w["risks"]) == len(w["warnings"])
+                    for r, text in zip(w["risks"], w["warnings"], strict=True):
+                        assert text.startswith("Careful: after you ") and text.endswith(".")
+                        assert r["risk"] in ("sweep", "house")
+                        if r["risk"] == "house":
+                            assert f"your house of {r['value']}." in text
+                        else:
+                            assert all(v in text for v in r["values"])
+                    by_card.setdefault(w["move"]["card"], []).append(w)
+                for ws in by_card.values():
+                    if len(ws) > 1:
+                        seen_same_card += 1
+                        texts = [" ".join(w["warnings"]) for w in ws]
+                        assert len(set(texts)) == len(texts), texts  # each names its move
+            pos.advance(rng.choice(pos.legal_codes()))
+        if seen_same_card >= 3:
+            break
+    assert seen_same_card >= 3

@@ -17,9 +17,21 @@ from typing import Any
 
 from .. import __version__
 from ..bots.heuristic import HeuristicBot, _reason
-from ..bots.tactics import Counting
+from ..bots.tactics import Counting, card_text, cards_text
 from ..cards import card_name
-from ..codes import PHASE_PLAY, code_card
+from ..codes import (
+    BUILD,
+    CAPTURE,
+    CEMENT,
+    PHASE_PLAY,
+    THROW,
+    code_action,
+    code_card,
+    code_house,
+    code_houses,
+    code_loose,
+    code_value,
+)
 from ..engine import Position
 from ..floor import sweep_values
 from ..moves import Move
@@ -96,7 +108,12 @@ def card_moves(pos: Position, card: int) -> tuple[list[int], int]:
 def coach(view: View) -> dict[str, Any]:
     """The coach's advice for the seat to move (practice tables): the heuristic bot's three
     best moves with its reasons, warnings on the moves that leave the next player a sweep
-    (R37) or a house of ours he may take, and the unseen cards by value. All from ``view``."""
+    (R37) or a house of ours he may take, and the unseen cards by value. All from ``view``.
+
+    Each warning names its move (``move``) and lists its ``risks`` for the page to word in its
+    language: ``{"risk": "sweep", "values": ["9", "10"]}`` (the values he may sweep with) or
+    ``{"risk": "house", "value": 11}`` (our house he may take); ``warnings`` says the same in
+    English sentences that name the move (two plays of one card differ in their words)."""
     counting = Counting(view)
     unseen = {_VALUE_NAMES[v]: counting.left[v] for v in range(1, 14)}
     top: list[dict[str, Any]] = []
@@ -120,7 +137,7 @@ def coach(view: View) -> dict[str, Any]:
     for _, out, _ in scored:
         if out.over:
             continue
-        said: list[str] = []
+        risks: list[dict[str, Any]] = []
         hp = 0
         for v, _, _, _ in out.houses:
             hp |= 1 << v
@@ -128,19 +145,47 @@ def coach(view: View) -> dict[str, Any]:
         # Values the next player may hold: some unseen, or a house of his (R21d).
         held = [v for v in range(1, 14) if sweepers >> v & 1 and counting.p_holds((nxt,), 1 << v)]
         if held:
-            said.append(
-                "leaves the next player a sweep (with "
-                + " or ".join(_VALUE_NAMES[v] for v in held)
-                + ")"
-            )
+            risks.append({"risk": "sweep", "values": [_VALUE_NAMES[v] for v in held]})
         for v, cards, _, owners in out.houses:
             if (v, cards) in before or not owners & ours or owners & ~ours:
                 continue
             if counting.p_holds((nxt,), 1 << v):
-                said.append(f"the next player may take your house of {v}")
-        if said:
-            warnings.append({"move": Move(out.code).to_dict(), "warnings": said})
+                risks.append({"risk": "house", "value": v})
+        if risks:
+            said = [_risk_text(out.code, r) for r in risks]
+            warnings.append({"move": Move(out.code).to_dict(), "risks": risks, "warnings": said})
     return {"top": top, "warnings": warnings, "unseen": unseen}
+
+
+def _risk_text(code: int, risk: dict[str, Any]) -> str:
+    """A coach's warning in English, naming the move: "Careful: after you play 9♠ onto the
+    house of 11, the next player can take your house of 11." (the page words it itself)."""
+    move = _move_words(code)
+    if risk["risk"] == "sweep":
+        values = " or ".join(risk["values"])
+        return f"Careful: after {move}, the next player can sweep the floor (with {values})."
+    return f"Careful: after {move}, the next player can take your house of {risk['value']}."
+
+
+def _move_words(code: int) -> str:
+    """A card play as the coach says it to its player: "you throw 9♠", "you build 11 from 9♠
+    with 2♣", "you play 9♠ onto the house of 11", "you take the house of 10 and 3♠ with 10♦"."""
+    action = code_action(code)
+    card = card_text(code_card(code))
+    loose = code_loose(code)
+    extra = f" with {cards_text(loose)}" if loose else ""
+    if action == THROW:
+        return f"you throw {card}"
+    if action == CAPTURE:
+        taken = [f"the house of {9 + i}" for i in range(5) if code_houses(code) >> i & 1]
+        if loose:
+            taken.append(cards_text(loose))
+        return f"you take {' and '.join(taken)} with {card}"
+    if action == BUILD:
+        return f"you build {code_value(code)} from {card}{extra}"
+    if action == CEMENT:
+        return f"you play {card}{extra} onto the house of {code_value(code)}"
+    return f"you raise the house of {code_house(code)} to {code_value(code)} with {card}{extra}"
 
 
 def report(view: dict[str, Any], legal: list[dict[str, Any]], counts: Any) -> dict[str, Any]:
