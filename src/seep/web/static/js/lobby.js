@@ -111,14 +111,23 @@ function initOpenTables(root, create, lengthKind) {
     }
   };
   root.querySelector("#lobby-refresh").addEventListener("click", refresh);
+  // Quick match takes the name from whichever box the player typed in last (either will do).
+  const boxes = [...root.querySelectorAll("input[name=name]")];
+  let typed = null;
+  for (const box of boxes) box.addEventListener("input", () => { typed = box; });
+  const quickName = () => {
+    const order = typed ? [typed, ...boxes] : boxes;
+    return order.map((b) => b.value.trim()).find(Boolean) || "Player";
+  };
   root.querySelector("#quick-btn").addEventListener("click", async () => {
     const body = {
-      name: create.name.value.trim() || "Player",
+      name: quickName(),
       preset: create.preset.value,
       bots: create.bots.value,
       turn_seconds: create.clock.value ? Number(create.clock.value) : null,
     };
     body[lengthKind()] = Math.max(1, Number(create.count.value) || 1);
+    if (body.name !== "Player") prefs.set("name", body.name);
     try {
       const res = await api("/api/quick", body);
       tokens.set(res.code, res.token, res.seat);

@@ -1,9 +1,13 @@
 // The social side of a table: chat and emotes (text only: every line goes in with
-// textContent, never as HTML), the host's mute, who is watching, rematch, the coach and the
-// position report, carrying the seat to another device (link and QR code), and one card's
-// moves when the server sends counts per card instead of a long list. The server decides
-// everything; this module draws what it sends and asks for more.
-import { t, translatePage } from "./i18n.js";
+// textContent, never as HTML), the host's mute, who is watching, the coach and the position
+// report, carrying the seat to another device (link and QR code), and one card's moves when
+// the server sends counts per card instead of a long list. In the end-of-deal summary (its
+// #summary-extra, drawn by table.js): the rematch with who is ready, and a practice deal's
+// review. Above the table: quick match's countdown. The server decides everything; this
+// module draws what it sends and asks for more.
+import { seatCompass } from "./cards.js";
+import { lang, t, translatePage } from "./i18n.js";
+import { moveSentence } from "./moves.js";
 import { prefs, toast, tokens } from "./net.js";
 
 const EMOTES = {
@@ -29,12 +33,22 @@ export function pendingTransfer() {
   return m ? m[1] : null;
 }
 
+/** A coach's warning in words, one sentence a risk, naming the move (two plays of one card
+ * read differently): the server sends the move and its risks as keys and values. */
+export function riskSentences(w) {
+  const move = moveSentence(w.move, { asText: true });
+  return (w.risks || []).map((r) => (r.risk === "sweep"
+    ? t("Careful: after {move}, the next player can sweep the floor (with {values}).", { move, values: r.values.join(` ${t("or")} `) })
+    : t("Careful: after {move}, the next player can take your house of {v}.", { move, v: r.value })));
+}
+
 export class Social {
   constructor(view) {
     this.view = view;
     this.transfer = pendingTransfer();
     if (this.transfer) history.replaceState(null, "", location.pathname); // out of the address bar
-    this.coachOn = prefs.get("coach") === "1";
+    // On unless the player turned it off: a practice table is where advice is wanted.
+    this.coachOn = prefs.get("coach") !== "0";
     this.chatHidden = prefs.get("chat-hidden") === "1";
     this.coachVersion = -1;
     this.askedCard = null;
@@ -55,16 +69,30 @@ export class Social {
       <div class="tools" id="social-tools">
         <button class="btn small" type="button" id="report-btn" title="Copy the position as your seat sees it" data-i18n data-i18n-attr="title">Report position</button>
         <button class="btn small" type="button" id="transfer-btn" data-i18n>Continue on another device</button>
-        <button class="btn small" type="button" id="rematch-btn" hidden>Rematch</button>
         <label class="inline check" id="coach-label" hidden><input type="checkbox" id="coach-on"> <span data-i18n>Coach</span></label>
       </div>
       <div class="mutes" id="mutes"></div>
       <div class="card-picker" id="card-picker" hidden></div>
-      <div class="coach" id="coach" hidden></div>
       <div class="transfer" id="transfer" hidden></div>`;
     translatePage(this.panel); // the fixed markup above: our dictionary's text only
     const page = view.root.querySelector(".table-page") || view.root;
     page.appendChild(this.panel);
+    // The coach sits beside the hand, in view (social.css pins it), not down in this panel.
+    this.coachBox = el("section", { class: "coach", id: "coach", "aria-label": t("Coach"), "aria-live": "polite" });
+    this.coachBox.hidden = true;
+    page.appendChild(this.coachBox);
+    this.countdown = el("p", { class: "quick-countdown", id: "quick-countdown", role: "status" });
+    this.countdown.hidden = true;
+    const head = page.querySelector(".topbar");
+    if (head) head.after(this.countdown);
+    else page.prepend(this.countdown);
+    this.countdownTimer = setInterval(() => this.drawCountdown(), 250);
+    this.coachBox.addEventListener("click", (ev) => {
+      if (!ev.target.closest("[data-coach-off]")) return;
+      this.$("coach-on").checked = false;
+      this.$("coach-on").dispatchEvent(new Event("change"));
+    });
+    document.addEventListener("seep:summary", (ev) => this.onSummary(ev.detail));
     const $ = (id) => this.panel.querySelector(`#${id}`);
     this.$ = $;
     for (const [key, label] of Object.entries(EMOTES)) {
@@ -90,9 +118,6 @@ export class Social {
     });
     $("report-btn").addEventListener("click", () => view.send({ type: "report" }));
     $("transfer-btn").addEventListener("click", () => view.send({ type: "transfer" }));
-    $("rematch-btn").addEventListener("click", () => {
-      if (view.send({ type: "rematch" })) $("rematch-btn").disabled = true;
-    });
     this.panel.addEventListener("click", (ev) => {
       const b = ev.target.closest("button");
       if (!b) return;
@@ -151,6 +176,10 @@ export class Social {
       case "coach":
         this.drawCoach(msg);
         return true;
+      case "review":
+        this.lastReview = msg;
+        this.drawExtra();
+        return true;
       case "report":
         this.saveReport(msg.report);
         return true;
@@ -195,9 +224,9 @@ export class Social {
     this.$("emotes").hidden = this.$("chat-form").hidden;
     this.$("report-btn").hidden = !seated || !st.view || st.view.phase === "waiting";
     this.$("transfer-btn").hidden = !seated || !["waiting", "playing"].includes(table.status);
-    const rematch = this.$("rematch-btn");
-    rematch.hidden = !seated || table.status !== "finished";
-    rematch.textContent = (table.rematch || []).length ? t("Rematch ({n} ready)", { n: table.rematch.length }) : t("Rematch");
+    this.startsAt = table.status === "waiting" ? table.starts_at ?? null : null;
+    this.drawCountdown();
+    this.drawExtra();
     // The host's mute switches.
     const mutes = this.$("mutes");
     mutes.textContent = "";
@@ -226,7 +255,7 @@ export class Social {
     const practice = table.settings && table.settings.practice;
     this.$("coach-label").hidden = !seated || !practice;
     const myTurn = seated && st.view && st.view.to_move === me && table.status === "playing";
-    const coach = this.$("coach");
+    const coach = this.coachBox;
     if (!(practice && this.coachOn && myTurn)) {
       coach.hidden = true;
     } else if (this.coachVersion !== st.version) {
@@ -236,18 +265,28 @@ export class Social {
   }
 
   drawCoach(msg) {
-    const coach = this.$("coach");
+    const view = this.view;
+    const st = view.state;
+    if (!st || msg.version !== st.version || !this.coachOn) return; // an answer to a past turn
+    const coach = this.coachBox;
     coach.hidden = false;
     coach.textContent = "";
-    coach.appendChild(el("h3", {}, t("Coach")));
-    const ol = el("ol");
-    for (const top of msg.top) ol.appendChild(el("li", {}, top.reason));
+    const head = el("div", { class: "coach-head" });
+    head.appendChild(el("h3", {}, t("Coach")));
+    head.appendChild(el("button", { class: "btn small ghost", type: "button", "data-coach-off": "1", title: t("Turn the coach off") }, t("Hide")));
+    coach.appendChild(head);
+    const ol = el("ol", { class: "coach-top" });
+    for (const top of msg.top) {
+      // The bot's own reason is English prose: shown as it is only on an English page.
+      const said = lang() === "en" && top.reason ? ` (${top.reason})` : "";
+      ol.appendChild(el("li", {}, t("Good: {move}", { move: moveSentence(top.move, { asText: true }) }) + said));
+    }
     coach.appendChild(ol);
     if (msg.warnings.length) {
-      coach.appendChild(el("p", { class: "warn" }, t("{n} of your moves leave something to the next player:", { n: msg.warnings.length })));
+      coach.appendChild(el("p", { class: "warn" }, t("Moves that leave something to the next player:")));
       const ul = el("ul", { class: "warnings" });
       for (const w of msg.warnings.slice(0, 8)) {
-        ul.appendChild(el("li", {}, `${w.move.card}: ${w.warnings.join("; ")}`));
+        for (const text of riskSentences(w)) ul.appendChild(el("li", {}, text));
       }
       coach.appendChild(ul);
     }
@@ -257,12 +296,92 @@ export class Social {
     this.lastCoach = msg;
   }
 
-  /** The coach's warnings for a move, if any (for a confirmation). */
-  warningsFor(move) {
-    if (!this.coachOn || !this.lastCoach) return [];
-    const key = JSON.stringify(move);
-    const hit = this.lastCoach.warnings.find((w) => JSON.stringify(w.move) === key);
-    return hit ? hit.warnings : [];
+  // --- quick match's countdown -----------------------------------------------------------
+
+  drawCountdown() {
+    const box = this.countdown;
+    if (this.startsAt == null) {
+      box.hidden = true;
+      return;
+    }
+    const left = Math.max(0, Math.ceil(this.startsAt - Date.now() / 1000));
+    box.hidden = false;
+    const text = t("The game starts in {n} s: bots take the empty seats then.", { n: left });
+    if (box.textContent !== text) box.textContent = text;
+  }
+
+  // --- the end-of-deal summary: rematch and review ---------------------------------------
+
+  onSummary(detail) {
+    this.summaryDeal = detail.deal;
+    this.drawExtra();
+  }
+
+  /** Fill the summary's #summary-extra (table.js keeps the node across its redraws). */
+  drawExtra() {
+    const view = this.view;
+    const st = view.state;
+    const box = view.root.querySelector("#summary-extra");
+    if (!box || !st || !st.summary) return;
+    const table = st.table;
+    const me = st.seat;
+    const names = (seats) => seats.map((i) => {
+      const s = table.seats[i] || {};
+      const where = seatCompass(i, table.seats.length);
+      return s.name ? t("{seat} ({name})", { seat: where, name: s.name }) : where;
+    }).join(", ");
+    const parts = [];
+    if (table.status === "finished" && !table.rematched) {
+      const ready = table.rematch || [];
+      const mine = me != null && ready.includes(me);
+      const sec = el("section", { class: "rematch", id: "rematch", "aria-label": t("Rematch") });
+      if (me != null) {
+        const b = el("button", { class: "btn primary", type: "button", id: "rematch-btn" }, mine ? t("Waiting for the others…") : t("Rematch"));
+        if (mine) b.disabled = true;
+        b.addEventListener("click", () => {
+          if (view.send({ type: "rematch" })) b.disabled = true;
+        });
+        sec.appendChild(b);
+      }
+      sec.appendChild(el("p", { class: "muted", id: "rematch-ready" },
+        ready.length ? t("Ready for a rematch: {names}", { names: names(ready) }) : t("Nobody has asked for a rematch yet.")));
+      parts.push(sec);
+    }
+    const rv = this.lastReview;
+    if (rv && rv.seat === me && rv.deal === st.summary.deal) parts.push(this.reviewHtml(rv));
+    const key = JSON.stringify([table.status, table.rematch, me, rv && rv.deal, st.summary.deal, lang()]);
+    if (box.dataset.drawn === key && box.childElementCount === parts.length) return; // no redraw: focus stays
+    box.dataset.drawn = key;
+    const hadFocus = box.contains(document.activeElement);
+    box.replaceChildren(...parts);
+    if (hadFocus) (box.querySelector("button:not([disabled])") || box).focus?.();
+  }
+
+  reviewHtml(rv) {
+    const sec = el("section", { class: "review", id: "review", "aria-label": t("Your plays reviewed") });
+    sec.appendChild(el("h3", {}, t("Your plays reviewed")));
+    const word = (m) => moveSentence(m, { asText: true });
+    const costly = rv.costly.map((i) => rv.plays.find((p) => p.index === i)).filter(Boolean);
+    if (!costly.length) {
+      sec.appendChild(el("p", {}, t("The bots would have played as you did at every turn.")));
+    } else {
+      sec.appendChild(el("p", {}, t("The plays that cost you most, by the bots' count (points):")));
+      const ol = el("ol", { class: "review-costly" });
+      for (const p of costly) {
+        ol.appendChild(el("li", {}, t("You: {played}. Better: {best} (+{n} points).", { played: word(p.move), best: word(p.best), n: p.loss })));
+      }
+      sec.appendChild(ol);
+    }
+    const details = el("details", { class: "review-all" });
+    details.appendChild(el("summary", {}, t("Each of your plays ({n})", { n: rv.plays.length })));
+    const ul = el("ul");
+    for (const p of rv.plays) {
+      const verdict = p.loss > 0 ? t("{n} points below the best", { n: p.loss }) : t("the bots' choice too");
+      ul.appendChild(el("li", {}, `${word(p.move)}: ${verdict}`));
+    }
+    details.appendChild(ul);
+    sec.appendChild(details);
+    return sec;
   }
 
   async saveReport(report) {

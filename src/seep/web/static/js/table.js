@@ -825,7 +825,7 @@ export class TableView {
     const over = !!sum.match_over || st.table.status === "finished";
     const diff = sum.diff ?? match.diff ?? 0;
     let banner = "";
-    if (baaziWinner != null) {
+    if (baaziWinner != null && !over) {
       const tm = Number(baaziWinner);
       banner += `<div class="banner team${tm}" id="baazi-banner">${t("{team} {win} the baazi!", { team: this.teamName(tm), win: this.teamVerb(tm, "win") })}</div>`;
     }
@@ -837,8 +837,9 @@ export class TableView {
         : winner != null
           ? t("no baazi finished: {n} points ahead in the baazi", { n: Math.abs(diff) })
           : t("level in baazis and points");
-      const who = winner == null ? t("A draw") : t("{team} {win} the match", { team: this.teamName(winner), win: this.teamVerb(winner, "win") });
-      banner += `<div class="banner ${winner != null ? `team${winner}` : ""}" id="match-winner">${who} <small>(${why})</small></div>`;
+      // The result is said once, as the title (issue 22 item 5: it was said four times); the
+      // baazi count below says why, unless no baazi decided it.
+      if (baazis[0] === baazis[1]) banner += `<p class="match-why" id="match-why">${why}</p>`;
     }
     if (baaziWinner != null || over) {
       banner += `<div class="baazi-count">${t("Baazis won")}: ${this.teamName(teams[0])} <b>${baazis[teams[0]]}</b> – <b>${baazis[teams[1]]}</b> ${this.teamName(teams[1])}</div>`;
@@ -855,8 +856,10 @@ export class TableView {
     }
     let title = t("Deal {n} is over", { n: deal });
     if (over) {
-      title = me == null || winner == null ? t("The match is over") : winner === myTeam ? t("You win the match!")
-        : this.nSeats() === 2 ? t("{player} wins the match", { player: this.seatName(winner) }) : t("The opponents win the match");
+      const result = winner == null ? t("A draw: the match is over") : me == null ? t("{team} {win} the match", { team: this.teamName(winner), win: this.teamVerb(winner, "win") })
+        : winner === myTeam ? t("You win the match!")
+          : this.nSeats() === 2 ? t("{player} wins the match", { player: this.seatName(winner) }) : t("The opponents win the match");
+      title = `<span id="match-winner">${result}</span>`;
     }
     const next = over
       ? `<a class="btn primary" href="/">${t("New game")}</a> <a class="btn" href="/replay/${this.code}">${t("Replay this game")}</a> <button class="btn ghost" data-act="close-summary">${t("Look at the table")}</button>`
@@ -874,8 +877,9 @@ export class TableView {
     el.innerHTML = `<div class="dialog summary" id="summary" role="dialog" aria-modal="true" aria-labelledby="summary-title">
       <h2 id="summary-title">${title}</h2>
       ${banner}
+      ${over ? `<h3 class="deal-detail">${t("Deal {n}", { n: deal })}</h3>` : ""}
       <table class="sum-table"><thead><tr><th><span class="sr-only">${t("Team")}</span></th><th>${t("card points")}</th>${bonusHead}<th>${t("sweeps")}</th><th>${t("score")}</th></tr></thead><tbody>${rows}</tbody></table>
-      <p class="lead">${lead}</p>
+      ${over ? "" : `<p class="lead">${lead}</p>`}
       ${captured ? `<details class="piles"><summary>${t("Captured cards")}</summary>${captured}</details>` : ""}
       <div id="summary-extra"></div>
       <div class="dialog-buttons">${next}</div>
@@ -1057,11 +1061,8 @@ export class TableView {
 
   play(m) {
     if (!m || this.sending) return;
-    const warned = this.social.warningsFor(m); // the coach's warning, once, before the move goes
-    if (warned.length && this.warnedMove !== JSON.stringify(m)) {
-      this.warnedMove = JSON.stringify(m);
-      return toast(`Coach: this move ${warned.join("; ")}. Play it again to confirm.`, "info");
-    }
+    // The coach (on by default in practice) shows its warnings beside the hand, each naming
+    // its move: the move goes at once, never held for a second click.
     if (this.send({ type: "move", move: m, version: this.state.version })) {
       this.sending = true;
       this.sentMove = true;
