@@ -37,14 +37,14 @@ QUICK_SECONDS = 4
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A real server as tests/test_web_browser.py starts it, with a short quick-match
-    countdown."""
+    countdown and a short grace period."""
     tmp = tmp_path_factory.mktemp("web-practice")
     port = free_port()
     env = dict(
         os.environ,
         SEEP_DATABASE_URL=f"sqlite:///{tmp / 'seep.db'}",
         SEEP_BOT_DELAY="0.02",
-        SEEP_GRACE_SECONDS="60",
+        SEEP_GRACE_SECONDS="1",  # a player who leaves is played for at once
         SEEP_QUICK_SECONDS=str(QUICK_SECONDS),
     )
     log = open(tmp / "server.log", "wb")  # noqa: SIM115 - closed below
@@ -174,6 +174,39 @@ def test_practice_review_and_rematch_in_one_clear_summary(browser: Any, server: 
         pg.wait_for_selector(".hand .card")
     finally:
         ctx.close()
+    assert not errors, errors
+
+
+def test_rematch_shows_who_is_ready_by_seat_and_name(browser: Any, server: str) -> None:  # noqa: F811
+    errors: list[str] = []
+    ctx_a, a = _page(browser, 1280, 860, errors)
+    ctx_b, b = _page(browser, 390, 844, errors)
+    rng = random.Random(9)
+    try:
+        code = create_table(a, server, "Asha")
+        b.goto(server + "/")
+        b.fill("#join-code-form input[name=code]", code)
+        b.fill("#join-code-form input[name=name]", "Ravi")
+        b.click("#join-code-form button[type=submit]")
+        b.wait_for_url(f"**/t/{code}")
+        a.wait_for_selector("#board >> text=Ravi")
+        b.goto(server + "/how-to-play")  # Ravi steps away: a bot plays for him meanwhile
+        start(a)
+        while wait_turn(a):
+            play_turn(a, rng)
+        b.goto(f"{server}/t/{code}")  # back for the end of the match
+        b.wait_for_selector("#summary #rematch-btn")
+        a.wait_for_selector("#summary #rematch-btn")
+        a.click("#summary #rematch-btn")
+        b.wait_for_selector("#summary #rematch-ready >> text=North (Asha)")
+        assert "Ready for a rematch: North (Asha)" in b.inner_text("#summary #rematch-ready")
+        assert a.is_disabled("#summary #rematch-btn")
+        b.click("#summary #rematch-btn")
+        for pg in (a, b):
+            pg.wait_for_function(f"() => !location.pathname.endsWith('/{code}')")
+    finally:
+        ctx_a.close()
+        ctx_b.close()
     assert not errors, errors
 
 

@@ -12,7 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pydantic import TypeAdapter
 
+from seep.web.messages import ServerMessage
 from web_kit import Player, deal_over, my_turn, web_client
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -94,6 +96,7 @@ def test_practice_review_after_the_deal_for_its_player_only(tmp_path: Path) -> N
         p.send({"type": "start"})
         summary = _play_to_the_end(p, rng)
         got = p.until(lambda m: m["type"] == "review")
+        assert TypeAdapter(ServerMessage).validate_python(got).type == "review"  # as documented
         assert got["deal"] == 1 and got["seat"] == 0 and got["complete"] is True
         history = manager.get(code).session.history  # type: ignore[union-attr]
         mine = [i for i, (s, _) in enumerate(history) if s == 0]

@@ -547,6 +547,11 @@ class TableInfo(_Sent):
     rematch: list[int] = Field(
         default_factory=list, description="after the match: the seats that asked for a rematch"
     )
+    starts_at: float | None = Field(
+        default=None,
+        description="quick match: when the countdown fills the empty seats with bots and"
+        " starts (Unix time); null for a table its host starts",
+    )
 
 
 class LobbyTable(_Sent):
@@ -733,10 +738,21 @@ class CoachMove(_Sent):
     reason: str
 
 
+class CoachRisk(_Sent):
+    """What a move leaves the next player, for the page to word: ``sweep`` (the floor, with
+    one of ``values``) or ``house`` (the team's house of ``value``)."""
+
+    risk: Literal["sweep", "house"]
+    values: list[str] | None = None
+    value: int | None = None
+
+
 class CoachWarning(_Sent):
-    """A move the coach warns about."""
+    """A move the coach warns about: its risks, and the same in English sentences that name
+    the move."""
 
     move: dict[str, Any]
+    risks: list[CoachRisk] = Field(default_factory=list)
     warnings: list[str]
 
 
@@ -749,6 +765,31 @@ class CoachAnswer(_Sent):
     top: list[CoachMove]
     warnings: list[CoachWarning]
     unseen: dict[str, int]
+
+
+class ReviewPlay(_Sent):
+    """One of the player's card plays, scored by the medium bot from his view at that turn."""
+
+    index: int = Field(description="its place among the deal's moves")
+    move: dict[str, Any]
+    score: float = Field(description="the bot's score of the play (its points)")
+    best: dict[str, Any] = Field(description="the bot's best move there")
+    best_score: float
+    loss: float = Field(description="best_score - score; 0 when the bot would play it too")
+    choices: int = Field(description="how many legal moves there were")
+
+
+class Review(_Sent):
+    """Practice tables, after a deal, to the player's seat only: the bots' review of his plays
+    (docs/web.md, Post-deal review)."""
+
+    type: Literal["review"]
+    deal: int
+    seat: int
+    moves: int = Field(description="the deal's moves, the reviewed ones among them")
+    plays: list[ReviewPlay]
+    costly: list[int] = Field(description="indexes of the at most 3 dearest plays, dearest first")
+    complete: bool = Field(description="false when the time budget left plays unscored")
 
 
 class ReportAnswer(_Sent):
@@ -799,6 +840,7 @@ ServerMessage = Annotated[
     | TransferCode
     | Claimed
     | CoachAnswer
+    | Review
     | ReportAnswer
     | MovesAnswer
     | Pong
