@@ -348,8 +348,10 @@ export class Social {
       parts.push(sec);
     }
     const rv = this.lastReview;
-    if (rv && rv.seat === me && rv.deal === st.summary.deal) parts.push(this.reviewHtml(rv));
-    const key = JSON.stringify([table.status, table.rematch, me, rv && rv.deal, st.summary.deal, lang()]);
+    // The review of this very deal: an undo after it, and the deal ended again, makes another.
+    const moves = ((st.view && st.view.history) || []).length;
+    if (rv && rv.seat === me && rv.deal === st.summary.deal && rv.moves === moves) parts.push(this.reviewHtml(rv));
+    const key = JSON.stringify([table.status, table.rematch, me, rv && [rv.deal, rv.moves], moves, st.summary.deal, lang()]);
     if (box.dataset.drawn === key && box.childElementCount === parts.length) return; // no redraw: focus stays
     box.dataset.drawn = key;
     const hadFocus = box.contains(document.activeElement);
