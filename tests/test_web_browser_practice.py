@@ -249,3 +249,35 @@ def test_quick_match_takes_either_name_counts_down_and_fills_with_bots(
         ctx_a.close()
         ctx_b.close()
     assert not errors, errors
+
+
+def test_the_coach_review_and_rematch_speak_hindi(browser: Any, server: str) -> None:  # noqa: F811
+    from test_web_i18n_pages import english
+
+    ctx = browser.new_context(viewport={"width": 1280, "height": 860})
+    ctx.set_default_timeout(TIMEOUT)
+    ctx.add_init_script("localStorage.setItem('seep:lang', 'hi')")
+    pg = ctx.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    rng = random.Random(11)
+    found: list[str] = []
+    try:
+        create_table(pg, server, "Asha", practice=True)
+        start(pg)
+        _my_play_turn(pg)
+        pg.wait_for_selector("#coach .coach-top li")
+        coach = pg.inner_text("#coach")
+        found += [f"coach: {w}" for _, w in english([["#coach", coach]])]
+        assert "Good:" not in coach and "Careful" not in coach, coach
+        while wait_turn(pg):
+            play_turn(pg, rng)
+        pg.wait_for_selector("#summary #review")
+        pg.wait_for_selector("#summary #rematch-btn")
+        pg.click("#review details summary")  # every play, opened
+        extra = pg.inner_text("#summary-extra")
+        found += [f"summary: {w}" for _, w in english([["#summary-extra", extra]])]
+    finally:
+        ctx.close()
+    assert not found, found
+    assert not errors, errors
