@@ -26,7 +26,9 @@ from pathlib import Path
 import httpx
 import pytest
 import websockets
+from fastapi import WebSocket
 from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from seep.web.app import CSP, create_app, origin_allowed
 from seep.web.limits import ConnectionCap
@@ -201,11 +203,18 @@ def test_internal_errors_are_logged_once_a_minute_per_client(
     async def boom() -> None:
         raise RuntimeError("a bug")
 
+    @app.websocket("/ws-boom")
+    async def socket_boom(ws: WebSocket) -> None:
+        raise RuntimeError("a socket bug")
+
     with caplog.at_level(logging.ERROR), TestClient(app) as client:
         for _ in range(5):
             r = client.get("/api/boom")
             assert r.status_code == 500 and r.json()["error"]["code"] == "internal_error"
             assert r.headers["content-security-policy"] == CSP
+        for _ in range(3):
+            with pytest.raises(WebSocketDisconnect), client.websocket_connect("/ws-boom"):
+                pass
     errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert len(errors) == 1, [r.getMessage() for r in errors]
     assert errors[0].exc_info is not None and "RuntimeError: a bug" in errors[0].getMessage()

@@ -90,6 +90,8 @@ def serve_web(
     except ImportError as exc:
         print(f"seep serve needs the web extra: pip install 'seep-game[web]' ({exc})")
         return 2
+    from contextlib import suppress
+
     from .web.limits import LOOPBACK
     from .web.server import HttpLimits, build_config, raise_open_file_limit
     from .web.store import BadDatabase
@@ -115,10 +117,8 @@ def serve_web(
         app, host=host, port=port, log_level=log_level, limits=limits, client_of=app.state.client_of
     )
     server = uvicorn.Server(config)
-    try:
+    with suppress(KeyboardInterrupt):  # Ctrl-C: uvicorn has shut the server down already
         server.run()
-    except KeyboardInterrupt:  # Ctrl-C: uvicorn has shut the server down already
-        pass
     return 0 if server.started else 3  # 3: the start failed (uvicorn has said why)
 
 

@@ -347,7 +347,8 @@ class _OriginCheck:
 
 
 class _InternalErrors:
-    """ASGI middleware, the outermost of the app's own: an exception that no handler took.
+    """ASGI middleware, the outermost of the app's own: an exception that no handler took
+    (in a request, or in a socket's handshake before the socket's own handler catches).
 
     A client that hung up mid-request (``ClientDisconnect``) ends quietly: nobody is left to
     answer, and phones do it all the time. Any other exception is a 500 for the client and
@@ -365,6 +366,14 @@ class _InternalErrors:
         self.log_error = log_error
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            try:
+                await self.app(scope, receive, send)
+            except Exception as exc:  # uvicorn would log its traceback for every socket
+                self.log_error(self.client(scope), f"websocket: {type(exc).__name__}: {exc}", exc)
+                with contextlib.suppress(Exception):  # refused, or closed as a server error
+                    await send({"type": "websocket.close", "code": 1011})
+            return
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
