@@ -103,7 +103,7 @@ def raise_open_file_limit() -> tuple[int, int]:
     return soft, hard
 
 
-def _error_answer(status: int, reason: str, code: str, message: str) -> bytes:
+def _error_answer(status: int, reason: str, code: str, message: str, *extra_headers: str) -> bytes:
     """A complete HTTP/1.1 answer that closes the connection, in the app's error format."""
     from .app import SECURITY_HEADERS  # the app's module imports FastAPI: only when serving
 
@@ -113,6 +113,7 @@ def _error_answer(status: int, reason: str, code: str, message: str) -> bytes:
         "content-type: application/json",
         f"content-length: {len(body)}",
         "connection: close",
+        *extra_headers,
         *(f"{name}: {value}" for name, value in SECURITY_HEADERS.items()),
     ]
     return ("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + body
@@ -135,7 +136,8 @@ def guarded_protocol(
         "too_many_connections",
         f"your address has {limits.max_connections_per_client} connections open to this "
         "server (the limit): close some",
-    ).replace(b"connection: close", b"retry-after: 10\r\nconnection: close")
+        "retry-after: 10",
+    )
     head_too_large = _error_answer(
         431,
         "Request Header Fields Too Large",
