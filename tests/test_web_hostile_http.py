@@ -32,6 +32,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from seep.web.app import CSP, create_app, origin_allowed
 from seep.web.limits import ConnectionCap
+from seep.web.server import HttpLimits
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="loopback 127.0.0.2: Linux")
 
@@ -501,3 +502,19 @@ def test_a_bad_database_file_stops_the_start_with_one_line(
     assert "Traceback" not in output
     line = next(ln for ln in output.splitlines() if str(db) in ln)
     assert words in line, output
+
+
+def test_the_http_settings_are_read_and_checked(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SEEP_REQUEST_TIMEOUT", "2.5")
+    monkeypatch.setenv("SEEP_MAX_HEADER_BYTES", "4096")
+    monkeypatch.setenv("SEEP_MAX_CONNECTIONS_PER_CLIENT", "0")
+    assert HttpLimits.from_env() == HttpLimits(2.5, 4096, 0)
+    for name, bad in [
+        ("SEEP_REQUEST_TIMEOUT", "soon"),
+        ("SEEP_MAX_HEADER_BYTES", "100"),
+        ("SEEP_MAX_CONNECTIONS_PER_CLIENT", "-1"),
+    ]:
+        with monkeypatch.context() as m:
+            m.setenv(name, bad)
+            with pytest.raises(SystemExit, match=name):
+                HttpLimits.from_env()
