@@ -93,7 +93,7 @@ def test_history_and_last_moves() -> None:
         assert s.play(code) == (seat, code)
         made.append((seat, code))  # type: ignore[arg-type]
         bonus.append(sum(s.position.sweeps) - before)
-        assert s.history == tuple(made)
+        assert s.history == tuple(made) and s.deal_sweeps() == bonus
         last = s.last_moves()
         for t in range(4):
             mine = [i for i, (x, _) in enumerate(made) if x == t]
@@ -101,6 +101,7 @@ def test_history_and_last_moves() -> None:
     assert s.moves_made == len(made) and s.deal_history(0) == tuple(made)
     s.start_next_deal()
     assert s.history == () and s.last_moves() == [None] * 4 and s.deal_history(0) == tuple(made)
+    assert s.deal_sweeps() == []
 
 
 def test_moves_are_checked_once_with_reasons() -> None:

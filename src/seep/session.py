@@ -240,6 +240,11 @@ class Session:
         """Moves made in the whole session (every deal)."""
         return sum(len(m) for m in self._moves)
 
+    def deal_sweeps(self) -> list[int]:
+        """The sweep bonus (R38) each move of the deal in play scored, in the order of its
+        moves (a view's ``history``): 0 for a move that swept nothing."""
+        return list(self._sweeps[-1])
+
     def last_moves(self) -> list[tuple[int, int] | None]:
         """Each seat's latest move in the deal in play as (move code, sweep bonus it scored),
         ``None`` for a seat that has not moved in this deal."""

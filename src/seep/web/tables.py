@@ -501,8 +501,7 @@ class Table:
         view's ``history``: the page's move log says "sweep +50" from it."""
         if self.session is None:
             return []
-        # The session keeps them beside its moves (its last_moves() reads them the same way).
-        return list(self.session._sweeps[-1])
+        return self.session.deal_sweeps()
 
     def public(self) -> dict[str, Any]:
         """The table as anyone may see it (``GET /api/tables/{code}``, ``state.table``)."""
