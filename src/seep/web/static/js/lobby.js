@@ -21,9 +21,11 @@ export function initLobby(root) {
   const syncLength = () => {
     const baazis = lengthKind() === "baazis";
     create.count.max = baazis ? 9 : 20;
-    root.querySelector("#count-unit").textContent = t(baazis ? "baazi(s)" : "deal(s)");
+    const one = Number(create.count.value) === 1;
+    root.querySelector("#count-unit").textContent = t(baazis ? (one ? "baazi" : "baazis") : one ? "deal" : "deals");
   };
   create.querySelectorAll("input[name=length]").forEach((r) => r.addEventListener("change", syncLength));
+  create.count.addEventListener("input", syncLength);
   syncLength();
 
   create.addEventListener("submit", async (ev) => {
