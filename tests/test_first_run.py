@@ -117,3 +117,12 @@ def test_the_guides_protocol_examples_answer_as_shown() -> None:
         ).stdout.strip()
         pattern = ".*".join(map(re.escape, answer.split("...")))
         assert re.fullmatch(pattern, got), f"{request} answers {got}, the guide says {answer}"
+
+
+def test_the_readmes_research_quick_start_runs() -> None:
+    pytest.importorskip("gymnasium")
+    block = re.search(r"## Research\n.*?```python\n(.*?)```", README, re.S)
+    assert block, "the README's research quick start has no Python block"
+    scope: dict[str, object] = {}
+    exec(compile(block.group(1), "README.md", "exec"), scope)
+    assert scope["mask"].sum() >= 1  # type: ignore[attr-defined]
