@@ -34,3 +34,25 @@ def test_the_match_length_in_hindi(server: str, page: Any) -> None:  # noqa: F81
     page.reload()
     text = page.locator("body").inner_text()
     assert unit(page) == "बाँट" and "(s)" not in text
+
+
+def test_practice_says_it_is_private(server: str, page: Any) -> None:  # noqa: F811
+    page.goto(server + "/")
+    public = page.locator("#create-public")
+    public.check()
+    page.check("#create-practice")
+    assert public.is_disabled() and not public.is_checked()
+    assert page.locator("#public-note").is_visible()
+    page.uncheck("#create-practice")
+    assert public.is_enabled() and not page.locator("#public-note").is_visible()
+
+
+def test_the_open_tables_follow_the_server(server: str, page: Any) -> None:  # noqa: F811
+    page.clock.install()
+    page.goto(server + "/")
+    page.wait_for_selector("#lobby-list li")
+    looks: list[str] = []
+    page.on("request", lambda r: looks.append(r.url) if r.url.endswith("/api/lobby") else None)
+    page.clock.run_for(31_000)
+    page.wait_for_timeout(300)
+    assert len(looks) >= 2, looks

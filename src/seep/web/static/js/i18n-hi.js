@@ -134,6 +134,7 @@ export const HI = {
   "Match length": "मैच की लंबाई",
   "How many": "कितने",
   "deal": "बाँट",
+  "Practice tables are private: they are not listed in the lobby.": "अभ्यास की मेज़ निजी होती है: वह लॉबी में नहीं दिखती।",
   "baazi": "बाज़ी",
   "deals": "बाँट",
   "Turn clock": "बारी की घड़ी",

@@ -56,6 +56,21 @@ export function initLobby(root) {
 
   initOpenTables(root, create, lengthKind);
 
+  // A practice table is never listed (undo and the coach are for the player alone): the Public
+  // box says so instead of being ignored.
+  const practice = create.practice;
+  const pub = create.public;
+  if (practice && pub) {
+    const note = root.querySelector("#public-note");
+    const syncPublic = () => {
+      pub.disabled = practice.checked;
+      if (practice.checked) pub.checked = false;
+      if (note) note.hidden = !practice.checked;
+    };
+    practice.addEventListener("change", syncPublic);
+    syncPublic();
+  }
+
   join.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const code = join.code.value.trim().toUpperCase();
@@ -139,4 +154,8 @@ function initOpenTables(root, create, lengthKind) {
     }
   });
   refresh();
+  // The list follows the server while the lobby is in view (4 looks a minute, well inside the
+  // server's limit of lobby looks), and at once when the player comes back to the tab.
+  setInterval(() => { if (document.visibilityState === "visible") refresh(); }, 15000);
+  document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") refresh(); });
 }
