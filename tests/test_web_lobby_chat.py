@@ -30,6 +30,10 @@ def test_lobby_lists_open_public_tables_only(tmp_path: Path) -> None:
         public = _create(client, public=True, deals=2)
         private = _create(client, deals=2)
         practice = _create(client, public=True, practice=True)
+        # The lobby lists a table once its host's page is connected (issue 23 item 5).
+        assert client.get("/api/lobby").json()["tables"] == []
+        p = Player(client, checker, public["code"], public["token"])
+        p.recv()
         listed = client.get("/api/lobby").json()["tables"]
         codes = [t["code"] for t in listed]
         assert codes == [public["code"]]
@@ -44,16 +48,18 @@ def test_lobby_lists_open_public_tables_only(tmp_path: Path) -> None:
         assert quick.json()["code"] == public["code"] and quick.json()["seat"] == 1
         other = client.post("/api/quick", json={"name": "Mira", "bots": "easy", "deals": 3})
         assert other.json()["code"] != public["code"] and other.json()["seat"] == 0
+        mira = Player(client, checker, other.json()["code"], other.json()["token"])
+        mira.recv()
         listed = client.get("/api/lobby").json()["tables"]
-        assert {t["code"] for t in listed} == {public["code"], other.json()["code"]}
+        # Newest first.
+        assert [t["code"] for t in listed] == [other.json()["code"], public["code"]]
         # A started table leaves the lobby.
-        p = Player(client, checker, public["code"], public["token"])
-        p.recv()
         p.send({"type": "start"})
         p.until(lambda m: m["type"] == "state" and m["table"]["status"] == "playing")
         listed = client.get("/api/lobby").json()["tables"]
         assert public["code"] not in {t["code"] for t in listed}
         p.close()
+        mira.close()
 
 
 def test_chat_emotes_mute_and_watchers(tmp_path: Path) -> None:

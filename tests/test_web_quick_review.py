@@ -38,11 +38,12 @@ def test_quick_match_counts_down_then_fills_with_bots_of_the_level(
         # On an empty server the table counts down (a deadline every page shows).
         assert table["status"] == "waiting" and table["starts_at"] > time.time()
         assert table["settings"]["public"] is True
-        mira = _quick(client, name="Mira", bots="easy", deals=1)
-        assert mira["code"] == ravi["code"] and mira["seat"] == 1
+        # Quick match sends players only to a table whose host's page is connected.
         p = Player(client, checker, ravi["code"], ravi["token"])
         first = p.until(lambda m: m["type"] == "state" and m["seat"] == 0)
         assert first["table"]["starts_at"] is not None
+        mira = _quick(client, name="Mira", bots="easy", deals=1)
+        assert mira["code"] == ravi["code"] and mira["seat"] == 1
         started = p.until(lambda m: m["type"] == "state" and m["table"]["status"] == "playing")
         seats = started["table"]["seats"]
         assert [s["name"] for s in seats] == ["Ravi", "Mira", "Bot S", "Bot E"]
@@ -61,6 +62,8 @@ def test_quick_match_starts_a_full_table_at_once(
     monkeypatch.setenv("SEEP_QUICK_SECONDS", "600")
     with web_client(tmp_path) as (client, _manager, checker):
         a = _quick(client, name="Asha", preset="two_player", bots="medium", deals=1)
+        asha = Player(client, checker, a["code"], a["token"])
+        asha.until(lambda m: m["type"] == "state" and m["seat"] == 0)
         b = _quick(client, name="Ravi", preset="two_player", bots="medium", deals=1)
         assert a["code"] == b["code"] and b["seat"] == 1
         table = client.get(f"/api/tables/{a['code']}").json()
@@ -68,7 +71,7 @@ def test_quick_match_starts_a_full_table_at_once(
         # A table its host made stays his to start: no countdown.
         made = client.post("/api/tables", json={"name": "Mira", "public": True}).json()
         assert client.get(f"/api/tables/{made['code']}").json()["starts_at"] is None
-        del checker
+        asha.close()
 
 
 def _play_to_the_end(p: Player, rng: random.Random, deal: int = 1) -> dict[str, Any]:

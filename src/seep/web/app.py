@@ -33,7 +33,8 @@ from .botpool import BotPool, default_workers
 from .limits import (
     ClientResolver,
     LogLimiter,
-    OpenTables,
+    NetworkOpenTables,
+    NetworkRates,
     RateLimiter,
     parse_networks,
     quiet_invalid_utf8,
@@ -161,6 +162,8 @@ def _table_settings() -> dict[str, Any]:
         "abandoned_seconds": _env_float("SEEP_ABANDONED_HOURS", 24.0) * 3600.0,
         "max_slow_tables": _env_int("SEEP_MAX_EXPERT_TABLES", 4),
         "quick_seconds": _env_float("SEEP_QUICK_SECONDS", 20.0),
+        "orphan_seconds": _env_float("SEEP_ORPHAN_MINUTES", 10.0) * 60.0,
+        "max_public_waiting": _env_int("SEEP_MAX_PUBLIC_TABLES_PER_CLIENT", 3),
     }
     for name in ("waiting_seconds", "abandoned_seconds"):
         if settings[name] <= 0:
@@ -539,7 +542,7 @@ def create_app(
     app.state.store = store
     app.add_middleware(_ClaimTables, manager=manager)
 
-    creations = RateLimiter(per_minute)
+    creations = NetworkRates(per_minute)  # per client, and per /56 and /48 (limits.networks)
     misses = RateLimiter(misses_cap)  # lookups of codes that name no table
     lobby_looks = RateLimiter(_env_int("SEEP_MAX_LOBBY_PER_MINUTE", 60))
     log_bad = LogLimiter(log)
@@ -556,7 +559,7 @@ def create_app(
             return store.count_running()
         return sum(is_open(c) for c in manager.tables)
 
-    open_tables = OpenTables(is_open)
+    open_tables = NetworkOpenTables(client_cap, is_open)
     app.state.client_of = client_of
 
     def client(request: Request | WebSocket) -> str:
@@ -643,26 +646,38 @@ def create_app(
     # --- API ----------------------------------------------------------------------------------
     # The handlers are ``async`` so that they run on the event loop's thread, like the tables.
 
-    def create(key: str, body: Any) -> dict[str, Any]:
-        if creations.over(key):
+    def may_create(key: str) -> None:
+        """Refuse a new table (created, opened by quick match, or a rematch) over a limit."""
+        busy = creations.over(key)
+        if busy is not None:
+            where = "one address" if busy[0] == key else f"the network {busy[0]}"
             raise TableError(
-                "rate_limited",
-                f"at most {creations.limit} new tables a minute from one address: wait a minute",
+                "rate_limited", f"at most {busy[1]} new tables a minute from {where}: wait a minute"
             )
-        if client_cap and open_tables.count(key) >= client_cap:
+        full = open_tables.over(key)
+        if full is not None:
+            where = "your address" if full[0] == key else f"your network {full[0]}"
             raise TableError(
                 "too_many_tables",
-                f"your address already has {client_cap} open tables (the limit): finish or "
-                "leave one first",
+                f"{where} already has {full[1]} open tables (the limit): finish or leave one first",
             )
         if open_cap and open_in_all() >= open_cap:
             raise TableError(
                 "too_many_tables",
                 f"the server has {open_cap} open tables, its limit: try again later",
             )
-        made = manager.create(body, key)
+
+    def created(key: str, code: str) -> None:
         creations.add(key)
-        open_tables.add(key, made["code"])
+        open_tables.add(key, code)
+
+    manager.may_create = may_create  # rematches count against the same limits
+    manager.created = created
+
+    def create(key: str, body: Any) -> dict[str, Any]:
+        may_create(key)
+        made = manager.create(body, key)
+        created(key, made["code"])
         return made
 
     @app.post("/api/tables", status_code=201, openapi_extra=_body_doc(CreateTable))

@@ -2,9 +2,11 @@
 log lines about a client at most once a minute. No web framework here (docs/web.md "Limits").
 
 A client is its IP address (an IPv6 client its /64 network: one household or server holds a
-whole /64). Behind a reverse proxy every request comes from the proxy, so the address the proxy
-saw is taken from ``X-Forwarded-For``, but only when the peer is a trusted proxy: anyone else
-could write any address there and so escape every limit.
+whole /64); the caps on tables also count an IPv6 client's /56 and /48 (:func:`networks`), with
+higher caps, since a household is often handed a /56. Behind a reverse proxy every request
+comes from the proxy, so the address the proxy saw is taken from ``X-Forwarded-For``, but only
+when the peer is a trusted proxy: anyone else could write any address there and so escape every
+limit.
 """
 
 from __future__ import annotations
@@ -19,13 +21,17 @@ from typing import Protocol
 
 __all__ = [
     "LOOPBACK",
+    "NETWORK_FACTORS",
     "ClientResolver",
     "ConnectionCap",
     "DropLines",
     "LogLimiter",
+    "NetworkOpenTables",
+    "NetworkRates",
     "OpenTables",
     "QuietInvalidUtf8",
     "RateLimiter",
+    "networks",
     "parse_networks",
     "quiet_invalid_utf8",
 ]
@@ -175,6 +181,81 @@ class OpenTables:
     def add(self, key: str, code: str) -> None:
         """``key`` created the table ``code``."""
         self._codes.setdefault(key, set()).add(code)
+
+
+# A client key counts against its own cap and, for an IPv6 /64, against its /56's and /48's:
+# one household or provider site is handed a /56 or a /48, so its 256 or 65,536 /64s must not
+# each get the full cap. The wider network gets a larger cap (this factor times the client's),
+# so a few honest households behind one /48 still fit.
+NETWORK_FACTORS = (1, 2, 4)
+_WIDER_PREFIXES = (56, 48)
+
+
+def networks(key: str) -> tuple[str, ...]:
+    """The networks a client key counts in, narrowest first: an IPv6 /64 key (as
+    :class:`ClientResolver` gives it) is also counted in its /56 and its /48; any other key
+    (an IPv4 address, ``"unknown"``) only as itself. Pairs with :data:`NETWORK_FACTORS`."""
+    try:
+        net = ipaddress.ip_network(key, strict=False)
+    except ValueError:
+        return (key,)
+    if not isinstance(net, ipaddress.IPv6Network) or net.prefixlen != 64:
+        return (key,)
+    return (key, *(str(net.supernet(new_prefix=p)) for p in _WIDER_PREFIXES))
+
+
+class NetworkRates:
+    """A :class:`RateLimiter` per client key and per wider network (:func:`networks`): at most
+    ``limit`` events a ``window`` per client, twice that per /56, four times per /48
+    (``limit`` 0: no limit)."""
+
+    def __init__(
+        self, limit: int, window: float = 60.0, *, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.limit = limit
+        self._limiters = [RateLimiter(limit * f, window, clock=clock) for f in NETWORK_FACTORS]
+
+    def over(self, key: str) -> tuple[str, int] | None:
+        """The network (``key`` itself or a wider one) whose events are used up, with its
+        limit; or None."""
+        for net, limiter in zip(networks(key), self._limiters, strict=False):
+            if limiter.over(net):
+                return net, limiter.limit
+        return None
+
+    def add(self, key: str) -> None:
+        """Count one event for ``key`` and each network it is in."""
+        for net, limiter in zip(networks(key), self._limiters, strict=False):
+            limiter.add(net)
+
+
+class NetworkOpenTables:
+    """Open tables per client key and per wider network (:func:`networks`): at most ``limit``
+    per client, twice that per /56, four times per /48 (``limit`` 0: no limit). ``is_open``
+    says whether a table still counts."""
+
+    def __init__(self, limit: int, is_open: Callable[[str], bool]) -> None:
+        self.limit = limit
+        self._tables = OpenTables(is_open)
+
+    def count(self, key: str) -> int:
+        """How many of ``key``'s own tables are open."""
+        return self._tables.count(key)
+
+    def over(self, key: str) -> tuple[str, int] | None:
+        """The network that holds its cap of open tables, with that cap; or None."""
+        if self.limit <= 0:
+            return None
+        for net, factor in zip(networks(key), NETWORK_FACTORS, strict=False):
+            cap = self.limit * factor
+            if self._tables.count(net) >= cap:
+                return net, cap
+        return None
+
+    def add(self, key: str, code: str) -> None:
+        """``key`` created (or rematched into) the table ``code``."""
+        for net in networks(key):
+            self._tables.add(net, code)
 
 
 class Closable(Protocol):

@@ -683,6 +683,8 @@ class TableManager:
         quick_seconds: float = 20.0,
         clock: Callable[[], float] = time.time,
         lease_seconds: float = 10.0,
+        orphan_seconds: float = 10 * 60.0,
+        max_public_waiting: int = 3,
     ) -> None:
         self.store = store
         self.bot_delay = bot_delay
@@ -710,6 +712,17 @@ class TableManager:
         self._bad_claims: dict[str, deque[float]] = {}  # client -> times of wrong codes
         self._watch_pending: set[str] = set()  # tables whose watchers' broadcast is due
         self._lobby_cache: tuple[float, dict[str, Any]] | None = None  # several instances
+        # A started table with no human connected closes after this (0: abandoned_seconds).
+        self.orphan_seconds = orphan_seconds
+        self.max_public_waiting = max_public_waiting  # per client key (0: no limit)
+        # Since when each waiting table's host has been away (created, or his last socket
+        # gone): past the grace period a seated player may start it and become host.
+        self._host_left: dict[str, float] = {}
+        # The app's creation limits (seep.web.limits), which a rematch counts against too:
+        # ``may_create(client)`` raises TableError over a limit, ``created(client, code)``
+        # counts a new table.
+        self.may_create: Callable[[str], None] | None = None
+        self.created: Callable[[str, str], None] | None = None
 
     # --- lifecycle --------------------------------------------------------------------------
 
@@ -731,8 +744,9 @@ class TableManager:
         memory; returns how many tables left memory. Call it every so often.
 
         A table not started closes after ``waiting_seconds`` with nobody connected; a started
-        one after ``abandoned_seconds`` with no seated player connected (spectators do not keep
-        it open). A closed table keeps its finished deals as a record in the store.
+        one after ``orphan_seconds`` (or ``abandoned_seconds`` if shorter or if
+        ``orphan_seconds`` is 0) with no seated player connected (spectators do not keep it
+        open). A closed table keeps its finished deals as a record in the store.
         """
         now = self.clock()
         gone = 0
@@ -749,6 +763,10 @@ class TableManager:
             else:
                 here = any(s.kind == "human" and s.connections > 0 for s in table.seats)
                 limit = self.abandoned_seconds
+                if self.orphan_seconds > 0:
+                    # One address could otherwise hold the server's open-table cap for a day
+                    # with tables it starts and leaves (issue 23).
+                    limit = min(limit, self.orphan_seconds)
             if here:
                 table.alone_since = None
             elif table.alone_since is None:
@@ -786,6 +804,7 @@ class TableManager:
     def _teardown(self, code: str) -> None:
         """A table leaves memory: its bot driver and grace timers stop."""
         self.tables.pop(code, None)
+        self._host_left.pop(code, None)
         driver = self._drivers.pop(code, None)
         if driver is not None:
             driver.task.cancel()
@@ -938,6 +957,8 @@ class TableManager:
         req = _checked(lambda d: parse_body(CreateTable, d), body)
         settings = _settings(req)
         self._check_slow_tables(client, settings)
+        if settings["public"]:
+            self._check_public_tables(client)
         # The shuffles follow from a server secret that no client sees before the match is
         # over (Table.record): knowing it would show every hidden card.
         table = Table(self._new_code(), settings, secrets.randbits(62))
@@ -956,7 +977,39 @@ class TableManager:
         if not self.clustered:
             # Several instances: the one the proxy sends the table's traffic to claims it.
             self.tables[table.code] = table
+            self._host_left[table.code] = self.clock()  # until his page connects
         return {"code": table.code, "url": f"/t/{table.code}", "seat": seat, "token": token}
+
+    def _check_public_tables(self, client: str) -> None:
+        """One client may keep only ``max_public_waiting`` public tables waiting for players:
+        the lobby lists the newest first, and a few addresses must not fill it (0: no limit)."""
+        if self.max_public_waiting <= 0:
+            return
+        mine = sum(
+            1
+            for t in self.tables.values()
+            if t.client == client and t.status == "waiting" and t.settings.get("public")
+        )
+        if mine >= self.max_public_waiting:
+            raise TableError(
+                "too_many_tables",
+                f"at most {self.max_public_waiting} public tables waiting for players per "
+                "address: start one, or wait for players at one you have",
+            )
+
+    def host_here(self, table: Table) -> bool:
+        """True when the table's host is seated with a live socket (a human: a bot host
+        never waits)."""
+        host = table.seats[table.host]
+        return host.kind == "human" and host.connections > 0
+
+    def host_away(self, table: Table) -> bool:
+        """True when a waiting table's host has been away longer than the grace period: any
+        seated player may then start it and becomes host."""
+        if table.status != "waiting" or self.host_here(table):
+            return False
+        now = self.clock()
+        return now - self._host_left.setdefault(table.code, now) > self.grace_seconds
 
     def _check_slow_tables(self, client: str, settings: Mapping[str, Any]) -> None:
         """One client may keep only ``max_slow_tables`` open tables of slow (search) bots: their
@@ -983,12 +1036,19 @@ class TableManager:
         return table
 
     def lobby(self) -> dict[str, Any]:
-        """Open public tables with free seats (``GET /api/lobby``), oldest first, at most
-        :data:`LOBBY_SIZE`. Private tables never show. This instance's tables only: see
-        :meth:`lobby_everywhere` for several instances."""
+        """Open public tables with free seats whose host is here (:meth:`host_here`), newest
+        first, at most :data:`LOBBY_SIZE` (``GET /api/lobby``). Private tables never show; nor
+        do tables whose host left or never came, which nobody would start (a spectator does not
+        keep a table in the lobby). This instance's tables only: see :meth:`lobby_everywhere`
+        for several instances."""
         out: list[dict[str, Any]] = []
-        for t in self.tables.values():
-            if t.settings.get("public") and t.status == "waiting" and t.free_seats():
+        for t in reversed(self.tables.values()):  # created in this order (dicts keep it)
+            if (
+                t.settings.get("public")
+                and t.status == "waiting"
+                and t.free_seats()
+                and self.host_here(t)
+            ):
                 out.append(
                     {
                         "code": t.code,
@@ -1018,12 +1078,12 @@ class TableManager:
             return cached[1]
         rows = await asyncio.to_thread(self.store.waiting_tables, LOBBY_SCAN)
         out: list[dict[str, Any]] = []
-        for row in rows:
+        for row in reversed(rows):  # newest first
             if not row["settings"].get("public"):
                 continue
             live = self.tables.get(row["code"])
             if live is not None:
-                if live.status != "waiting" or not live.free_seats():
+                if live.status != "waiting" or not live.free_seats() or not self.host_here(live):
                     continue
                 seats = [s.public() for s in live.seats]
             else:
@@ -1056,12 +1116,15 @@ class TableManager:
 
     def quick_table(self, body: Any) -> str | None:
         """Quick match: the first open public table held here with the settings of ``body``
-        (a create request), or ``None`` (then the caller opens one)."""
+        (a create request) whose host is here, or ``None`` (then the caller opens one)."""
         wanted = self._quick_settings(body)
         fits = [
             t
             for t in self.tables.values()
-            if t.status == "waiting" and t.settings == wanted and t.free_seats()
+            if t.status == "waiting"
+            and t.settings == wanted
+            and t.free_seats()
+            and self.host_here(t)  # a table whose host is gone may never start
         ]
         # Players waiting on a countdown asked for a game now: they come first.
         fits.sort(key=lambda t: t.starts_at is None)
@@ -1220,6 +1283,8 @@ class TableManager:
         conn.seat = seat
         s = table.seats[seat]
         s.connections += 1
+        if seat == table.host:
+            self._host_left.pop(table.code, None)
         handle = self._grace.pop((table.code, seat), None)
         if handle is not None:
             handle.cancel()
@@ -1247,6 +1312,8 @@ class TableManager:
         if s.connections == 0:
             if table.status == "playing":
                 self._start_grace(table, conn.seat)
+            elif conn.seat == table.host:
+                self._host_left[table.code] = self.clock()
             self._changed(table, game=False)
 
     def _start_grace(self, table: Table, seat: int) -> None:
@@ -1315,6 +1382,17 @@ class TableManager:
 
     async def _on_start(self, table: Table, conn: Connection, msg: Any) -> None:
         assert conn.seat is not None
+        if conn.seat != table.host and self.host_away(table):
+            # The host left (or never came) a grace period ago: the table would wait for
+            # ever, so whoever is seated may start it, and hosts it from now on.
+            table.host = conn.seat
+            self._host_left.pop(table.code, None)
+        elif conn.seat != table.host and table.status == "waiting":
+            raise TableError(
+                "not_host",
+                "only the host can start the game (anyone seated may once the host has been "
+                f"away {self.grace_seconds:.0f} s)",
+            )
         self._begin(table, conn.seat)
 
     def _begin(self, table: Table, seat: int) -> None:
@@ -1469,6 +1547,8 @@ class TableManager:
     def _start_rematch(self, table: Table) -> None:
         """A new match for the players who accepted, in the same seats (a new table code:
         each match keeps its own record); bots take the other seats."""
+        if self.may_create is not None:
+            self.may_create(table.client)  # a rematch is a new table: the same limits
         new = Table(self._new_code(), table.settings, secrets.randbits(62))
         new.client = table.client
         new.alone_since = self.clock()
@@ -1491,6 +1571,8 @@ class TableManager:
                     new.code = self._new_code()
         if not self.clustered:
             self.tables[new.code] = new
+        if self.created is not None:
+            self.created(new.client, new.code)
         table.rematched = new.code
         for c in self.conns.get(table.code, ()):
             token = tokens.get(c.seat) if c.seat is not None else None

@@ -187,6 +187,7 @@ export const HI = {
   "Copy": "कॉपी करें",
   "Start the game": "खेल शुरू करें",
   "The host starts the game.": "मेज़बान खेल शुरू करता है।",
+  "The host is away: after a short wait anyone seated may start the game.": "मेज़बान यहाँ नहीं है: थोड़ी देर बाद बैठा हुआ कोई भी खिलाड़ी खेल शुरू कर सकता है।",
   "Waiting for <b>{who}</b>…": "<b>{who}</b> की प्रतीक्षा…",
   "Select it": "इसे चुनें",
   "<b>Your bid.</b> Choose the house value you will play for: you must capture, build or throw with it on your first play.": "<b>आपकी बोली।</b> घर की वह क़ीमत चुनें जिसके लिए आप खेलेंगे: पहली चाल में उससे उठाना, बनाना या फेंकना होगा।",

@@ -634,6 +634,9 @@ export class TableView {
     const st = this.state;
     const me = this.me();
     const host = st.table.host === me;
+    // A host who left (or never came) does not hold the table up: the server lets a seated
+    // player start it once the host has been away a grace period, and he hosts it from then.
+    const hostAway = me != null && !host && !st.table.seats[st.table.host].connected;
     const seats = st.table.seats
       .map((s, i) => {
         const here = s.kind === "human" && !s.connected && i !== me ? ` <span class="muted">(${t("not here")})</span>` : "";
@@ -649,7 +652,7 @@ export class TableView {
       <p>${this.nSeats() === 2 ? t("Two players: North plays against South.") : t("Partners sit opposite: North &amp; South play against West &amp; East.")}</p>
       <ul class="seat-list">${seats}</ul>
       <p class="share">${t("Invite friends:")} <input class="share-url" readonly aria-label="${t("Link to this table")}" value="${esc(location.origin + "/t/" + this.code)}"> <button class="btn small" data-act="share">${t("Copy")}</button></p>
-      ${host ? `<button class="btn primary big" data-act="start" id="start-btn">${t("Start the game")}</button>` : `<p class="muted">${t("The host starts the game.")}</p>`}
+      ${host ? `<button class="btn primary big" data-act="start" id="start-btn">${t("Start the game")}</button>` : hostAway ? `<p>${t("The host is away: after a short wait anyone seated may start the game.")}</p><button class="btn primary big" data-act="start" id="start-btn">${t("Start the game")}</button>` : `<p class="muted">${t("The host starts the game.")}</p>`}
     </div>`;
   }
 
