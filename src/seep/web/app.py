@@ -180,7 +180,8 @@ def _table_settings() -> dict[str, Any]:
 
 def _sweep_interval(manager: TableManager) -> float:
     """How often to look for tables to close: a tenth of the shortest wait, at most a minute."""
-    return max(0.05, min(60.0, manager.waiting_seconds / 10, manager.abandoned_seconds / 10))
+    waits = [manager.waiting_seconds, manager.abandoned_seconds, manager.orphan_seconds]
+    return max(0.05, min(60.0, *(w / 10 for w in waits if w > 0)))
 
 
 def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
