@@ -280,14 +280,22 @@ def test_the_lobby_lists_the_open_tables_of_every_instance(
         assert joined.status_code == 200, joined.text
         listed = {t["code"]: t for t in a.get("/api/lobby").json()["tables"]}
         assert listed[public["code"]]["free"] == 2
-        # Quick match on b finds the two-player table made on a: the player sits there, and
-        # the full table leaves every lobby.
-        quick = b.post("/api/quick", json={"name": "Dev", "preset": "two_player"})
-        assert quick.status_code == 200, quick.text
-        assert quick.json()["code"] == two["code"] and quick.json()["seat"] == 1
-        for client in (a, b):
-            codes = {t["code"] for t in client.get("/api/lobby").json()["tables"]}
-            assert codes == {public["code"]}
+        # b holds the table now: its lobby lists it while its host's socket is there (issue 23
+        # item 5), as the proxy sends the table's sockets to b.
+        with b.websocket_connect(f"/ws/{public['code']}") as host:
+            host.send_json({"type": "hello", "token": public["token"]})
+            while True:
+                msg = host.receive_json()
+                if msg["type"] == "state" and msg.get("seat") == 0:
+                    break
+            # Quick match on b finds the two-player table made on a: the player sits there, and
+            # the full table leaves every lobby.
+            quick = b.post("/api/quick", json={"name": "Dev", "preset": "two_player"})
+            assert quick.status_code == 200, quick.text
+            assert quick.json()["code"] == two["code"] and quick.json()["seat"] == 1
+            for client in (a, b):
+                codes = {t["code"] for t in client.get("/api/lobby").json()["tables"]}
+                assert codes == {public["code"]}
 
 
 # --- a cluster behind HAProxy ---------------------------------------------------------------

@@ -337,3 +337,45 @@ def test_junk_tables_do_not_pin_the_lobby_or_quick_match(tmp_path: Path) -> None
         assert listed[:1] == [honest_code]
         assert not set(listed) & set(junk)  # their hosts never came
         assert quick_code == honest_code
+
+
+# --- the page: Start for a seated player when the host is away ------------------------------
+
+
+@pytest.mark.browser
+def test_the_page_offers_start_when_the_host_is_away(tmp_path: Path) -> None:
+    """Ravi joins a table whose host never came: his page shows Start with a line saying why,
+    and once the grace period (1 s here) is over his Start starts the match, his the host."""
+    browser_mod = pytest.importorskip("test_web_browser")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with _serve(tmp_path, SEEP_GRACE_SECONDS="1", SEEP_BOT_DELAY="0.02") as base:
+        made = httpx.post(base + "/api/tables", json={"name": "Asha", "bots": "easy"}).json()
+        code = made["code"]
+        with sync_api.sync_playwright() as p:
+            browser = p.chromium.launch(
+                executable_path=browser_mod.CHROMIUM,
+                headless=True,
+                args=browser_mod.CHROMIUM_ARGS,
+            )
+            try:
+                page = browser.new_page(viewport={"width": 420, "height": 860})
+                page.set_default_timeout(20_000)
+                errors: list[str] = []
+                page.on("pageerror", lambda e: errors.append(str(e)))
+                page.goto(f"{base}/t/{code}")
+                page.fill("#join-name", "Ravi")
+                page.click("#join-btn")
+                page.wait_for_selector("#start-btn")
+                assert "The host is away" in page.inner_text(".waiting")
+                time.sleep(1.2)  # the grace period
+                page.click("#start-btn")
+                deadline = time.time() + 20
+                while True:
+                    table = httpx.get(f"{base}/api/tables/{code}").json()
+                    if table["status"] == "playing" or time.time() > deadline:
+                        break
+                    time.sleep(0.1)
+                assert table["status"] == "playing" and table["host"] == 1
+                assert not errors, errors
+            finally:
+                browser.close()

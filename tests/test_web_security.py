@@ -665,14 +665,18 @@ def test_the_lobby_shows_no_private_table_and_is_limited(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("SEEP_MAX_LOBBY_PER_MINUTE", "5")
+    monkeypatch.setenv("SEEP_MAX_PUBLIC_TABLES_PER_CLIENT", "4")
     monkeypatch.setattr("seep.web.tables.LOBBY_SIZE", 3)
-    with web_client(tmp_path, max_tables_per_minute=0) as (client, _manager, _):
-        private = [client.post("/api/tables", json={}).json()["code"] for _ in range(3)]
-        public = [
-            client.post("/api/tables", json={"public": True}).json()["code"] for _ in range(4)
-        ]
+    with web_client(tmp_path, max_tables_per_minute=0) as (client, _manager, checker):
+        private = [client.post("/api/tables", json={}).json() for _ in range(3)]
+        made = [client.post("/api/tables", json={"public": True}).json() for _ in range(4)]
+        # A table shows once its host is connected (issue 23 item 5): all of them are.
+        for m in [*private, *made]:
+            Player(client, checker, m["code"], m["token"]).recv()
+        private = [m["code"] for m in private]
+        public = [m["code"] for m in made]
         listed = client.get("/api/lobby").json()["tables"]
-        assert [t["code"] for t in listed] == public[:3]  # bounded, oldest first
+        assert [t["code"] for t in listed] == public[::-1][:3]  # bounded, newest first
         assert not set(private) & {t["code"] for t in listed}
         assert "token" not in json.dumps(listed)
         # Quick match never seats anyone at a private table, whatever its settings.
