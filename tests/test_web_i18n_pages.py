@@ -118,13 +118,21 @@ def post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_the_lobby_and_the_join_page_speak_hindi(server: str, browser: Any) -> None:
+    from websockets.sync.client import connect
+
     open_table = post(server, "/api/tables", {"name": NAME, "bots": "easy", "public": True})
     code = open_table["code"]
+    # The lobby lists a table while its host is connected (docs/web.md "Lobby and social").
     found: list[str] = []
     page, errors = hindi_page(browser)
-    page.goto(server + "/")
-    page.wait_for_selector("#lobby-list li a")  # the open table's row
-    check_hindi(page, "lobby", found, code)
+    with connect(server.replace("http", "ws", 1) + f"/ws/{code}") as host:
+        host.send(json.dumps({"type": "hello", "token": open_table["token"]}))
+        while json.loads(host.recv(timeout=10)).get("seat") != 0:
+            pass
+        page.goto(server + "/")
+        page.wait_for_selector("#lobby-list li a")  # the open table's row
+        check_hindi(page, "lobby", found, code)
+    # The host gone, the friend's waiting room says so (and offers Start), in Hindi too.
     # A friend opens the link: the join page.
     page.goto(f"{server}/t/{code}")
     page.wait_for_selector("#join-form")
