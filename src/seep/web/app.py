@@ -40,7 +40,7 @@ from .limits import (
     quiet_invalid_utf8,
 )
 from .messages import BadInput, CreateTable, JoinTable, parse_json
-from .store import Store
+from .store import Store, StoreUnavailable
 from .tables import MAX_MESSAGE_BYTES, Connection, TableError, TableManager
 
 __all__ = ["STATIC", "create_app"]
@@ -605,6 +605,16 @@ def create_app(
     allowed_origins = frozenset(
         o.strip().lower().rstrip("/")
         for o in os.environ.get("SEEP_ALLOWED_ORIGINS", "").replace(",", " ").split()
+    @app.exception_handler(StoreUnavailable)
+    async def store_unavailable(_: Request, exc: StoreUnavailable) -> JSONResponse:
+        # Nothing was stored or changed: the client may try again (docs/web.md "Liveness");
+        # not logged per request (a full disk would fill the log): /readyz says it.
+        return _error(
+            "store_unavailable",
+            "the server could not save that (its database is busy or full): try again",
+            503,
+        )
+
     )
     app.add_middleware(
         _OriginCheck,
@@ -653,6 +663,15 @@ def create_app(
         if busy is not None:
             where = "one address" if busy[0] == key else f"the network {busy[0]}"
             raise TableError(
+    @app.get("/readyz", include_in_schema=False)
+    async def ready() -> JSONResponse:
+        # Readiness (docs/deploy.md): 503 while the database cannot take writes (locked, full
+        # disk: the last write or checkpoint failed), so a proxy stops sending new players.
+        problem = await asyncio.to_thread(store.problem)
+        if problem is not None:
+            return JSONResponse({"status": "unavailable", "problem": problem}, status_code=503)
+        return JSONResponse({"status": "ok"})
+
                 "rate_limited", f"at most {busy[1]} new tables a minute from {where}: wait a minute"
             )
         full = open_tables.over(key)

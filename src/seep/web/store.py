@@ -16,12 +16,14 @@ and the primary key (table, move number) of ``moves`` turns a second writer of a
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from sqlalchemy import (
     Column,
@@ -44,7 +46,7 @@ from sqlalchemy import (
 )
 from sqlalchemy import Table as SqlTable
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import DatabaseError, IntegrityError
+from sqlalchemy.exc import DatabaseError, IntegrityError, OperationalError
 
 if TYPE_CHECKING:
     from .tables import Table
@@ -57,6 +59,7 @@ __all__ = [
     "Lease",
     "Store",
     "StoreConflict",
+    "StoreUnavailable",
     "database_url",
 ]
 
@@ -135,6 +138,38 @@ class StoreConflict(Exception):
     already stored, or a table whose lease another instance holds."""
 
 
+class StoreUnavailable(Exception):
+    """A write the database could not take now (locked by another writer, disk full, ...):
+    nothing of it was stored, and the same write may be tried again later."""
+
+
+# How long a write waits for another writer's lock before it gives up (SQLite's busy timeout).
+# Short: writes run on the event loop's thread, so every table waits as long as one write
+# does (the driver retries a failed move with backoff instead; docs/web.md "Liveness").
+BUSY_TIMEOUT_SECONDS = 0.2
+
+W = TypeVar("W", bound=Callable[..., Any])
+PROBE_CODE = "~ready~"  # the leases row the readiness probe writes and deletes at once
+
+
+def _reason(exc: DatabaseError) -> str:
+    return str(exc.orig or exc).splitlines()[0]
+
+
+def _write(method: W) -> W:
+    """A write whose refusal by the database (locked, disk full) is a
+    :class:`StoreUnavailable`, for the caller to try again."""
+
+    @functools.wraps(method)
+    def wrapper(self: Store, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except OperationalError as exc:
+            raise StoreUnavailable(_reason(exc)) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
 @dataclass(frozen=True)
 class Lease:
     """The answer to :meth:`Store.take_lease`: ``owner`` holds the table until ``expires``."""
@@ -170,15 +205,26 @@ class Store:
     a table then need its lease (:meth:`take_lease`) and raise :class:`StoreConflict` without.
     """
 
-    def __init__(self, url: str | None = None, *, owner: str | None = None) -> None:
+    def __init__(
+        self,
+        url: str | None = None,
+        *,
+        owner: str | None = None,
+        busy_timeout: float = BUSY_TIMEOUT_SECONDS,
+    ) -> None:
         self.url = database_url(url)
+        # The last checkpoint's failure (None: it went well), for readiness (/readyz).
+        self.checkpoint_problem: str | None = None
         where = self.url
         if self.url.startswith("sqlite:///") and ":memory:" not in self.url:
             path = Path(self.url.removeprefix("sqlite:///"))
             path.parent.mkdir(parents=True, exist_ok=True)
             _check_sqlite_file(path)
             where = str(path)
-        self.engine: Engine = create_engine(self.url)
+        sqlite = self.url.startswith("sqlite")
+        self.engine: Engine = create_engine(
+            self.url, connect_args={"timeout": busy_timeout} if sqlite else {}
+        )
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
         try:
@@ -236,8 +282,31 @@ class Store:
         if mode not in ("PASSIVE", "TRUNCATE"):
             raise ValueError(f"checkpoint mode is PASSIVE or TRUNCATE, not {mode!r}")
         if self.engine.dialect.name == "sqlite":
-            with self.engine.connect() as c:
-                c.exec_driver_sql(f"PRAGMA wal_checkpoint({mode})")
+            try:
+                with self.engine.connect() as c:
+                    c.exec_driver_sql(f"PRAGMA wal_checkpoint({mode})")
+            except DatabaseError as exc:
+                self.checkpoint_problem = _reason(exc)
+                raise
+            self.checkpoint_problem = None
+
+    def problem(self) -> str | None:
+        """Why the database cannot take writes now, or ``None`` when it can (call it from a
+        worker thread): a probe write (a row written and deleted in one committed
+        transaction: a locked database or a full disk refuses it), and after a failed
+        checkpoint, a checkpoint again."""
+        try:
+            with self.engine.begin() as c:
+                c.execute(insert(leases_t).values(code=PROBE_CODE, owner="", expires=0.0))
+                c.execute(delete(leases_t).where(leases_t.c.code == PROBE_CODE))
+        except DatabaseError as exc:
+            return f"the database cannot be written: {_reason(exc)}"
+        if self.checkpoint_problem is not None:
+            try:
+                self.checkpoint()
+            except DatabaseError:
+                return f"the last checkpoint failed: {self.checkpoint_problem}"
+        return None
 
     # --- writes -----------------------------------------------------------------------------
 
@@ -247,6 +316,7 @@ class Store:
             [{"name": s.name, "kind": s.kind, "token_hash": s.token_hash} for s in table.seats]
         )
 
+    @_write
     def create_table(self, table: Table) -> None:
         """Store a new table; :class:`StoreConflict` when its code is taken (by another
         instance at the same moment: codes are unique by the database)."""
@@ -270,6 +340,7 @@ class Store:
                 )
             )
 
+    @_write
     def save_table(self, table: Table) -> None:
         """Store a table's seats, host and status."""
         with self.engine.begin() as c:
@@ -285,6 +356,7 @@ class Store:
             )
             self._check_held(done.rowcount, table.code)
 
+    @_write
     def add_move(self, table: Table, seq: int, move: dict[str, Any], version: int) -> None:
         """Store move number ``seq`` (from 0) of a table, made in state ``version``;
         :class:`StoreConflict` when that move number is stored already or, with an owner,
@@ -303,6 +375,7 @@ class Store:
             # The (table, move number) key: another writer stored this move first.
             raise StoreConflict(f"table {table.code}: move {seq} is already stored") from None
 
+    @_write
     def delete_moves(self, code: str, first: int) -> None:
         """Forget the moves from number ``first`` on (practice undo)."""
         with self.engine.begin() as c:
@@ -317,6 +390,7 @@ class Store:
         game record; its moves stay too."""
         self._end(table, "closed", record)
 
+    @_write
     def _end(self, table: Table, status: str, record: dict[str, Any] | None) -> None:
         with self.engine.begin() as c:
             done = c.execute(

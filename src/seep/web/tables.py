@@ -59,7 +59,7 @@ from .messages import (
     parse_json,
     parse_message,
 )
-from .store import StoreConflict
+from .store import StoreConflict, StoreUnavailable
 
 if TYPE_CHECKING:
     from .botpool import BotPool
@@ -173,6 +173,28 @@ def parse_settings(body: Mapping[str, Any]) -> dict[str, Any]:
     Keys: ``preset`` (a rules preset), ``bots`` (difficulty or bot name), ``deals`` or
     ``baazis`` (how long the match runs; default one baazi), ``practice``, ``turn_seconds``.
     """
+# A move the database refused (locked, disk full) is tried again after this many seconds,
+# doubling up to the most (docs/web.md "Liveness").
+STORE_RETRY_FIRST = 0.25
+STORE_RETRY_MAX = 4.0
+STORE_LOG_SECONDS = 10.0  # a failing database is logged once per table this often
+_STORE_UNAVAILABLE = "the server could not save that (its database is busy or full): try again"
+_STORE_RETRYING = "the server cannot save moves right now (its database is busy or full): retrying"
+_store_logged: dict[str, float] = {}
+
+
+def _log_store_problem(code: str, exc: StoreUnavailable) -> None:
+    """Log a refused write, at most once per table every :data:`STORE_LOG_SECONDS`: a full
+    disk must not fill the log too."""
+    now = time.monotonic()
+    if now - _store_logged.get(code, -STORE_LOG_SECONDS) < STORE_LOG_SECONDS:
+        return
+    if len(_store_logged) > 10_000:
+        _store_logged.clear()
+    _store_logged[code] = now
+    logging.getLogger("seep.web").warning("table %s: the database refused a write: %s", code, exc)
+
+
     return _settings(_checked(lambda d: parse_body(CreateTable, d), dict(body)))
 
 
@@ -1443,6 +1465,10 @@ class TableManager:
 
     async def _on_undo(self, table: Table, conn: Connection, msg: Any) -> None:
         assert conn.seat is not None
+        except StoreUnavailable as exc:
+            # Nothing of the change was stored or made: the player may send it again.
+            _log_store_problem(conn.code, exc)
+            conn.error("store_unavailable", _STORE_UNAVAILABLE)
         n = table.undo(conn.seat)
         table.review = None  # the deal goes on: its review would show what is to come
         if self.store is not None:
@@ -1769,7 +1795,14 @@ class TableManager:
         table.review = None
         table.advance()
         if self.store is not None and table.status == "finished":
-            self.store.finish(table, table.record())
+            try:
+                self.store.finish(table, table.record())
+            except StoreUnavailable as exc:
+                # Every move is stored: the record is written when the database takes it.
+                _log_store_problem(table.code, exc)
+                task = asyncio.get_running_loop().create_task(self._finish_later(table))
+                self._reviews.add(task)
+                task.add_done_callback(self._reviews.discard)
         self._changed(table, game=True)
 
     def _changed(self, table: Table, *, game: bool) -> None:
@@ -1848,8 +1881,7 @@ class TableManager:
             decision = await self._think(table, key[1])
             if table.game_version != key[0] or table.to_move != key[1]:
                 return
-            self._drivers.pop(table.code, None)
-            self._play(table, int(decision.move))
+            await self._play_stored(table, key, int(decision.move))
         except asyncio.CancelledError:
             raise
         except StoreConflict as exc:
@@ -1870,3 +1902,50 @@ class TableManager:
             return await asyncio.to_thread(table.bot.choose, view, rng)
         # Easy and medium bots take a fraction of a millisecond: a process hop costs more.
         return table.bot.choose(view, rng)
+    async def _finish_later(self, table: Table) -> None:
+        """Store a finished table's record, trying again with backoff while refused."""
+        assert self.store is not None
+        wait = STORE_RETRY_FIRST
+        while True:
+            await asyncio.sleep(wait)
+            try:
+                self.store.finish(table, table.record())
+            except StoreUnavailable as exc:
+                _log_store_problem(table.code, exc)
+                wait = min(wait * 2, STORE_RETRY_MAX)
+            except StoreConflict:
+                return  # another instance holds the table now: its store is the truth
+            else:
+                return
+
+    async def _play_stored(self, table: Table, key: tuple[int, int, bool], move: int) -> None:
+        """Play the driver's move, trying again with backoff while the database refuses the
+        write (locked, disk full): the same move each time, so nothing is lost or played twice
+        (the move is made only once stored), and the players are told once, then again when it
+        goes on. The driver stays registered meanwhile, so no second one thinks for the seat."""
+        wait = STORE_RETRY_FIRST
+        told = False
+        while table.game_version == key[0] and table.to_move == key[1]:
+            self._drivers.pop(table.code, None)  # the move's own _drive schedules the next
+            try:
+                self._play(table, move)
+            except StoreUnavailable as exc:
+                task = asyncio.current_task()
+                assert task is not None
+                self._drivers[table.code] = _Driver(key, task)
+                _log_store_problem(table.code, exc)
+                if not told:
+                    told = True
+                    self._tell(table, "store_retrying", _STORE_RETRYING)
+                await asyncio.sleep(wait)
+                wait = min(wait * 2, STORE_RETRY_MAX)
+                continue
+            if told:
+                self._tell(table, "store_recovered", "the moves are saved again: play goes on")
+            return
+
+    def _tell(self, table: Table, code: str, message: str) -> None:
+        """An ``error`` message with ``code`` to everyone at the table."""
+        for conn in self.conns.get(table.code, ()):
+            conn.error(code, message)
+

@@ -390,6 +390,9 @@ export const HI = {
   "This table is over: its deals can be replayed.": "यह मेज़ ख़त्म हो गई: इसके बाँट दोबारा देखे जा सकते हैं।",
   "The table moved to another server: reconnecting.": "मेज़ दूसरे सर्वर पर चली गई: फिर से जुड़ रहे हैं।",
   "The server could not handle that (it is logged).": "सर्वर इसे संभाल नहीं सका (यह दर्ज कर लिया गया है)।",
+  "The server could not save that (its storage is busy or full): try again.": "सर्वर इसे सहेज नहीं सका (उसका भंडार व्यस्त या भरा हुआ है): फिर कोशिश करें।",
+  "The server cannot save moves right now: it keeps trying, the game waits.": "सर्वर अभी चालें सहेज नहीं पा रहा है: वह कोशिश करता रहता है, खेल रुका है।",
+  "The moves are saved again: play goes on.": "चालें फिर से सहेजी जा रही हैं: खेल जारी है।",
   "Nothing here.": "यहाँ कुछ नहीं है।",
   "The server refused that ({code}).": "सर्वर ने इसे मना किया ({code})।",
   // table.js: move log, menu, seats

@@ -145,6 +145,9 @@ export const ERRORS = {
   table_over: "This table is over: its deals can be replayed.",
   moved: "The table moved to another server: reconnecting.",
   internal_error: "The server could not handle that (it is logged).",
+  store_unavailable: "The server could not save that (its storage is busy or full): try again.",
+  store_retrying: "The server cannot save moves right now: it keeps trying, the game waits.",
+  store_recovered: "The moves are saved again: play goes on.",
   not_found: "Nothing here.",
 };
 
