@@ -590,6 +590,16 @@ def create_app(
             log_bad(client(request), f"{exc.code} ({request.method} request)")
         return _error(exc.code, exc.message, _STATUS.get(exc.code, 400))
 
+    @app.exception_handler(StoreUnavailable)
+    async def store_unavailable(_: Request, exc: StoreUnavailable) -> JSONResponse:
+        # Nothing was stored or changed: the client may try again (docs/web.md "Liveness");
+        # not logged per request (a full disk would fill the log): /readyz says it.
+        return _error(
+            "store_unavailable",
+            "the server could not save that (its database is busy or full): try again",
+            503,
+        )
+
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
         code = {404: "not_found", 405: "method_not_allowed"}.get(
@@ -605,16 +615,6 @@ def create_app(
     allowed_origins = frozenset(
         o.strip().lower().rstrip("/")
         for o in os.environ.get("SEEP_ALLOWED_ORIGINS", "").replace(",", " ").split()
-    @app.exception_handler(StoreUnavailable)
-    async def store_unavailable(_: Request, exc: StoreUnavailable) -> JSONResponse:
-        # Nothing was stored or changed: the client may try again (docs/web.md "Liveness");
-        # not logged per request (a full disk would fill the log): /readyz says it.
-        return _error(
-            "store_unavailable",
-            "the server could not save that (its database is busy or full): try again",
-            503,
-        )
-
     )
     app.add_middleware(
         _OriginCheck,
@@ -648,6 +648,15 @@ def create_app(
         # The proxy's health check (docs/deploy.md): cheap, no database round trip.
         return {"status": "ok"}
 
+    @app.get("/readyz", include_in_schema=False)
+    async def ready() -> JSONResponse:
+        # Readiness (docs/web.md "Liveness"): 503 while the database cannot take writes (a
+        # lock, a full disk: the probe write or the checkpoint fails), for the proxy.
+        problem = await asyncio.to_thread(store.problem)
+        if problem is not None:
+            return JSONResponse({"status": "unavailable", "problem": problem}, status_code=503)
+        return JSONResponse({"status": "ok"})
+
     @app.api_route("/how-to-play", methods=["GET", "HEAD"], include_in_schema=False)
     async def how_to_play() -> Response:
         return _page("how-to-play.html")
@@ -663,15 +672,6 @@ def create_app(
         if busy is not None:
             where = "one address" if busy[0] == key else f"the network {busy[0]}"
             raise TableError(
-    @app.get("/readyz", include_in_schema=False)
-    async def ready() -> JSONResponse:
-        # Readiness (docs/deploy.md): 503 while the database cannot take writes (locked, full
-        # disk: the last write or checkpoint failed), so a proxy stops sending new players.
-        problem = await asyncio.to_thread(store.problem)
-        if problem is not None:
-            return JSONResponse({"status": "unavailable", "problem": problem}, status_code=503)
-        return JSONResponse({"status": "ok"})
-
                 "rate_limited", f"at most {busy[1]} new tables a minute from {where}: wait a minute"
             )
         full = open_tables.over(key)

@@ -158,21 +158,6 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def _checked(parse: Callable[[Any], M], data: Any) -> M:
-    """``parse(data)`` with a refusal turned into the :class:`TableError` of the same code."""
-    try:
-        return parse(data)
-    except BadInput as exc:
-        raise TableError(exc.code, exc.message) from None
-
-
-def parse_settings(body: Mapping[str, Any]) -> dict[str, Any]:
-    """A table's settings from a create request (:class:`~seep.web.messages.CreateTable`);
-    raises :class:`TableError` ``bad_request`` naming the field.
-
-    Keys: ``preset`` (a rules preset), ``bots`` (difficulty or bot name), ``deals`` or
-    ``baazis`` (how long the match runs; default one baazi), ``practice``, ``turn_seconds``.
-    """
 # A move the database refused (locked, disk full) is tried again after this many seconds,
 # doubling up to the most (docs/web.md "Liveness").
 STORE_RETRY_FIRST = 0.25
@@ -195,6 +180,21 @@ def _log_store_problem(code: str, exc: StoreUnavailable) -> None:
     logging.getLogger("seep.web").warning("table %s: the database refused a write: %s", code, exc)
 
 
+def _checked(parse: Callable[[Any], M], data: Any) -> M:
+    """``parse(data)`` with a refusal turned into the :class:`TableError` of the same code."""
+    try:
+        return parse(data)
+    except BadInput as exc:
+        raise TableError(exc.code, exc.message) from None
+
+
+def parse_settings(body: Mapping[str, Any]) -> dict[str, Any]:
+    """A table's settings from a create request (:class:`~seep.web.messages.CreateTable`);
+    raises :class:`TableError` ``bad_request`` naming the field.
+
+    Keys: ``preset`` (a rules preset), ``bots`` (difficulty or bot name), ``deals`` or
+    ``baazis`` (how long the match runs; default one baazi), ``practice``, ``turn_seconds``.
+    """
     return _settings(_checked(lambda d: parse_body(CreateTable, d), dict(body)))
 
 
@@ -1369,6 +1369,10 @@ class TableManager:
                 self.log_bad_input(conn.client or "a socket", f"{exc.code} (socket message)")
         except StoreConflict as exc:
             self.drop(conn.code, str(exc))
+        except StoreUnavailable as exc:
+            # Nothing of the change was stored or made: the player may send it again.
+            _log_store_problem(conn.code, exc)
+            conn.error("store_unavailable", _STORE_UNAVAILABLE)
         except Exception as exc:  # a bug: logged, and the client and the table go on
             logging.getLogger("seep.web").exception("table %s: %s", conn.code, exc)
             conn.error("internal_error", "the server could not handle that message (logged)")
@@ -1465,10 +1469,6 @@ class TableManager:
 
     async def _on_undo(self, table: Table, conn: Connection, msg: Any) -> None:
         assert conn.seat is not None
-        except StoreUnavailable as exc:
-            # Nothing of the change was stored or made: the player may send it again.
-            _log_store_problem(conn.code, exc)
-            conn.error("store_unavailable", _STORE_UNAVAILABLE)
         n = table.undo(conn.seat)
         table.review = None  # the deal goes on: its review would show what is to come
         if self.store is not None:
@@ -1805,6 +1805,22 @@ class TableManager:
                 task.add_done_callback(self._reviews.discard)
         self._changed(table, game=True)
 
+    async def _finish_later(self, table: Table) -> None:
+        """Store a finished table's record, trying again with backoff while refused."""
+        assert self.store is not None
+        wait = STORE_RETRY_FIRST
+        while True:
+            await asyncio.sleep(wait)
+            try:
+                self.store.finish(table, table.record())
+            except StoreUnavailable as exc:
+                _log_store_problem(table.code, exc)
+                wait = min(wait * 2, STORE_RETRY_MAX)
+            except StoreConflict:
+                return  # another instance holds the table now: its store is the truth
+            else:
+                return
+
     def _changed(self, table: Table, *, game: bool) -> None:
         """Bump the version, set the clock and the bots going, and send everyone his state."""
         table.version += 1
@@ -1892,32 +1908,6 @@ class TableManager:
                     "table %s: automatic move failed: %s", table.code, exc
                 )
 
-    async def _think(self, table: Table, seat: int) -> Decision:
-        view = table.view(seat)
-        rng = table.rngs[seat]
-        bots = table.settings["bots"]
-        if bots in SLOW_BOTS:
-            if self.bot_pool is not None:
-                return await self.bot_pool.choose(bots, view, rng.getrandbits(63))
-            return await asyncio.to_thread(table.bot.choose, view, rng)
-        # Easy and medium bots take a fraction of a millisecond: a process hop costs more.
-        return table.bot.choose(view, rng)
-    async def _finish_later(self, table: Table) -> None:
-        """Store a finished table's record, trying again with backoff while refused."""
-        assert self.store is not None
-        wait = STORE_RETRY_FIRST
-        while True:
-            await asyncio.sleep(wait)
-            try:
-                self.store.finish(table, table.record())
-            except StoreUnavailable as exc:
-                _log_store_problem(table.code, exc)
-                wait = min(wait * 2, STORE_RETRY_MAX)
-            except StoreConflict:
-                return  # another instance holds the table now: its store is the truth
-            else:
-                return
-
     async def _play_stored(self, table: Table, key: tuple[int, int, bool], move: int) -> None:
         """Play the driver's move, trying again with backoff while the database refuses the
         write (locked, disk full): the same move each time, so nothing is lost or played twice
@@ -1949,3 +1939,13 @@ class TableManager:
         for conn in self.conns.get(table.code, ()):
             conn.error(code, message)
 
+    async def _think(self, table: Table, seat: int) -> Decision:
+        view = table.view(seat)
+        rng = table.rngs[seat]
+        bots = table.settings["bots"]
+        if bots in SLOW_BOTS:
+            if self.bot_pool is not None:
+                return await self.bot_pool.choose(bots, view, rng.getrandbits(63))
+            return await asyncio.to_thread(table.bot.choose, view, rng)
+        # Easy and medium bots take a fraction of a millisecond: a process hop costs more.
+        return table.bot.choose(view, rng)
