@@ -33,9 +33,11 @@ from .botpool import BotPool, default_workers
 from .limits import (
     ClientResolver,
     LogLimiter,
+    MessageBudget,
     NetworkOpenTables,
     NetworkRates,
     RateLimiter,
+    SocketCounts,
     parse_networks,
     quiet_invalid_utf8,
 )
@@ -176,6 +178,18 @@ def _table_settings() -> dict[str, Any]:
     except ValueError as exc:
         raise SystemExit(f"SEEP_BOT_WORKERS or SEEP_BOT_SECONDS: {exc}") from None
     return settings
+
+
+def _socket_limits(manager: TableManager) -> None:
+    """Each client's sockets and message budget from the environment (docs/web.md, Limits):
+    one budget per address, however many sockets it opens."""
+    manager.sockets = SocketCounts(
+        _env_int("SEEP_MAX_SOCKETS_PER_CLIENT", 40),
+        _env_int("SEEP_MAX_SOCKETS_PER_CLIENT_TABLE", 8),
+    )
+    manager.spectators_per_client = _env_int("SEEP_MAX_SPECTATORS_PER_CLIENT_TABLE", 6)
+    manager.budget = MessageBudget(_env_float("SEEP_MESSAGE_BUDGET", 40.0))
+    manager.max_connections = _env_int("SEEP_MAX_TABLE_CONNECTIONS", 200) or 1_000_000
 
 
 def _sweep_interval(manager: TableManager) -> float:
@@ -484,6 +498,7 @@ def create_app(
             lease_seconds if lease_seconds is not None else _env_float("SEEP_LEASE_SECONDS", 10.0)
         ),
     )
+    _socket_limits(manager)
 
     async def checkpointer() -> None:
         # PASSIVE checkpoints often (they never wait for the loop's writes); a TRUNCATE now and
@@ -786,14 +801,14 @@ def create_app(
         try:
             # A seat is claimed by the first message, {"type": "hello", "token": T}: a token
             # in the URL would land in every proxy's and server's access log.
-            conn: Connection = lookup(key, code, manager.connect)
+            conn: Connection = lookup(key, code, lambda c: manager.connect(c, key))
         except TableError as exc:
             await ws.send_text(
                 json.dumps({"type": "error", "code": exc.code, "message": exc.message})
             )
-            await ws.close(code=4429 if exc.code == "rate_limited" else 4404)
+            busy = exc.code in ("rate_limited", "too_many_connections")
+            await ws.close(code=4429 if busy else 4404)
             return
-        conn.client = key
         conn.origin = f"{'https' if ws.url.scheme == 'wss' else 'http'}://{ws.url.netloc}"
         task = asyncio.create_task(writer(ws, conn))
         try:

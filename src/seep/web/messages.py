@@ -35,6 +35,7 @@ from ..options import PRESETS
 __all__ = [
     "MAX_DEPTH",
     "MAX_INT_DIGITS",
+    "MAX_TOKENS",
     "MESSAGES",
     "NAME_LENGTH",
     "SCHEMA_PATH",
@@ -44,6 +45,7 @@ __all__ = [
     "JoinTable",
     "ServerMessage",
     "bad_json",
+    "json_tokens",
     "parse_body",
     "parse_json",
     "parse_message",
@@ -56,6 +58,8 @@ NAME_LENGTH = 24
 CHAT_LENGTH = 200  # characters of one chat line
 EMOTES = ("well_played", "nice_sweep", "oops", "thanks", "hurry", "good_game")
 MAX_DEPTH = 32  # nesting of arrays and objects: a move needs 3
+# Tokens of one socket message (json_tokens): a move needs about 20, a chat line of commas 210.
+MAX_TOKENS = 400
 MAX_INT_DIGITS = 18  # fits 64 bits; the protocol has no larger integers
 
 
@@ -124,12 +128,25 @@ def bad_json(what: str) -> BadInput:
     )
 
 
-def parse_json(data: str | bytes, what: str = "a message") -> Any:
+def json_tokens(text: str) -> int:
+    """An upper bound on the JSON tokens of ``text`` past its first value: its brackets, braces,
+    commas and colons (those inside strings count too, so a chat line of commas costs more
+    than it parses; it stays within :data:`MAX_TOKENS`). Counted in C, before any parsing."""
+    return sum(text.count(ch) for ch in "[]{},:")
+
+
+def parse_json(data: str | bytes, what: str = "a message", max_tokens: int = 0) -> Any:
     """Parse JSON text strictly; raises :class:`BadInput` ``bad_json`` for invalid UTF-8,
     invalid JSON, nesting deeper than :data:`MAX_DEPTH`, integers of more than
-    :data:`MAX_INT_DIGITS` digits, numbers that overflow a float, and ``NaN``/``Infinity``."""
+    :data:`MAX_INT_DIGITS` digits, numbers that overflow a float, and ``NaN``/``Infinity``;
+    ``too_large`` for more than ``max_tokens`` tokens (:func:`json_tokens`; 0: no limit),
+    refused before the parser spends a microsecond per token on it."""
     try:
         text = data.decode("utf-8") if isinstance(data, bytes) else data
+        if max_tokens and json_tokens(text) > max_tokens:
+            raise BadInput(
+                "too_large", f"{what} has more than {max_tokens} JSON tokens (a move needs 20)"
+            )
         if not _depth_ok(text):
             raise bad_json(what)
         return json.loads(
@@ -138,8 +155,9 @@ def parse_json(data: str | bytes, what: str = "a message") -> Any:
             parse_float=_checked_float,
             parse_constant=_reject_constant,
         )
+    except BadInput:
+        raise
     except (ValueError, RecursionError, UnicodeError):
-        # BadInput is a ValueError too: it passes through unchanged.
         raise bad_json(what) from None
 
 

@@ -41,7 +41,15 @@ from ..session import Session
 from ..verify import Refusal, check
 from ..view import View
 from . import review, social
+from .limits import (
+    DEFAULT_MESSAGE_COST,
+    MESSAGE_COST_BYTES,
+    MESSAGE_COSTS,
+    MessageBudget,
+    SocketCounts,
+)
 from .messages import (
+    MAX_TOKENS,
     BadInput,
     Chat,
     Claim,
@@ -89,6 +97,13 @@ SLOW_BOTS = ("hard", "expert", "ismcts")
 CLOSE_MOVED = 1012
 CHAT_LIMIT = (5, 10.0)  # chat lines and emotes: at most 5 in 10 s per connection
 MAX_CONNECTIONS = 200  # sockets per table (players and spectators)
+# Room kept for seated players at a full table: a socket past MAX_CONNECTIONS gets in on trial
+# (at most this many at once), must say hello with a seat's token within TRIAL_SECONDS, and
+# then a spectator is dropped for it (closed with CLOSE_TABLE_FULL).
+SEAT_RESERVE = 16
+TRIAL_SECONDS = 5.0
+CLOSE_TABLE_FULL = 1013  # RFC 6455 "try again later"
+CLOSE_ABUSE = 4429  # every socket of a client that kept sending over its budget
 MAX_WATCHER_NAMES = 20  # spectators' names shown (the count is exact)
 LOBBY_SIZE = 50  # tables listed by GET /api/lobby
 # Several instances: the lobby is read from the database at most this often per instance,
@@ -603,6 +618,13 @@ class Table:
         session.replay(moves)
 
 
+class _OverBudget(TableError):
+    """A message refused by the client's message budget (or its socket's rate)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("rate_limited", message)
+
+
 class Connection:
     """One client of a table. The manager queues its messages (already JSON text) with
     :meth:`push`; the app's writer sends them in order with :meth:`next_message`."""
@@ -617,6 +639,8 @@ class Connection:
         self.close_code: int | None = None  # set when the server ends the connection
         self.name = ""  # a spectator's name, if he gave one
         self.origin = ""  # the page's origin (scheme and host), for transfer links
+        self.trial = False  # in the seats' reserve of a full table until its hello
+        self.limited_at = float("-inf")  # when it was last told it is rate limited
 
     def push(self, text: str) -> None:
         """Queue a message for this client."""
@@ -733,6 +757,12 @@ class TableManager:
         self._claims: dict[str, asyncio.Future[None]] = {}  # tables being taken over
         self._bad_claims: dict[str, deque[float]] = {}  # client -> times of wrong codes
         self._watch_pending: set[str] = set()  # tables whose watchers' broadcast is due
+        # Per client key, all its sockets together (the app sets them from its SEEP_*
+        # settings; 0: no limit): sockets server-wide and per table, one message budget.
+        self.sockets = SocketCounts(0, 0)
+        self.budget = MessageBudget(0)
+        self.spectators_per_client = 0  # spectator sockets per client key per table
+        self.max_connections = MAX_CONNECTIONS  # sockets per table, SEAT_RESERVE beside
         self._lobby_cache: tuple[float, dict[str, Any]] | None = None  # several instances
         # A started table with no human connected closes after this (0: abandoned_seconds).
         self.orphan_seconds = orphan_seconds
@@ -1264,10 +1294,12 @@ class TableManager:
 
     # --- connections ------------------------------------------------------------------------
 
-    def connect(self, code: str) -> Connection:
+    def connect(self, code: str, client: str = "") -> Connection:
         """A new connection to a table (raises ``unknown_table``, or ``table_over`` for a
         table finished or closed): a spectator's until its ``hello`` names a seat
-        (:meth:`hello`). It gets the spectator's state at once."""
+        (:meth:`hello`). It gets the spectator's state at once. ``client`` is the client's
+        key: its sockets are capped (``too_many_connections``), and refused while it serves
+        a penalty for flooding (``rate_limited``)."""
         table = self.tables.get(code.upper())
         if table is None:
             stored = self.store.load_finished(code.upper()) if self.store is not None else None
@@ -1280,18 +1312,75 @@ class TableManager:
                 )
             raise TableError("unknown_table", f"no table {code}")
         conns = self.conns.setdefault(table.code, set())
-        if len(conns) >= MAX_CONNECTIONS:
-            raise TableError(
-                "too_many_connections",
-                f"table {table.code} has {MAX_CONNECTIONS} connections, its limit: try later",
-            )
+        trial = self._admission(table, conns, client)
         conn = Connection(table.code, None)
+        conn.client = client
         conns.add(conn)
+        if client:
+            self.sockets.add(client, table.code, conn)
+        if trial:
+            conn.trial = True
+            asyncio.get_running_loop().call_later(TRIAL_SECONDS, self._trial_over, conn)
         for observe in self.observers:
             observe(table)
         conn.push(_dumps(table.state(None)))
         self._watchers_changed(table)
         return conn  # a spectator never wakes a paused table
+
+    def _admission(self, table: Table, conns: set[Connection], client: str) -> bool:
+        """Whether ``client`` may open one more socket at ``table`` (raises the refusal);
+        True: only on trial, in the room kept for seated players (:data:`SEAT_RESERVE`)."""
+        if client and self.budget.banned(client):
+            raise TableError(
+                "rate_limited",
+                f"your address kept sending over its message budget: wait "
+                f"{self.budget.penalty:g} s",
+            )
+        if client:
+            why = self.sockets.refusal(client, table.code)
+            cap = self.spectators_per_client
+            if why is None and cap and self._spectators_of(conns, client) >= cap:
+                why = f"at most {cap} spectators per address at one table"
+            if why is not None:
+                raise TableError("too_many_connections", f"{why}: close some first")
+        if len(conns) < self.max_connections:
+            return False
+        if sum(c.trial for c in conns) < SEAT_RESERVE:
+            return True
+        raise TableError(
+            "too_many_connections",
+            f"table {table.code} has {self.max_connections} connections, its limit: try later",
+        )
+
+    @staticmethod
+    def _spectators_of(conns: set[Connection], client: str) -> int:
+        return sum(1 for c in conns if c.seat is None and c.client == client)
+
+    def _trial_over(self, conn: Connection) -> None:
+        """A socket let into a full table on trial said no hello with a seat in time."""
+        if conn.trial:
+            self._drop_trial(conn)
+
+    def _drop_trial(self, conn: Connection) -> None:
+        conn.trial = False
+        conn.error(
+            "too_many_connections",
+            f"this table is full: only a seated player's hello gets in (within "
+            f"{TRIAL_SECONDS:g} s)",
+        )
+        conn.end(CLOSE_TABLE_FULL)
+
+    def _make_room(self, table: Table, conn: Connection) -> None:
+        """A seated player came in on trial: the newest spectator leaves for him."""
+        conn.trial = False
+        conns = self.conns.get(table.code, set())
+        if len(conns) <= self.max_connections:
+            return
+        watchers = [c for c in conns if c.seat is None and not c.trial and c.close_code is None]
+        if watchers:
+            dropped = watchers[-1]
+            dropped.error("too_many_connections", "this table is full: a player took your place")
+            dropped.end(CLOSE_TABLE_FULL)
 
     def hello(self, conn: Connection, token: str) -> None:
         """The ``hello`` handshake: the connection takes the seat its token holds. A token that
@@ -1301,7 +1390,11 @@ class TableManager:
             raise TableError("not_allowed", "this connection already holds a seat")
         seat = table.seat_of_token(token)
         if seat is None:
+            if conn.trial:
+                self._drop_trial(conn)
             raise TableError("unknown_token", "this token holds no seat at this table: watching")
+        if conn.trial:
+            self._make_room(table, conn)
         conn.seat = seat
         s = table.seats[seat]
         s.connections += 1
@@ -1316,6 +1409,7 @@ class TableManager:
 
     def disconnect(self, conn: Connection) -> None:
         """A connection has gone."""
+        self.sockets.remove(conn.client, conn.code, conn)
         conns = self.conns.get(conn.code)
         if conns is None or conn not in conns:
             return
@@ -1363,6 +1457,8 @@ class TableManager:
         """One message from a client: errors go back to that client only."""
         try:
             await self._handle(conn, text)
+        except _OverBudget as exc:
+            self._over_budget(conn, exc.message)
         except TableError as exc:
             conn.error(exc.code, exc.message, exc.reason)
             if exc.code in _BAD_INPUT and self.log_bad_input is not None:
@@ -1377,17 +1473,48 @@ class TableManager:
             logging.getLogger("seep.web").exception("table %s: %s", conn.code, exc)
             conn.error("internal_error", "the server could not handle that message (logged)")
 
+    def _budget_words(self) -> str:
+        rate = self.budget.rate
+        return f"your address's messages cost more than {rate:g} pings a second: dropped"
+
+    def _over_budget(self, conn: Connection, why: str) -> None:
+        """A message dropped over budget: its socket is told at most once a second (each
+        word costs a write); a client that keeps on loses every socket (:data:`CLOSE_ABUSE`)."""
+        if conn.client and self.budget.refused(conn.client):
+            words = (
+                f"your address kept sending over its budget: closed for {self.budget.penalty:g} s"
+            )
+            for sock in self.sockets.sockets(conn.client):
+                assert isinstance(sock, Connection)
+                sock.error("rate_limited", words)
+                sock.end(CLOSE_ABUSE)
+            if self.log_bad_input is not None:
+                self.log_bad_input(conn.client, "flooding (its sockets closed)")
+            return
+        now = self.clock()
+        if now - conn.limited_at >= 1.0:
+            conn.limited_at = now
+            conn.error("rate_limited", why)
+
     async def _handle(self, conn: Connection, text: str | bytes) -> None:
         if len(text) > MAX_MESSAGE_BYTES or (
             isinstance(text, str) and len(text.encode()) > MAX_MESSAGE_BYTES
         ):
             raise TableError("too_large", f"a message is at most {MAX_MESSAGE_BYTES} bytes")
         if not conn.allow(self.clock(), self.rate_limit):
-            raise TableError(
-                "rate_limited", f"at most {self.rate_limit} messages a second: dropped"
-            )
-        msg = _checked(parse_message, _checked(parse_json, text))
+            raise _OverBudget(f"at most {self.rate_limit} messages a second: dropped")
+        key = conn.client or f"socket {id(conn)}"
+        # Charged in two steps: its size before it is parsed, its kind's cost after.
+        if not self.budget.charge(key, 1.0 + len(text) / MESSAGE_COST_BYTES):
+            raise _OverBudget(self._budget_words())
+        data = _checked(lambda t: parse_json(t, "a message", MAX_TOKENS), text)
+        msg = _checked(parse_message, data)
         kind = msg.type
+        if not self.budget.charge(key, MESSAGE_COSTS.get(kind, DEFAULT_MESSAGE_COST) - 1.0):
+            raise _OverBudget(self._budget_words())
+        if conn.trial and kind != "hello":
+            self._drop_trial(conn)  # let in only to say hello with a seat
+            return
         if kind == "ping":
             conn.push(json.dumps({"type": "pong"}))
             return
