@@ -51,7 +51,7 @@ def test_every_string_the_scripts_translate_has_hindi() -> None:
             (script.name, m.group(1))
             for script in STATIC.glob("js/*.js")
             if not script.name.startswith("i18n")
-            for m in re.finditer(r'\bt\("((?:[^"\\]|\\.)*)"', script.read_text())
+            for m in re.finditer(r'\bt(?:Text)?\("((?:[^"\\]|\\.)*)"', script.read_text())
             if m.group(1) not in hindi
         }
     )

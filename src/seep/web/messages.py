@@ -31,6 +31,7 @@ from pydantic import (
 from ..bots.registry import BOTS, _load_builtin
 from ..bots.registry import DIFFICULTIES as BOT_PRESETS
 from ..options import PRESETS
+from .names import check_name
 
 __all__ = [
     "MAX_DEPTH",
@@ -216,10 +217,11 @@ def _validate(model: type[M], data: Any, code: str) -> M:
 
 
 def _clean_name(value: str | None) -> str | None:
-    """Printable characters, spaces squeezed, at most :data:`NAME_LENGTH` characters."""
+    """Spaces squeezed, at most :data:`NAME_LENGTH` characters; invisible, look-alike and
+    reserved names refused (:func:`seep.web.names.check_name`)."""
     if value is None:
         return None
-    name = " ".join("".join(ch for ch in value if ch.isprintable()).split())
+    name = check_name(value)
     if len(name) > NAME_LENGTH:
         raise ValueError(f"at most {NAME_LENGTH} characters")
     return name or None

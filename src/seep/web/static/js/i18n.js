@@ -27,10 +27,39 @@ export function setLang(l) {
   }
 }
 
-/** The text of `en` in the page's language, with {name} filled from `vars`. */
-export function t(en, vars = {}) {
+const HTML_ESCAPES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+
+/** Markup the page made itself (card chips, a house's words), to go into `t()` unescaped. */
+class Html {
+  constructor(markup) {
+    this.markup = String(markup);
+  }
+
+  toString() {
+    return this.markup;
+  }
+}
+
+/** Mark `markup` as the page's own, safe to put into `t()`'s HTML as it is. */
+export function html(markup) {
+  return new Html(markup);
+}
+
+function fill(en, vars, put) {
   const text = (lang() === "hi" && HI[en]) || en;
-  return text.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));
+  return text.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? put(vars[k]) : m));
+}
+
+/** The text of `en` in the page's language, with {name} filled from `vars`, as HTML: each
+ * variable is escaped (a player's name is text, never markup) unless wrapped in `html()`.
+ * For `textContent`, an attribute set by `setAttribute` or a toast, use `tText`. */
+export function t(en, vars = {}) {
+  return fill(en, vars, (v) => (v instanceof Html ? v.markup : String(v).replace(/[&<>"']/g, (c) => HTML_ESCAPES[c])));
+}
+
+/** `t()` for plain text (textContent, toasts, setAttribute): the variables as they are. */
+export function tText(en, vars = {}) {
+  return fill(en, vars, (v) => String(v));
 }
 
 /** Translate the static page: elements with data-i18n (their text is the key; the key may

@@ -2,7 +2,7 @@
 // the server's legal list by what the player has pointed at. The page never decides what is
 // legal: it only keeps the moves of the server's list that agree with the selection.
 import { cardLabel, cardText, chipsHtml, chipHtml, sortCards } from "./cards.js";
-import { t } from "./i18n.js";
+import { html, t } from "./i18n.js";
 
 export const ACTIONS = ["capture", "build", "cement", "break", "throw"];
 export const ACTION_WORDS = {
@@ -47,7 +47,7 @@ export function notation(m) {
 }
 
 function houseWord(v) {
-  return `<span class="hv">${t("house {v}", { v })}</span>`;
+  return html(`<span class="hv">${t("house {v}", { v })}</span>`);
 }
 
 /** Plain words with card chips, for buttons: "takes house 11 and 9♣ 2♦". */
@@ -119,9 +119,10 @@ export function moveSentence(m, { asText = false, spoken = false } = {}) {
   const one = spoken ? cardLabel : asText ? cardText : chipHtml;
   const many = (cards) => sortCards(cards).map(one).join(spoken ? ", " : " ");
   const house = (v) => (asText ? t("house {v}", { v }) : houseWord(v));
-  const card = m.card ? one(m.card) : "";
+  // Card chips or card words: the page's own, put into t() as they are.
+  const card = html(m.card ? one(m.card) : "");
   const loose = m.loose || [];
-  const cards = many(loose);
+  const cards = html(many(loose));
   switch (m.action) {
     case "bid":
       return t("bid {v}", { v: m.value });
@@ -132,7 +133,7 @@ export function moveSentence(m, { asText = false, spoken = false } = {}) {
     case "capture": {
       const parts = (m.houses || []).map(house);
       if (loose.length) parts.push(cards);
-      return t("{card} took {taken}", { card, taken: parts.join(` ${t("and")} `) });
+      return t("{card} took {taken}", { card, taken: html(parts.join(` ${t("and")} `)) });
     }
     case "build":
       return loose.length ? t("{card} built a house of {v} with {cards}", { card, v: m.value, cards }) : t("{card} built a house of {v}", { card, v: m.value });

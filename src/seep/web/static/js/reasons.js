@@ -3,7 +3,7 @@
 // facts filled into it. The rule is decided on the server (seep.verify.check); this file only
 // words it: each rule's templates, the English text being the key of the Hindi in
 // i18n-hi.js. tests/test_web_reasons.py holds this table equal to seep/verify.py's templates.
-import { lang, t } from "./i18n.js";
+import { lang, t, tText } from "./i18n.js";
 
 // The card plays' own rules (R22 throw ... R29 break) share the checks of their fields.
 const PLAY_FIELDS = [
@@ -112,7 +112,7 @@ export function reasonText(reason, seatName = (n) => String(n)) {
   const args = { ...(reason.args || {}) };
   if (typeof args.seat === "number") args.seat = seatName(args.seat);
   if (typeof args.action === "string" && ACTION_NAMES[args.action]) args.action = t(ACTION_NAMES[args.action]);
-  return `${t(template, args)} (${reason.rule})`;
+  return `${tText(template, args)} (${reason.rule})`; // plain text: a toast, or esc() for HTML
 }
 
 // The server's error codes (docs/web.md) in a player's words, for the page's language; the
@@ -157,5 +157,5 @@ export function errorText(err, seatName) {
   const worded = reasonText(err, seatName);
   if (worded) return worded;
   if (lang() === "en") return err.message || err.code;
-  return ERRORS[err.code] ? t(ERRORS[err.code]) : t("The server refused that ({code}).", { code: err.code });
+  return ERRORS[err.code] ? t(ERRORS[err.code]) : tText("The server refused that ({code}).", { code: err.code });
 }

@@ -5,7 +5,7 @@
 import { cardBackHtml, cardHtml, chipsHtml, houseSets, seatCompass, seatLetter, sortCards } from "./cards.js";
 import { moveSentence, notation, pastTenseHtml } from "./moves.js";
 import { api, esc, prefs, toast } from "./net.js";
-import { langSwitchHtml, t } from "./i18n.js";
+import { html, langSwitchHtml, t } from "./i18n.js";
 import { errorText } from "./reasons.js";
 
 const SPEEDS = [0.5, 1, 2, 4];
@@ -54,7 +54,7 @@ export class ReplayView {
     const first = this.steps.find((st) => st.position && Array.isArray(st.position.hands));
     if (first) this.players = first.position.hands.length;
     if (!this.steps.length) {
-      this.root.innerHTML = `<div class="panel center-msg"><h2>${t("Nothing to replay yet")}</h2><p>${t("No deal has finished at table {code}. A deal can be replayed once it is over: its record shows every hand.", { code: esc(this.code) })}</p><p><a class="btn" href="/t/${esc(this.code)}">${t("Back to the table")}</a></p></div>`;
+      this.root.innerHTML = `<div class="panel center-msg"><h2>${t("Nothing to replay yet")}</h2><p>${t("No deal has finished at table {code}. A deal can be replayed once it is over: its record shows every hand.", { code: this.code })}</p><p><a class="btn" href="/t/${esc(this.code)}">${t("Back to the table")}</a></p></div>`;
       return;
     }
     this.root.innerHTML = `<div class="replay-page">
@@ -186,7 +186,7 @@ export class ReplayView {
     }
     const team = p.last_capture;
     if (!floor.size) return `<div class="panel leftover" id="replay-leftover">${t("No cards were left on the floor.")}</div>`;
-    return `<div class="panel leftover" id="replay-leftover">${t("Left on the floor: {cards} taken by {team}, the last to capture.", { cards: chipsHtml([...floor]), team: team == null ? "–" : this.teamLabel(team) })}</div>`;
+    return `<div class="panel leftover" id="replay-leftover">${t("Left on the floor: {cards} taken by {team}, the last to capture.", { cards: html(chipsHtml([...floor])), team: team == null ? "–" : html(this.teamLabel(team)) })}</div>`;
   }
 
   seatHtml(p, s) {
@@ -220,7 +220,7 @@ export class ReplayView {
     const mover = move ? (move.seat ?? step.seat ?? (prev && prev.position ? prev.position.to_move : null)) : null;
     const moveText = move
       ? `<b>${mover != null ? this.name(mover) : ""}</b> ${pastTenseHtml(move)} <span class="notation">${esc(notation(move))}</span>`
-      : t("Deal {n} starts: {dealer} deals, {bidder} bids.", { n: step.deal + 1, dealer: this.name(p.dealer), bidder: this.name((p.dealer + 1) % this.players) });
+      : t("Deal {n} starts: {dealer} deals, {bidder} bids.", { n: step.deal + 1, dealer: html(this.name(p.dealer)), bidder: html(this.name((p.dealer + 1) % this.players)) });
     const loose = Array.isArray(p.loose) ? p.loose : [];
     const houses = (p.houses || [])
       .map((h) => `<div class="house ${h.cemented ? "cemented" : ""}"><div class="house-head"><span class="house-value">${h.value}</span>${h.cemented ? `<span class="cement-mark">${t("cemented")}</span>` : `<span class="ordinary-mark">${t("house")}</span>`}</div>

@@ -6,7 +6,7 @@
 // review. Above the table: quick match's countdown. The server decides everything; this
 // module draws what it sends and asks for more.
 import { seatCompass } from "./cards.js";
-import { lang, t, translatePage } from "./i18n.js";
+import { lang, t, tText, translatePage } from "./i18n.js";
 import { moveSentence } from "./moves.js";
 import { prefs, toast, tokens } from "./net.js";
 
@@ -138,7 +138,7 @@ export class Social {
 
   addLine(seat, name, text, kind = "chat") {
     const li = el("li", { class: `chat-line ${kind} team${seat % 2}` });
-    li.appendChild(el("b", {}, t("{name}: ", { name: name || t("Seat {n}", { n: seat + 1 }) })));
+    li.appendChild(el("b", {}, tText("{name}: ", { name: name || t("Seat {n}", { n: seat + 1 }) })));
     li.appendChild(document.createTextNode(text));
     const box = this.$("chat-lines");
     box.appendChild(li);
@@ -216,7 +216,7 @@ export class Social {
     const w = table.watching || { count: 0, names: [] };
     this.$("watching").textContent = w.count
       ? w.names.length
-        ? t("{n} watching: {names}", { n: w.count, names: w.names.join(", ") })
+        ? tText("{n} watching: {names}", { n: w.count, names: w.names.join(", ") })
         : t("{n} watching", { n: w.count })
       : "";
     const seated = me != null;
@@ -236,7 +236,7 @@ export class Social {
         const muted = (table.muted || []).includes(i);
         mutes.appendChild(
           el("button", { class: "btn small ghost", type: "button", "data-mute": String(i), "data-muted": muted ? "0" : "1" },
-            t(muted ? "Unmute {name}" : "Mute {name}", { name: s.name || t("seat {n}", { n: i + 1 }) })),
+            tText(muted ? "Unmute {name}" : "Mute {name}", { name: s.name || t("seat {n}", { n: i + 1 }) })),
         );
       });
     }
@@ -328,7 +328,7 @@ export class Social {
     const names = (seats) => seats.map((i) => {
       const s = table.seats[i] || {};
       const where = seatCompass(i, table.seats.length);
-      return s.name ? t("{seat} ({name})", { seat: where, name: s.name }) : where;
+      return s.name ? tText("{seat} ({name})", { seat: where, name: s.name }) : where;
     }).join(", ");
     const parts = [];
     if (table.status === "finished" && !table.rematched) {
@@ -344,7 +344,7 @@ export class Social {
         sec.appendChild(b);
       }
       sec.appendChild(el("p", { class: "muted", id: "rematch-ready" },
-        ready.length ? t("Ready for a rematch: {names}", { names: names(ready) }) : t("Nobody has asked for a rematch yet.")));
+        ready.length ? tText("Ready for a rematch: {names}", { names: names(ready) }) : t("Nobody has asked for a rematch yet.")));
       parts.push(sec);
     }
     const rv = this.lastReview;

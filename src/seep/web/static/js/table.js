@@ -4,7 +4,7 @@ import {
   cardHtml, cardBackHtml, cardLabel, chipsHtml, fourColour, houseSets, seatCompass, seatLetter, setFourColour, sortCards,
 } from "./cards.js";
 import { animate, flashTitle, muted, reducedMotion, setMuted, snapshot, stopFlash, sweepBanner, turnTone, unlockAudio } from "./fx.js";
-import { langSwitchHtml, t } from "./i18n.js";
+import { langSwitchHtml, t, tText } from "./i18n.js";
 import {
   ACTIONS, ACTION_WORDS, ACTION_HELP, describeHtml, housesTouched, moveValue, narrow, notation,
   moveSentence, pastTenseHtml, sameMove, sortMoves,
@@ -72,7 +72,7 @@ export class TableView {
     try {
       info = await api(`/api/tables/${this.code}`);
     } catch (e) {
-      this.root.innerHTML = `${this.pageHeader()}<div class="panel center-msg"><h2>${t("No table {code}", { code: esc(this.code) })}</h2>
+      this.root.innerHTML = `${this.pageHeader()}<div class="panel center-msg"><h2>${t("No table {code}", { code: this.code })}</h2>
         <p>${esc(errorText(e))}</p><p><a class="btn" href="/">${t("Back to the lobby")}</a></p></div>`;
       return;
     }
@@ -236,12 +236,12 @@ export class TableView {
       if (msg.code === "table_over") {
         // Finished or closed and gone from the server's memory: its deals stay to replay.
         this.socket.close();
-        this.root.innerHTML = `${this.pageHeader()}<div class="panel center-msg"><h2>${t("Table {code} is over", { code: esc(this.code) })}</h2><p>${esc(this.errorText(msg))}</p><p><a class="btn" href="/replay/${esc(this.code)}">${t("Replay its deals")}</a> <a class="btn" href="/">${t("Back to the lobby")}</a></p></div>`;
+        this.root.innerHTML = `${this.pageHeader()}<div class="panel center-msg"><h2>${t("Table {code} is over", { code: this.code })}</h2><p>${esc(this.errorText(msg))}</p><p><a class="btn" href="/replay/${esc(this.code)}">${t("Replay its deals")}</a> <a class="btn" href="/">${t("Back to the lobby")}</a></p></div>`;
         return;
       }
       if (msg.code === "unknown_table") {
         this.socket.close();
-        this.root.innerHTML = `${this.pageHeader()}<div class="panel center-msg"><h2>${t("No table {code}", { code: esc(this.code) })}</h2><p>${esc(this.errorText(msg))}</p><p><a class="btn" href="/">${t("Back to the lobby")}</a></p></div>`;
+        this.root.innerHTML = `${this.pageHeader()}<div class="panel center-msg"><h2>${t("No table {code}", { code: this.code })}</h2><p>${esc(this.errorText(msg))}</p><p><a class="btn" href="/">${t("Back to the lobby")}</a></p></div>`;
         return;
       }
       toast(this.errorText(msg));
@@ -293,11 +293,11 @@ export class TableView {
       const sw = (v.sweeps || [0, 0]).map((x, i) => x - ((pv.sweeps || [0, 0])[i] || 0));
       const tm = sw[0] > 0 ? 0 : sw[1] > 0 ? 1 : null;
       if (tm != null) {
-        sweepBanner(this.root.querySelector("#floor-area"), t("Sweep! {who} +{points}", { who: this.seatName(last.seat), points: sw[tm] }));
+        sweepBanner(this.root.querySelector("#floor-area"), tText("Sweep! {who} +{points}", { who: this.seatName(last.seat), points: sw[tm] }));
       }
       const me = this.me();
       if (wasMyTurn && me != null && last.seat === me && !this.sentMove) {
-        toast(t("The clock played for you: {move}.", { move: moveSentence(last, { asText: true }) }), "info");
+        toast(tText("The clock played for you: {move}.", { move: moveSentence(last, { asText: true }) }), "info");
       }
     }
     if (!prev || !sameDeal || h.length !== (pv.history || []).length) this.sentMove = false;
@@ -572,7 +572,7 @@ export class TableView {
       inner = `<div class="loose">${Array.from({ length: n }, () => cardBackHtml()).join("")}</div>
         <div class="floor-note">${this.me() === (v.dealer + 1) % this.nSeats()
           ? t("Four cards lie face down. You bid a house value (9 to 13) from your first four cards.")
-          : t("Four cards lie face down. {who} bids a house value (9 to 13) from the first four cards.", { who: esc(this.seatName((v.dealer + 1) % this.nSeats())) })}</div>`;
+          : t("Four cards lie face down. {who} bids a house value (9 to 13) from the first four cards.", { who: this.seatName((v.dealer + 1) % this.nSeats()) })}</div>`;
     } else {
       const houses = (v.houses || []).map((h) => this.houseHtml(h, pickable, fresh)).join("");
       const loose = sortCards(v.loose || [])
@@ -604,7 +604,7 @@ export class TableView {
     const cards = sets
       .map((set) => `<span class="house-set">${set.map((c) => cardHtml(c, `in-house ${fresh.has(c) ? "fresh" : ""}`)).join("")}</span>`)
       .join("");
-    const label = t(h.cemented ? "Cemented house of {v}: {cards}; owners {owners}" : "House of {v}: {cards}; owners {owners}", {
+    const label = tText(h.cemented ? "Cemented house of {v}: {cards}; owners {owners}" : "House of {v}: {cards}; owners {owners}", {
       v: h.value,
       cards: sets.map((set) => set.map(cardLabel).join(", ")).join("; "),
       owners: h.owners.map((o) => this.seatName(o)).join(", "),
@@ -691,7 +691,7 @@ export class TableView {
     if (st.table.status !== "playing" || st.summary) return "";
     if (!this.isMyTurn()) {
       const who = v.to_move != null ? this.seatName(v.to_move) : "";
-      return `<div class="prompt muted">${t("Waiting for <b>{who}</b>…", { who: esc(who) })}</div>`;
+      return `<div class="prompt muted">${t("Waiting for <b>{who}</b>…", { who })}</div>`;
     }
     const legal = st.legal;
     const hintHtml = this.hint
@@ -754,7 +754,7 @@ export class TableView {
     const lead = diff === 0 ? t("level") : t("{team} {lead} by <b>{n}</b>", { team: this.teamName(diff > 0 ? 0 : 1), lead: this.teamVerb(diff > 0 ? 0 : 1, "lead"), n: Math.abs(diff) });
     const target = (v.rules && v.rules.baazi_lead) || 100;
     const rows = teams
-      .map((tm) => `<tr class="team${tm}" id="score-team${tm}"><th><span class="dot team${tm}"></span>${this.teamName(tm)}${this.teamMembers(tm)}</th>
+      .map((tm) => `<tr class="team${tm}" id="score-team${tm}"><th><span class="dot team${tm}"></span>${esc(this.teamName(tm))}${this.teamMembers(tm)}</th>
         <td title="${plural(v.captured && v.captured[tm] ? v.captured[tm].length : 0, "card points this deal ({n} card taken)", "card points this deal ({n} cards taken)")}">${(match.points || [0, 0])[tm]}</td>
         <td title="${t("sweep points this deal")}">${v.sweeps ? v.sweeps[tm] : 0}</td>
         <td title="${t("baazis won")}"><b>${(match.baazis || [0, 0])[tm]}</b></td></tr>`)
@@ -785,7 +785,7 @@ export class TableView {
       </section>
       <section class="panel history" aria-label="${t("Deal history")}">
         <h3>${t("Deal history")}</h3>
-        ${hist ? `<table class="hist-table"><thead><tr><th>#</th>${teams.map((tm) => `<th class="team${tm}">${this.teamName(tm)}</th>`).join("")}</tr></thead><tbody>${hist}</tbody></table>` : `<p class="muted">${t("No deal finished yet.")}</p>`}
+        ${hist ? `<table class="hist-table"><thead><tr><th>#</th>${teams.map((tm) => `<th class="team${tm}">${esc(this.teamName(tm))}</th>`).join("")}</tr></thead><tbody>${hist}</tbody></table>` : `<p class="muted">${t("No deal finished yet.")}</p>`}
       </section>
       ${buttons.length ? `<section class="panel tools" aria-label="${t("Tools")}">${buttons.join(" ")}</section>` : ""}`;
   }
@@ -816,12 +816,12 @@ export class TableView {
     const val = (k, tm) => (res[k] ? res[k][tm] : 0);
     const withBonus = res.bonus && (res.bonus[0] || res.bonus[1]);
     const rows = teams
-      .map((tm) => `<tr class="team${tm}"><th><span class="dot team${tm}"></span>${this.teamName(tm)}${this.teamMembers(tm)}</th>
+      .map((tm) => `<tr class="team${tm}"><th><span class="dot team${tm}"></span>${esc(this.teamName(tm))}${this.teamMembers(tm)}</th>
         <td>${val("points", tm)}</td>${withBonus ? `<td>${val("bonus", tm)}</td>` : ""}<td>${val("sweeps", tm)}</td><td class="total">${val("score", tm)}</td></tr>`)
       .join("");
     const bonusHead = withBonus ? `<th>${t("most cards")}</th>` : "";
     const captured = sum.captured
-      ? teams.map((tm) => `<div class="pile team${tm}"><b>${this.teamName(tm)}</b> <span class="muted">(${nCards(sum.captured[tm].length)})</span><div class="pile-cards">${chipsHtml(sum.captured[tm])}</div></div>`).join("")
+      ? teams.map((tm) => `<div class="pile team${tm}"><b>${esc(this.teamName(tm))}</b> <span class="muted">(${nCards(sum.captured[tm].length)})</span><div class="pile-cards">${chipsHtml(sum.captured[tm])}</div></div>`).join("")
       : "";
     const baaziWinner = sum.baazi_winner ?? null;
     const baazis = sum.baazis || match.baazis || [0, 0];
@@ -845,7 +845,7 @@ export class TableView {
       if (baazis[0] === baazis[1]) banner += `<p class="match-why" id="match-why">${why}</p>`;
     }
     if (baaziWinner != null || over) {
-      banner += `<div class="baazi-count">${t("Baazis won")}: ${this.teamName(teams[0])} <b>${baazis[teams[0]]}</b> – <b>${baazis[teams[1]]}</b> ${this.teamName(teams[1])}</div>`;
+      banner += `<div class="baazi-count">${t("Baazis won")}: ${esc(this.teamName(teams[0]))} <b>${baazis[teams[0]]}</b> – <b>${baazis[teams[1]]}</b> ${esc(this.teamName(teams[1]))}</div>`;
     }
     const lead = baaziWinner != null
       ? t("A new baazi starts from 0.")
@@ -908,7 +908,7 @@ export class TableView {
         const c = el.dataset.c;
         if (!legal.some((m) => m.card === c)) {
           const why = reasonText((this.state.dead_reasons || {})[c], (s) => seatCompass(s, this.nSeats())) || (this.state.dead || {})[c];
-          toast(why ? t("{card} cannot be played: {why}", { card: cardLabel(c), why }) : t("That card has no legal use now."), "info");
+          toast(why ? tText("{card} cannot be played: {why}", { card: cardLabel(c), why }) : t("That card has no legal use now."), "info");
           return;
         }
         const keep = this.sel.card === c ? null : c;
@@ -1078,11 +1078,11 @@ export class TableView {
     const url = `${location.origin}/t/${this.code}`;
     try {
       await navigator.clipboard.writeText(url);
-      toast(t("Link copied: {url}", { url }), "info");
+      toast(tText("Link copied: {url}", { url }), "info");
     } catch (e) {
       const input = this.root.querySelector(".share-url");
       if (input) input.select();
-      toast(t("Share this link: {url}", { url }), "info");
+      toast(tText("Share this link: {url}", { url }), "info");
     }
   }
 }
