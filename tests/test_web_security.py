@@ -371,10 +371,16 @@ def test_one_person_holds_one_seat(tmp_path: Path) -> None:
         made = client.post("/api/tables", json={"name": "Asha"}).json()
         code = made["code"]
         joined = client.post(f"/api/tables/{code}/join", json={"name": "Ravi"}).json()
-        # The browser sends the token it holds for this table with the join: refused.
-        for token in (made["token"], joined["token"]):
-            r = client.post(f"/api/tables/{code}/join", json={"name": "Again", "token": token})
-            assert r.status_code == 409 and r.json()["error"]["code"] == "already_seated"
+        # The browser sends the token it holds for this table with the join: the seat it
+        # holds is the answer, no second seat (issue 23 item 9: it was a 409 before).
+        for held in (made, joined):
+            r = client.post(
+                f"/api/tables/{code}/join", json={"name": "Again", "token": held["token"]}
+            )
+            assert r.status_code == 200 and r.json() == {
+                "seat": held["seat"],
+                "token": held["token"],
+            }
         summary = client.get(f"/api/tables/{code}").json()
         assert [s["kind"] for s in summary["seats"]] == ["human", "human", "empty", "empty"]
         # A token of another table holds nothing here.

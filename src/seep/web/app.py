@@ -133,6 +133,25 @@ def _error(code: str, message: str, status: int) -> JSONResponse:
     )
 
 
+MAX_HELD_TOKENS = 50
+
+
+def _held_tokens(body: Any) -> list[str]:
+    """Take quick match's ``tokens`` (the seat tokens this browser holds) out of its body."""
+    if not isinstance(body, dict):
+        return []
+    held = body.pop("tokens", [])
+    if (
+        not isinstance(held, list)
+        or len(held) > MAX_HELD_TOKENS
+        or not all(isinstance(t, str) and len(t) <= 100 for t in held)
+    ):
+        raise TableError(
+            "bad_request", f"'tokens' must be a list of at most {MAX_HELD_TOKENS} seat tokens"
+        )
+    return held
+
+
 def _env_float(name: str, default: float) -> float:
     raw = os.environ.get(name)
     if raw is None:
@@ -742,9 +761,15 @@ def create_app(
                 f"at most {lobby_looks.limit} lobby lookups a minute from one address",
             )
         lobby_looks.add(key)
+        held = _held_tokens(body)
         code = await manager.quick_table_everywhere(body)
         if code is not None:
-            joined = manager.join(code, {"name": body.get("name")} if body.get("name") else {})
+            table = manager.get(code)
+            # Quick match twice from one browser: the seat it already holds there.
+            mine = [(table.seat_of_token(t), t) for t in held]
+            joined = next(({"seat": s, "token": t} for s, t in mine if s is not None), None)
+            if joined is None:
+                joined = manager.join(code, {"name": body.get("name")} if body.get("name") else {})
             return {"code": code, "url": f"/t/{code}", **joined}
         made = create(key, dict(body, public=True))
         # Nobody waits yet: others may join until the countdown fills the rest with bots.

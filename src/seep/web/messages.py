@@ -235,12 +235,19 @@ Name = Annotated[
 
 
 # Every preset is offered: four seats, or two with ``two_player`` (docs/rules.md §12).
-_TABLE_PRESETS = sorted(PRESETS)
+_TABLE_PRESETS = sorted(p for p, rules in PRESETS.items() if rules.add_retention != "team")
 
 
 def _check_preset(value: str) -> str:
     if value not in PRESETS:
         raise ValueError(f"unknown preset {value!r} (known: {', '.join(_TABLE_PRESETS)})")
+    if PRESETS[value].add_retention == "team":
+        # The server words each seat's legal moves and dead-card reasons from the rules
+        # checker, and under "team" they depend on the partner's hand: they would reveal it.
+        raise ValueError(
+            f"preset {value!r} uses add_retention 'team', which a web table does not offer: "
+            "the legal moves would give away the partner's hidden cards"
+        )
     return value
 
 

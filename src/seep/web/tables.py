@@ -1234,10 +1234,11 @@ class TableManager:
         table = self.get(code)
         req = _checked(lambda d: parse_body(JoinTable, d), body)
         if req.token is not None:
-            # One person, one seat: a browser sends the token it holds for this table.
+            # One browser, one seat a table: a join with the token it holds here (a second
+            # click, a second tab) answers the seat it holds.
             held = table.seat_of_token(req.token)
             if held is not None:
-                raise TableError("already_seated", f"you already hold seat {held} at this table")
+                return {"seat": held, "token": req.token}
         seat, token = table.join(req.name or "Player", req.seat)
         if self.store is not None:
             self.store.save_table(table)

@@ -142,6 +142,7 @@ function initOpenTables(root, create, lengthKind) {
       preset: create.preset.value,
       bots: create.bots.value,
       turn_seconds: create.clock.value ? Number(create.clock.value) : null,
+      tokens: tokens.held(), // a second quick match answers the seat already held there
     };
     body[lengthKind()] = Math.max(1, Number(create.count.value) || 1);
     if (body.name !== "Player") prefs.set("name", body.name);

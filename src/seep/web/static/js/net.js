@@ -50,6 +50,19 @@ export const tokens = {
   clear(code) {
     localStorage.removeItem(KEY(code));
   },
+  /** Every seat token this browser holds (quick match sends them: one seat a table). */
+  held() {
+    try {
+      const prefix = KEY("");
+      return Object.keys(localStorage)
+        .filter((k) => k.startsWith(prefix))
+        .map((k) => (JSON.parse(localStorage.getItem(k)) || {}).token)
+        .filter((tok) => typeof tok === "string")
+        .slice(-50);
+    } catch (e) {
+      return [];
+    }
+  },
 };
 
 export const prefs = {
