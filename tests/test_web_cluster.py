@@ -432,6 +432,8 @@ def test_three_instances_survive_one_killed_mid_deal(postgres: Any, tmp_path: Pa
         env={
             "SEEP_MAX_TABLES_PER_MINUTE": "0",
             "SEEP_MAX_OPEN_TABLES_PER_CLIENT": "0",
+            "SEEP_MAX_SOCKETS_PER_CLIENT": "0",
+            "SEEP_MESSAGE_BUDGET": "0",
             "SEEP_GRACE_SECONDS": "60",
         },
     )
