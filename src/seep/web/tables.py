@@ -641,6 +641,7 @@ class Connection:
         self.origin = ""  # the page's origin (scheme and host), for transfer links
         self.trial = False  # in the seats' reserve of a full table until its hello
         self.limited_at = float("-inf")  # when it was last told it is rate limited
+        self.since = time.monotonic()  # when it came (a full table drops its newest watcher)
 
     def push(self, text: str) -> None:
         """Queue a message for this client."""
@@ -1377,9 +1378,13 @@ class TableManager:
         conns = self.conns.get(table.code, set())
         if len(conns) <= self.max_connections:
             return
-        watchers = [c for c in conns if c.seat is None and not c.trial and c.close_code is None]
+        watchers = [
+            c
+            for c in conns
+            if c is not conn and c.seat is None and not c.trial and c.close_code is None
+        ]
         if watchers:
-            dropped = watchers[-1]
+            dropped = max(watchers, key=lambda c: c.since)
             dropped.error("too_many_connections", "this table is full: a player took your place")
             dropped.end(CLOSE_TABLE_FULL)
 
