@@ -11,3 +11,5 @@ collect_ignore = sorted(
     str(so.with_name(so.name.split(".", 1)[0] + ".py").relative_to(_HERE))
     for so in (_HERE / "seep").rglob("*.so")
 )
+# Alembic's environment runs the migrations when it is imported, so only Alembic imports it.
+collect_ignore.append("seep/web/migrations/env.py")

@@ -48,6 +48,8 @@ from sqlalchemy import Table as SqlTable
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DatabaseError, IntegrityError, OperationalError
 
+from . import migrations
+
 if TYPE_CHECKING:
     from .tables import Table
 
@@ -233,8 +235,9 @@ class Store:
                     # Several instances starting at once: one creates the schema, the others
                     # wait.
                     c.exec_driver_sql("SELECT pg_advisory_xact_lock(7331)")
-                metadata.create_all(c)
-                status_index.create(c, checkfirst=True)  # databases made before the index
+                # The schema by its Alembic revisions, in this transaction: a database written
+                # before migrations (by create_all) is taken over where it stands.
+                migrations.upgrade(c)
                 # A damaged file is refused here, with its name, rather than by a traceback
                 # half-way through loading the tables.
                 damage = self._damage(c) if self.engine.dialect.name == "sqlite" else None
