@@ -141,6 +141,9 @@ def test_bad_input_gets_an_error_to_that_client_only(tmp_path: Path) -> None:
                 "malformed_move",
             ),
             (mover, {"type": "move", "move": "bid 9", "version": version}, "malformed_move"),
+            # Which "type" a reader takes from an object naming it twice differs by parser.
+            (mover, '{"type": "ping", "type": "start"}', "bad_json"),
+            (mover, '{"type": "move", "move": {"card": 1, "card": 2}}', "bad_json"),
             (mover, {"type": "move", "move": state["legal"][0]}, "bad_message"),
             (mover, {"type": "move", "move": state["legal"][0], "version": -3}, "stale"),
             (other, {"type": "start"}, "not_host"),

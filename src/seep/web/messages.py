@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import math
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
 
@@ -136,10 +137,24 @@ def json_tokens(text: str) -> int:
     return sum(text.count(ch) for ch in "[]{},:")
 
 
+def _unique_keys(what: str) -> Callable[[list[tuple[str, Any]]], dict[str, Any]]:
+    def pairs_to_dict(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        made: dict[str, Any] = {}
+        for key, value in pairs:
+            if key in made:
+                # Which of the two a reader takes differs between parsers: refuse both.
+                raise BadInput("bad_json", f"{what} names {key[:40]!r} twice")
+            made[key] = value
+        return made
+
+    return pairs_to_dict
+
+
 def parse_json(data: str | bytes, what: str = "a message", max_tokens: int = 0) -> Any:
     """Parse JSON text strictly; raises :class:`BadInput` ``bad_json`` for invalid UTF-8,
-    invalid JSON, nesting deeper than :data:`MAX_DEPTH`, integers of more than
-    :data:`MAX_INT_DIGITS` digits, numbers that overflow a float, and ``NaN``/``Infinity``;
+    invalid JSON, an object naming a key twice, nesting deeper than :data:`MAX_DEPTH`,
+    integers of more than :data:`MAX_INT_DIGITS` digits, numbers that overflow a float, and
+    ``NaN``/``Infinity``;
     ``too_large`` for more than ``max_tokens`` tokens (:func:`json_tokens`; 0: no limit),
     refused before the parser spends a microsecond per token on it."""
     try:
@@ -155,6 +170,7 @@ def parse_json(data: str | bytes, what: str = "a message", max_tokens: int = 0) 
             parse_int=_checked_int,
             parse_float=_checked_float,
             parse_constant=_reject_constant,
+            object_pairs_hook=_unique_keys(what),
         )
     except BadInput:
         raise
