@@ -36,15 +36,15 @@ core: $(COMPILED)
 
 # The core tests once more on the pure-Python source (a copy of src without the compiled
 # modules), so both builds are held to the same behaviour.
-PURE_TESTS := tests/test_pure_build.py tests/test_counting.py tests/test_crosscheck.py \
-	tests/test_golden.py tests/test_invariants.py tests/test_is_legal.py tests/test_move_order.py \
-	tests/test_position_fields.py tests/test_session.py tests/test_deal_flow.py \
-	tests/test_baazi.py tests/test_match.py tests/test_view.py tests/test_notation.py \
-	tests/test_protocol_errors.py tests/test_examples.py tests/test_ismcts.py \
-	tests/test_valuenet.py tests/test_inference.py tests/test_likelihood.py tests/test_endgame.py \
-	tests/test_frozen_bots.py tests/test_integrations_actions.py tests/test_integrations_features.py \
-	tests/test_integrations_vector.py tests/test_integrations_openspiel.py \
-	tests/test_api_docs.py tests/test_position_text.py tests/test_svg.py
+PURE_TESTS := tests/core/test_pure_build.py tests/core/test_counting.py tests/core/test_crosscheck.py \
+	tests/core/test_golden.py tests/core/test_invariants.py tests/core/test_is_legal.py tests/core/test_move_order.py \
+	tests/core/test_position_fields.py tests/core/test_session.py tests/core/test_deal_flow.py \
+	tests/core/test_baazi.py tests/core/test_match.py tests/core/test_view.py tests/core/test_notation.py \
+	tests/core/test_protocol_errors.py tests/core/test_examples.py tests/bots/test_ismcts.py \
+	tests/bots/test_valuenet.py tests/bots/test_inference.py tests/bots/test_likelihood.py tests/bots/test_endgame.py \
+	tests/bots/test_frozen_bots.py tests/integrations/test_integrations_actions.py tests/integrations/test_integrations_features.py \
+	tests/integrations/test_integrations_vector.py tests/integrations/test_integrations_openspiel.py \
+	tests/core/test_api_docs.py tests/core/test_position_text.py tests/core/test_svg.py
 
 pytest-pure: $(STAMP)
 	rm -rf .pure && mkdir -p .pure && cp -r src/seep .pure/seep && find .pure/seep -name '*.so' -delete

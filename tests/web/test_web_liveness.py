@@ -1,0 +1,167 @@
+"""Liveness after a failed write (issue 23 item 7): a move the database refuses (a full disk,
+a lock) is retried with backoff, the players are told, nothing is lost or played twice, other
+tables keep moving, one table's lock does not freeze the server, and /readyz says 503 while
+the database cannot take writes."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from sqlalchemy import event
+
+from seepkit.web import Player, my_turn, web_client
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+class DiskFull:
+    """Makes the store's writes fail as a full disk does (every table's, or one table's)."""
+
+    def __init__(self, engine: Any) -> None:
+        self.on = False
+        self.code: str | None = None  # None: every write
+        event.listen(engine, "before_cursor_execute", self._execute)
+
+    def _execute(self, _c: Any, _cur: Any, stmt: str, params: Any, _ctx: Any, _m: Any) -> None:
+        if not self.on or not stmt.lstrip().upper().startswith(("INSERT", "UPDATE", "DELETE")):
+            return
+        if self.code is None or self.code in repr(params):
+            raise sqlite3.OperationalError("database or disk is full")
+
+
+def _create(client: Any) -> dict[str, Any]:
+    r = client.post("/api/tables", json={"name": "Asha", "bots": "easy"})
+    assert r.status_code == 201, r.text
+    made: dict[str, Any] = r.json()
+    return made
+
+
+def _stored_moves(db: Path, code: str) -> list[int]:
+    with sqlite3.connect(db) as c:
+        return [r[0] for r in c.execute("SELECT seq FROM moves WHERE code=? ORDER BY seq", (code,))]
+
+
+def _to_my_turn(p: Player) -> dict[str, Any]:
+    return p.until(my_turn)
+
+
+def test_a_refused_bot_move_is_retried_told_and_kept_once(tmp_path: Path) -> None:
+    with web_client(tmp_path, bot_delay=0.3) as (client, manager, checker):
+        disk = DiskFull(manager.store.engine)  # type: ignore[union-attr]
+        a, b = _create(client), _create(client)
+        pa = Player(client, checker, a["code"], a["token"])
+        pb = Player(client, checker, b["code"], b["token"])
+        pa.recv(), pb.recv()
+        pa.send({"type": "start"})
+        pb.send({"type": "start"})
+        assert client.get("/readyz").status_code == 200
+
+        # A full disk: the player's own move is refused with a word, nothing is made.
+        state = _to_my_turn(pa)
+        disk.on = True
+        assert client.get("/readyz").status_code == 503
+        move = {"type": "move", "move": state["legal"][0], "version": state["version"]}
+        pa.send(move)
+        refused = pa.error()
+        assert refused["code"] == "store_unavailable"
+        disk.on = False
+        assert client.get("/readyz").status_code == 200
+        pa.send(move)  # the same move again: taken now
+        after = pa.until(lambda m: m["type"] == "state" and m["version"] > state["version"])
+        assert len(after["view"]["history"]) == len(state["view"]["history"]) + 1
+
+        # Table A's writes fail while its bot is about to move (bot_delay 0.3 s).
+        disk.code, disk.on = a["code"], True
+        told = pa.until(lambda m: m["type"] == "error")
+        assert told["code"] == "store_retrying", told
+        stuck = len(pa.state["view"]["history"]) if pa.state else 0
+        # Table B keeps moving meanwhile: its bots play, and its player's moves are taken.
+        start = len(((pb.state or {}).get("view") or {}).get("history", []))
+        while True:
+            msg = pb.recv()
+            if my_turn(msg):
+                pb.send({"type": "move", "move": msg["legal"][0], "version": msg["version"]})
+            if msg["type"] == "state" and len((msg["view"] or {}).get("history", [])) >= start + 6:
+                break
+        assert len(_stored_moves(tmp_path / "seep.db", b["code"])) >= start + 6
+        # Cleared: table A goes on by itself, with a word, its bot's move stored once.
+        disk.on = False
+        back = pa.until(lambda m: m["type"] == "error" and m["code"] == "store_recovered")
+        assert back
+        moved = pa.until(lambda m: m["type"] == "state" and len(m["view"]["history"]) > stuck)
+        history = moved["view"]["history"]
+        stored = _stored_moves(tmp_path / "seep.db", a["code"])
+        assert stored == list(range(len(stored))) and len(stored) >= len(history)
+        assert manager.tables[a["code"]].moves_made == len(stored)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="a real server on loopback")
+def test_a_locked_database_is_not_ready_and_freezes_nobody(tmp_path: Path) -> None:
+    """Against a real ``seep serve``: another connection holds SQLite's write lock. Readiness
+    says 503 meanwhile, a table created then is refused with a clear 503 (not a 5 s hang and a
+    traceback), the server keeps answering at once, and all is well once the lock goes."""
+    port = _free_port()
+    db = tmp_path / "seep.db"
+    base = f"http://127.0.0.1:{port}"
+    log = tmp_path / "server.log"
+    cmd = [sys.executable, "-m", "seep", "serve", "--port", str(port)]
+    cmd += ["--database-url", f"sqlite:///{db}"]
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(cmd, env=dict(os.environ), stdout=out, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.time() + 30
+        while True:
+            try:
+                httpx.get(base + "/healthz", timeout=1)
+                break
+            except httpx.TransportError:
+                assert proc.poll() is None and time.time() < deadline, log.read_text()
+                time.sleep(0.1)
+        json_body = {"headers": {"Content-Type": "application/json"}, "timeout": 10}
+        assert httpx.get(base + "/readyz", timeout=5).status_code == 200
+        locker = sqlite3.connect(db, isolation_level=None)
+        locker.execute("BEGIN EXCLUSIVE")
+        try:
+            ready = httpx.get(base + "/readyz", timeout=5)
+            assert ready.status_code == 503, ready.text
+            assert "locked" in ready.json()["problem"]
+            t0 = time.perf_counter()
+            made = httpx.post(base + "/api/tables", content=b'{"name": "Asha"}', **json_body)
+            took = time.perf_counter() - t0
+            assert made.status_code == 503, made.text
+            assert made.json()["error"]["code"] == "store_unavailable"
+            assert took < 1.5, f"a write waited {took:.2f} s for the lock"
+            t0 = time.perf_counter()
+            assert httpx.get(base + "/healthz", timeout=5).status_code == 200
+            assert time.perf_counter() - t0 < 0.5
+        finally:
+            locker.execute("ROLLBACK")
+            locker.close()
+        assert httpx.get(base + "/readyz", timeout=5).status_code == 200
+        made = httpx.post(base + "/api/tables", content=b'{"name": "Asha"}', **json_body)
+        assert made.status_code == 201, made.text
+        assert "Traceback" not in log.read_text()
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(10)

@@ -1,0 +1,189 @@
+"""The store's schema migrations (seep.web.migrations): databases written by earlier releases
+are upgraded to the newest revision and lose nothing.
+
+``tests/data/databases/{ded8d30,c610f1b}.db`` were written by those releases' own web apps
+(``tests/data/databases/make_old_database.py``, which says how): a waiting table with a joined
+player, a table mid-deal and a finished one-deal match, with the seat tokens beside them. Each
+is opened by today's app: it is at the newest revision, every row is still there as it was,
+every live table resumes with its players' tokens, the mid-deal table goes on, and the finished
+match's record replays. On PostgreSQL too, when ``SEEP_TEST_POSTGRES_URL`` names a database.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("alembic")
+
+from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, insert, text
+
+from seep.session import Session
+from seep.web import migrations
+from seep.web.app import create_app
+from seep.web.store import Store, leases_t, metadata, moves_t, tables_t
+from seepkit.web import LeakChecker, Player, my_turn, web_client
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "databases"
+RELEASES = ["ded8d30", "c610f1b"]
+KEPT = ("code", "settings", "seed", "seats", "created", "record")  # what a restore never rewrites
+
+
+def _fixture(release: str) -> dict[str, Any]:
+    info: dict[str, Any] = json.loads((DATA / f"{release}.json").read_text())
+    return info
+
+
+def _rows(db: Path) -> dict[str, list[tuple[Any, ...]]]:
+    con = sqlite3.connect(db)
+    try:
+        return {
+            "tables": sorted(con.execute(f"SELECT {', '.join(KEPT)} FROM tables")),
+            "moves": sorted(con.execute("SELECT code, seq, move FROM moves")),
+        }
+    finally:
+        con.close()
+
+
+def _check_resumes(client: Any, manager: Any, checker: Any, info: dict[str, Any]) -> None:
+    """Every table of ``info`` answers as it was left, each token takes its seat again, the
+    table mid-deal goes on, and the finished match's record replays."""
+    for table in info["tables"]:
+        code = table["code"]
+        summary = client.get(f"/api/tables/{code}")
+        assert summary.status_code == 200, summary.text
+        assert summary.json()["status"] == table["status"]
+        if table["status"] == "finished":
+            record = client.get(f"/api/tables/{code}/record")
+            assert record.status_code == 200, record.text
+            replayed = Session.from_record(record.json())  # every move checked again
+            assert replayed.deal_over
+            # The same moves and results (an older record's rules lack options added since,
+            # which read as their defaults).
+            again = [(d["moves"], d["result"]) for d in replayed.to_record()["deals"]]
+            assert again == [(d["moves"], d["result"]) for d in record.json()["deals"]]
+            continue
+        for seat, token in table["tokens"].items():
+            p = Player(client, checker, code, token)
+            state = p.until(lambda m: m["type"] == "state" and m["seat"] is not None)
+            assert state["seat"] == int(seat)
+            if table["status"] == "playing":
+                before = manager.get(code).moves_made
+                assert before > 0
+                if not my_turn(state):
+                    state = p.until(my_turn)
+                p.send({"type": "move", "move": state["legal"][0], "version": state["version"]})
+                sent = state["version"]
+                p.until(lambda m: m["type"] == "state" and m["version"] > sent)  # noqa: B023
+                assert manager.get(code).moves_made > before  # stored, on the upgraded schema
+            p.close()
+
+
+@pytest.mark.parametrize("release", RELEASES)
+def test_a_database_of_an_earlier_release_is_upgraded_and_loses_nothing(
+    tmp_path: Path, release: str
+) -> None:
+    db = tmp_path / "seep.db"
+    shutil.copy(DATA / f"{release}.db", db)
+    info = _fixture(release)
+    before = _rows(db)
+    assert len(before["tables"]) == info["rows"]["tables"] == 3
+    assert len(before["moves"]) == info["rows"]["moves"]
+    with web_client(tmp_path) as (client, manager, checker):
+        with manager.store.engine.connect() as c:
+            assert migrations.current(c) == migrations.head()
+        after = _rows(db)
+        assert after["tables"] == before["tables"]
+        assert set(before["moves"]) <= set(after["moves"])
+        _check_resumes(client, manager, checker, info)
+    # Opened again: already at the head, nothing to do, nothing lost.
+    again = Store(f"sqlite:///{db}")
+    try:
+        with again.engine.connect() as c:
+            assert migrations.current(c) == migrations.head()
+        assert set(before["moves"]) <= set(_rows(db)["moves"])
+    finally:
+        again.close()
+
+
+def test_the_revisions_make_the_stores_schema(tmp_path: Path) -> None:
+    """Upgraded from nothing, the database is exactly what seep.web.store's tables declare
+    (a change to them without a revision fails here), and it downgrades and upgrades again."""
+    engine = create_engine(f"sqlite:///{tmp_path / 'fresh.db'}")
+    with engine.begin() as c:
+        migrations.upgrade(c)
+    with engine.connect() as c:
+        assert compare_metadata(MigrationContext.configure(c), metadata) == []
+    with engine.begin() as c:
+        command.downgrade(migrations.config(c), "base")
+    with engine.connect() as c:
+        kinds = "type IN ('table', 'index') AND name NOT LIKE 'sqlite_%'"
+        names = set(c.exec_driver_sql(f"SELECT name FROM sqlite_master WHERE {kinds}").scalars())
+        assert names == {"alembic_version"}, names
+    with engine.begin() as c:
+        migrations.upgrade(c)
+    with engine.connect() as c:
+        assert compare_metadata(MigrationContext.configure(c), metadata) == []
+    engine.dispose()
+
+
+PG_URL = os.environ.get("SEEP_TEST_POSTGRES_URL")
+
+
+@pytest.mark.skipif(not PG_URL, reason="SEEP_TEST_POSTGRES_URL names no PostgreSQL database")
+def test_a_postgresql_database_written_before_migrations_is_upgraded(tmp_path: Path) -> None:
+    """The c610f1b schema made as that release made it (create_all, no revision table), its
+    rows copied from the SQLite fixture, then opened by today's store."""
+    pytest.importorskip("psycopg")
+    assert PG_URL is not None
+    engine = create_engine(PG_URL)
+
+    def drop_all() -> None:
+        with engine.begin() as c:
+            c.execute(text("DROP TABLE IF EXISTS alembic_version"))
+            metadata.drop_all(c)
+
+    drop_all()
+    info = _fixture("c610f1b")
+    old = sqlite3.connect(DATA / "c610f1b.db")
+    old.row_factory = sqlite3.Row
+    try:
+        with engine.begin() as c:
+            metadata.create_all(c)  # what c610f1b's store did; its schema is the same
+            for table in (tables_t, moves_t, leases_t):
+                rows = [dict(r) for r in old.execute(f"SELECT * FROM {table.name}")]
+                if rows:
+                    c.execute(insert(table), rows)
+        with engine.connect() as c:
+            moves_before = sorted(c.execute(text("SELECT code, seq, move FROM moves")))
+        store = Store(PG_URL)
+        try:
+            with store.engine.connect() as c:
+                assert migrations.current(c) == migrations.head()
+                moves_after = sorted(c.execute(text("SELECT code, seq, move FROM moves")))
+            assert moves_after == moves_before and len(moves_before) == info["rows"]["moves"]
+        finally:
+            store.close()
+        app = create_app(PG_URL, bot_delay=0.002, grace_seconds=30.0)
+        with TestClient(app) as client:
+            manager = app.state.manager
+            checker = LeakChecker(manager)
+            try:
+                _check_resumes(client, manager, checker, info)
+            finally:
+                for p in checker.players:
+                    p.close()
+    finally:
+        old.close()
+        drop_all()
+        engine.dispose()
