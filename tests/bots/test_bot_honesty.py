@@ -21,6 +21,8 @@ from seep.errors import SeepError
 from seep.options import Rules
 from seep.view import View
 
+pytestmark = pytest.mark.default_build_only
+
 make_bot("random")  # loads the built-in bots, each of which registers itself
 
 # Settings that keep a bot fast and deterministic here: a search bot gets a small fixed

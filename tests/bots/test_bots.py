@@ -21,6 +21,8 @@ from seep.notation import parse_move
 from seep.view import View
 from seepkit.builders import make_position
 
+pytestmark = pytest.mark.default_build_only
+
 make_bot("random")  # loads the built-in bots
 # Settings that keep construction cheap and deterministic (see test_bot_honesty.py).
 TEST_SETTINGS: dict[str, dict[str, Any]] = {"ismcts": {"iterations": 30}}

@@ -25,6 +25,8 @@ from seep.view import View
 from seepkit.bruteforce import brute_legal, make_key, move_key
 from seepkit.builders import ALL_CARDS, hand_sizes
 
+pytestmark = pytest.mark.default_build_only
+
 TWO = Rules.parse("two_player")
 
 # T1's stock, packet by packet (docs/rules.md §12.6).

@@ -13,6 +13,8 @@ np = pytest.importorskip("numpy")
 
 import seep.integrations.gymnasium  # noqa: E402, F401  (registers Seep-v0)
 
+pytestmark = pytest.mark.default_build_only
+
 RESEARCH = Path(__file__).resolve().parents[2] / "docs" / "research.md"
 
 

@@ -11,6 +11,8 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 from seep.integrations.gymnasium import SeepEnv  # noqa: E402
 
+pytestmark = pytest.mark.default_build_only
+
 
 @pytest.mark.parametrize("seat", [0, 3])
 def test_check_env(seat: int) -> None:

@@ -14,6 +14,8 @@ from pettingzoo.test import api_test, seed_test  # noqa: E402
 from seep.integrations.actions import NUM_ACTIONS  # noqa: E402
 from seep.integrations.pettingzoo import SeepAECEnv, env, raw_env  # noqa: E402
 
+pytestmark = pytest.mark.default_build_only
+
 
 def test_api_test() -> None:
     api_test(raw_env(), num_cycles=300)
