@@ -29,7 +29,7 @@ TEST_SETTINGS: dict[str, dict[str, Any]] = {"ismcts": {"iterations": 30}}
 
 
 def position(hand: Sequence[str], **kw: Any) -> Position:
-    """A full position from tests/builders.py (the mover holds ``hand``)."""
+    """A full position from tests/seepkit/builders.py (the mover holds ``hand``)."""
     return position_from_dict(make_position(hand, **kw))
 
 

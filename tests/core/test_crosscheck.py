@@ -1,4 +1,5 @@
-"""Cross-check ``seep.protocol.legal`` against the independent brute force (tests/bruteforce.py).
+"""Cross-check ``seep.protocol.legal`` against the independent brute force
+(tests/seepkit/bruteforce.py).
 
 Random games are played through ``seep.protocol`` with uniformly random legal moves (seeded
 ``random.Random``, so every run is reproducible). At every position reached, including bid

@@ -2,7 +2,8 @@
 
 Each example is turned into a complete, valid position with ``builders.make_position``; the
 legal moves of the engine (``seep.protocol.legal``) and of the independent oracle
-(tests/bruteforce.py) must both equal the example's exact list of moves (and its stated count).
+(tests/seepkit/bruteforce.py) must both equal the example's exact list of moves (and its stated
+count).
 A second group of tests exercises every option of docs/rules.md §3 that changes legal moves, on the
 same positions; the last tests apply the examples' moves and check what they make (sweeps,
 merged and cemented houses, owners). E2, E12 and E13 are in test_deal_flow.py and

@@ -1,5 +1,5 @@
 """Two-player Seep (docs/rules.md §12): the worked examples T1-T3 on the engine and on the
-independent brute-force enumerator (tests/bruteforce.py), the deal packet by packet (§12.4),
+independent brute-force enumerator (tests/seepkit/bruteforce.py), the deal packet by packet (§12.4),
 the baazi and the dealer (R2P12-R2P15), the options of §12.3, the §12.7 invariants under
 hypothesis for every two-player option set, and docs/format.md round trips of positions and views.
 """

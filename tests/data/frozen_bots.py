@@ -1,7 +1,7 @@
 """Regenerate tests/data/frozen_bots.json: the moves today's bots make on a set of positions.
 
 Run once, before the bots change (``python tests/data/frozen_bots.py``); the frozen bots
-(``expert@1``, ``hard@1``, ``heuristic@1``) must keep making them (tests/test_frozen_bots.py).
+(``expert@1``, ``hard@1``, ``heuristic@1``) must keep making them (tests/bots/test_frozen_bots.py).
 """
 
 from __future__ import annotations

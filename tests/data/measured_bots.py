@@ -2,7 +2,7 @@
 docs/strength.md measures (``policy``, ``hard``, ``expert``) on a set of positions.
 
 A change that only makes the bots faster must keep these moves, or the arena figures of
-docs/strength.md no longer describe the bots that ship (tests/test_frozen_bots.py checks
+docs/strength.md no longer describe the bots that ship (tests/bots/test_frozen_bots.py checks
 them). Regenerate only when the bots are meant to play differently, and measure them again
 (``python tests/data/measured_bots.py``).
 """

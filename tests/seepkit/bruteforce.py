@@ -1,7 +1,8 @@
 """Independent brute-force legal-move enumerator for Seep (test oracle).
 
 This module deliberately shares no code with the engine in ``src/seep`` (only the card names
-and the rules objects of docs/rules.md §3, with the test builders of tests/builders.py): it reads
+and the rules objects of docs/rules.md §3, with the test builders of tests/seepkit/builders.py):
+it reads
 docs/format.md position dicts directly and follows the reference procedure of docs/rules.md §7 step
 by step, trying every subset of loose cards (pruned by sum; all values are >= 1 and no target
 exceeds 13).
@@ -20,8 +21,8 @@ their keys are equal (docs/format.md, "Move").
 Internally, sets of floor items are bitmasks over a fixed indexing of the floor (loose cards
 first, then houses); this keeps the brute force fast enough for floors of ~15 loose cards.
 
-Readings of points docs/rules.md leaves open (the cross-check, tests/test_crosscheck.py, shows the
-engine makes the same choices):
+Readings of points docs/rules.md leaves open (the cross-check, tests/core/test_crosscheck.py,
+shows the engine makes the same choices):
 
 * ``throw_rule: no_other_move`` on play 1: "no other legal move" means no other legal
   *opening* move (R16 restricts the rest), so the bid card may be thrown when no capture

@@ -39,7 +39,7 @@ SUITS = "SHDC"
 ALL_CARDS: tuple[str, ...] = tuple(r + s for r in RANKS for s in SUITS)
 
 #: docs/rules.md §3: every option key with its standard value ("a dump writes every key").
-#: Also the brute-force oracle's (tests/bruteforce.py).
+#: Also the brute-force oracle's (tests/seepkit/bruteforce.py).
 DEFAULT_RULES: dict[str, Any] = {
     "capture_rule": "maximal",
     "throw_rule": "no_capture_possible",

@@ -1,7 +1,7 @@
 """The social side of a table (issue 13 items 1, 5, 6; docs/web.md "Lobby and social"): the
 lobby and quick match, chat, emotes and mute, who is watching, rematch, the coach and the
 position report, carrying a seat to another device, and one card's moves when a list is long
-(issue 12 item 2). Attacks on the same are in tests/test_web_security.py."""
+(issue 12 item 2). Attacks on the same are in tests/web/test_web_security.py."""
 
 from __future__ import annotations
 

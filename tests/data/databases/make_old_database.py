@@ -1,5 +1,5 @@
 """Write a database as an earlier release of seep wrote it, for the upgrade tests
-(tests/test_web_migrations.py). Run it with that release's source first on the path:
+(tests/web/test_web_migrations.py). Run it with that release's source first on the path:
 
     git worktree add /tmp/seep-old c610f1b
     PYTHONPATH=/tmp/seep-old/src .venv/bin/python tests/data/databases/make_old_database.py \

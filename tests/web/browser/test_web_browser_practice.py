@@ -35,7 +35,7 @@ QUICK_SECONDS = 8  # long enough for a second browser to join on a busy machine
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A real server as tests/test_web_browser.py starts it, with a short quick-match
+    """A real server as tests/web/browser/test_web_browser.py starts it, with a short quick-match
     countdown and a short grace period."""
     tmp = tmp_path_factory.mktemp("web-practice")
     port = free_port()

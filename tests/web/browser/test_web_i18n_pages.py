@@ -8,7 +8,7 @@ and the aria-label, title and placeholder of the visible elements, and fails on 
 ASCII letters that is not an allowed token: card codes (TH), the names the test typed, the
 table's code, "Seep", rule numbers (R21f(b)), compass and team letters (N, A), the language
 switch (marked lang="en"), and the game's notation (docs/notation.md), which is the same in every
-language. The static check (tests/test_web_i18n.py) finds strings marked for translation
+language. The static check (tests/web/test_web_i18n.py) finds strings marked for translation
 without Hindi; this one finds the strings never marked.
 """
 
