@@ -12,7 +12,7 @@ by *count vectors* (a nibble per value 1..13, and one per house 9..13 when house
 a sum), and every vector ``k`` of a move stands for ``prod(C(c[v], k[v]))`` moves, ``c`` the
 counts on the floor. Families of groups become closures: every vector reachable from the
 move's own cards by adding whole groups (value partitions of the target) within the floor.
-tests/test_counting.py checks the counts against the generator on positions under every rule
+tests/core/test_counting.py checks the counts against the generator on positions under every rule
 option.
 
 >>> from seep.engine import Position

@@ -300,7 +300,7 @@ class Undo(NamedTuple):
 
     The stack holds it as a plain tuple in this field order (:data:`UndoTuple`): building a
     tuple subclass and unpacking it cost a fifth of a push/pop pair on CPython. Read it named
-    with :meth:`Position.undo_records`; tests/test_position_fields.py holds push, pop and this
+    with :meth:`Position.undo_records`; tests/core/test_position_fields.py holds push, pop and this
     list in step.
     """
 

@@ -7,7 +7,7 @@ the facts that show it (``args``), and the sentence for a player (``text``).
 :meth:`Position.is_legal <seep.engine.Position.is_legal>` is ``check(...) is None``, and
 :func:`verify_move` (used by :meth:`Position.play <seep.engine.Position.play>`, the protocol and
 the match) raises :class:`IllegalMoveError` with that sentence. The move generator
-(``Position.legal_codes``) is held equal to this checker by the tests (tests/test_is_legal.py),
+(``Position.legal_codes``) is held equal to this checker by the tests (tests/core/test_is_legal.py),
 both ways.
 
 >>> from seep.engine import Position

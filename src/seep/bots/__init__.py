@@ -1,7 +1,7 @@
 """Bots: every bot chooses a move from a :class:`~seep.view.View` and its own seeded RNG.
 
 A bot never sees a position, only the information set of its seat, so it cannot use hidden
-cards (the honesty test in tests/test_bot_honesty.py checks that its choice does not change
+cards (the honesty test in tests/bots/test_bot_honesty.py checks that its choice does not change
 when the hidden cards do). :func:`make_bot` builds a bot by name or difficulty:
 
 ========== ==========================================================================

@@ -1,7 +1,7 @@
 """The ISMCTS bot as it was frozen (``expert@1``, ``hard@1``): a verbatim copy of
 :mod:`seep.bots.ismcts` before its learned evaluation, inference and endgame solver, kept so
 that every claim about the new bots is measured against the old ones in the arena.
-Do not change what it plays: tests/test_frozen_bots.py checks it still makes the frozen moves
+Do not change what it plays: tests/bots/test_frozen_bots.py checks it still makes the frozen moves
 (it is compiled by mypyc like the core, for the arena's sake; one table builder is written as
 plain loops for that, the same table).
 

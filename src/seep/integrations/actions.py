@@ -27,7 +27,7 @@ the choices so far identify exactly one legal move**: a bid takes one step, a th
 two, and ``done`` is only offered when the set chosen so far is complete for one legal move
 while a larger set is also legal. Every offered action leads to at least one legal move, so the
 masks never lead into a dead end, and the paths are in one-to-one correspondence with the
-engine's ``legal_codes()`` (``tests/test_integrations_actions.py`` enumerates them).
+engine's ``legal_codes()`` (``tests/integrations/test_integrations_actions.py`` enumerates them).
 
 >>> from seep.engine import Position
 >>> pos = Position.new_deal(seed=1)

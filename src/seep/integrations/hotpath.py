@@ -11,8 +11,8 @@
 The observation reads what :meth:`seep.view.View.from_position` reads for the seat (his own
 hand, the public floor, piles, counters and sizes) and nothing else: no other hand, no stock
 card, no face-down floor card. :func:`view_parts` computes the same from a
-:class:`~seep.view.View`; ``tests/test_integrations_features.py`` checks that both agree on
-every seat of random deals.
+:class:`~seep.view.View`; ``tests/integrations/test_integrations_features.py`` checks that both
+agree on every seat of random deals.
 
 This module imports no numpy, so it is compiled with the core (mypyc, ``setup.py``).
 """

@@ -5,7 +5,7 @@ store upgrades the database to the newest one when it opens it (SQLite and Postg
 several instances starting together take turns under the store's advisory lock). The first
 revisions are the schemas that earlier releases made with ``create_all``; each creates only
 what is missing, so a database written before migrations existed is taken over where it
-stands and stamped, and loses nothing (tests/test_web_migrations.py upgrades databases
+stands and stamped, and loses nothing (tests/web/test_web_migrations.py upgrades databases
 written by those releases).
 
 A new revision: ``alembic -c src/seep/web/migrations/alembic.ini revision -m "what"``

@@ -2,7 +2,7 @@
 // refusal as data (docs/web.md "Reasons"): the rule's number, its English template and the
 // facts filled into it. The rule is decided on the server (seep.verify.check); this file only
 // words it: each rule's templates, the English text being the key of the Hindi in
-// i18n-hi.js. tests/test_web_reasons.py holds this table equal to seep/verify.py's templates.
+// i18n-hi.js. tests/web/test_web_reasons.py holds this table equal to seep/verify.py's templates.
 import { lang, t, tText } from "./i18n.js";
 
 // The card plays' own rules (R22 throw ... R29 break) share the checks of their fields.
