@@ -9,32 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from seep.bots.heuristic import HeuristicBot
 from seep.bots.inference import LACK_STRONG, Dealer, determinize, evidence
 from seep.cards import VALUE_MASK, cards_of_mask, parse_cards
 from seep.codes import THROW, make_code
 from seep.engine import Position
 from seep.view import View
+from seepkit.play import self_play
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
-
-
-def self_play(seed: int) -> list[tuple[Position, View]]:
-    """Positions and the mover's view (with history) along a heuristic self-play deal."""
-    rng = random.Random(seed)
-    pos = Position.new_deal(seed, seed % 4)
-    history: list[tuple[int, int]] = []
-    out = []
-    bot = HeuristicBot()
-    while not pos.is_over():
-        seat = pos.to_move
-        assert seat is not None
-        view = View.from_position(pos, seat, history)
-        out.append((pos.copy(), view))
-        code = int(bot.choose(view, rng).move)
-        pos.push(code)
-        history = [] if pos.phase == "bid" else [*history, (seat, code)]
-    return out
 
 
 def test_no_history_means_uniform_deals() -> None:

@@ -21,25 +21,13 @@ from seep.options import Rules
 from seep.verify import check
 from seep.view import View
 from seepkit.builders import make_position
+from seepkit.play import random_positions
 
 
 def view_of(pos: Position) -> View:
     seat = pos.to_move
     assert seat is not None
     return View.from_position(pos, seat)
-
-
-def random_positions(count: int, seed: int, rules: Rules | None = None) -> list[Position]:
-    """Play-phase positions met in random play (every ply of random deals)."""
-    rng = random.Random(seed)
-    out: list[Position] = []
-    while len(out) < count:
-        pos = Position.new_deal(rng.randrange(1 << 30), rng.randrange(4), rules or Rules())
-        while not pos.is_over():
-            if pos.phase_id == PHASE_PLAY:
-                out.append(pos.copy())
-            pos.push(rng.choice(pos.legal_codes()))
-    return out[:count]
 
 
 def position_at(seed: int, plays: int) -> Position:
@@ -258,7 +246,7 @@ def test_policy_moves_are_legal(rules: dict[str, object]) -> None:
     """The playout policy's shortcut (capture or throw, never the full move list) is always a
     legal move, also when it plays a random card."""
     rng = random.Random(3)
-    for pos in random_positions(300, 7, Rules.parse(rules)):
+    for pos in random_positions(300, 7, Rules.parse(rules), phase=PHASE_PLAY):
         legal = pos.legal_codes()
         for epsilon in (0.0, 1.0):
             move = policy_move(pos, rng, epsilon)
@@ -287,7 +275,7 @@ def test_policy_captures_a_sweep_and_avoids_giving_one() -> None:
 
 def test_playout_finishes_and_estimate_is_exact_at_the_end() -> None:
     rng = random.Random(2)
-    for pos in random_positions(40, 9):
+    for pos in random_positions(40, 9, phase=PHASE_PLAY):
         q = pos.copy()
         playout(q, rng)
         assert q.is_over()

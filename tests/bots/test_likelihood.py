@@ -5,8 +5,6 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from test_inference import self_play
-
 from seep.bots.heuristic import HeuristicBot
 from seep.bots.inference import UNIFORM, Dealer
 from seep.bots.ismcts import IsmctsBot
@@ -17,6 +15,7 @@ from seep.engine import Position
 from seep.format import position_from_dict
 from seep.view import View
 from seepkit.builders import make_position
+from seepkit.play import self_play
 
 
 def test_the_true_deal_explains_the_heuristic_play_exactly() -> None:

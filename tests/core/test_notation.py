@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -20,7 +18,7 @@ from seep.notation import (
     parse_move,
     parse_position,
 )
-from seep.options import Rules
+from seepkit.play import random_positions
 
 RULE_SETS = [
     "standard",
@@ -28,18 +26,6 @@ RULE_SETS = [
     {"absorb_loose_groups": "mandatory", "allow_pair_build": True, "max_houses": 3},
     {"deal_before_bid": True, "throw_rule": "always"},
 ]
-
-
-def random_positions(seed: int, rules: object, count: int) -> list[Position]:
-    rng = random.Random(seed)
-    out: list[Position] = []
-    while len(out) < count:
-        pos = Position.new_deal(rng.randrange(1 << 20), rng.randrange(4), Rules.parse(rules))
-        while not pos.is_over() and len(out) < count:
-            out.append(pos.copy())
-            pos.push(rng.choice(pos.legal_codes()))
-        out.append(pos.copy())
-    return out
 
 
 def test_card_names_round_trip() -> None:
@@ -65,7 +51,7 @@ def test_strict_cards() -> None:
 
 @pytest.mark.parametrize("rules", RULE_SETS, ids=str)
 def test_every_legal_move_round_trips(rules: object) -> None:
-    for pos in random_positions(7, rules, 300):
+    for pos in random_positions(300, 7, rules):
         for code in pos.legal_codes():
             m = Move(code)
             assert parse_move(format_move(m)) == m
@@ -75,7 +61,7 @@ def test_every_legal_move_round_trips(rules: object) -> None:
 
 @pytest.mark.parametrize("rules", RULE_SETS, ids=str)
 def test_positions_round_trip(rules: object) -> None:
-    for pos in random_positions(8, rules, 120):
+    for pos in random_positions(120, 8, rules):
         text = format_position(pos)
         again = parse_position(text)
         assert again.to_dict() == pos.to_dict()

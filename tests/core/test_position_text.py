@@ -7,7 +7,6 @@ line. A view's text holds only what the seat has seen.
 
 from __future__ import annotations
 
-import random
 import re
 
 import pytest
@@ -16,17 +15,9 @@ from seep.cards import CARD_NAMES, card_list, seat_names, team_names
 from seep.engine import Position
 from seep.format import position_from_dict
 from seep.view import View
+from seepkit.play import played
 
 CARD = re.compile(r"\b[A2-9TJQK][SHDC]\b")
-
-
-def played(seed: int, plays: int, rules: str = "standard") -> Position:
-    """Deal ``seed`` after ``plays`` random legal plays (the bid first)."""
-    pos = Position.new_deal(seed, rules=rules)
-    rng = random.Random(seed)
-    while not pos.is_over() and (pos.phase == "bid" or pos.plays < plays):
-        pos.push(rng.choice(pos.legal_codes()))
-    return pos
 
 
 def test_a_position_prints_as_a_table() -> None:

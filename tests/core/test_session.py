@@ -19,12 +19,7 @@ from seep.match import Match, deal_result
 from seep.moves import Move
 from seep.session import Session
 from seepkit.builders import finished_position
-
-
-def play_deal(s: Session, rng: random.Random) -> None:
-    """Random legal moves to the end of the deal in play."""
-    while not s.deal_over:
-        s.play(rng.choice(s.position.legal_codes()))
+from seepkit.play import play_deal
 
 
 def play_match(s: Session, rng: random.Random) -> list[Any]:

@@ -7,7 +7,6 @@ examples/svg_position.py draws today.
 
 from __future__ import annotations
 
-import random
 import re
 import subprocess
 import sys
@@ -18,21 +17,13 @@ import pytest
 
 from seep import svg
 from seep.cards import CARD_NAMES, card_list
-from seep.engine import Position
 from seep.moves import Move, parse_move
 from seep.view import View
+from seepkit.play import played
 
 ROOT = Path(__file__).resolve().parents[2]
 NS = "{http://www.w3.org/2000/svg}"
 CARD = re.compile(r"\b[A2-9TJQK][SHDC]\b")
-
-
-def played(seed: int, plays: int, rules: str = "standard") -> Position:
-    pos = Position.new_deal(seed, rules=rules)
-    rng = random.Random(seed)
-    while not pos.is_over() and (pos.phase == "bid" or pos.plays < plays):
-        pos.push(rng.choice(pos.legal_codes()))
-    return pos
 
 
 def cards_drawn(root: ET.Element) -> list[str]:

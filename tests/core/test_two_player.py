@@ -13,7 +13,6 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_invariants import play_deal
 
 from seep import protocol
 from seep.baazi import settle_deal
@@ -24,6 +23,7 @@ from seep.options import PRESETS, Rules
 from seep.view import View
 from seepkit.bruteforce import brute_legal, make_key, move_key
 from seepkit.builders import ALL_CARDS, hand_sizes
+from seepkit.invariants import check_deal
 
 pytestmark = pytest.mark.default_build_only
 
@@ -407,7 +407,7 @@ TWO_PLAYER_SETS: list[str | dict[str, Any]] = [
 @settings(max_examples=6, deadline=None, database=None, suppress_health_check=list(HealthCheck))
 @given(seed=st.integers(0, 2**32 - 1), dealer=st.integers(0, 1), rng=st.integers(0, 2**32 - 1))
 def test_invariants_two_players(rules: Any, seed: int, dealer: int, rng: int) -> None:
-    play_deal(seed, dealer, rules, rng)
+    check_deal(seed, dealer, rules, rng)
 
 
 # --- docs/format.md round trips -------------------------------------------------------------------

@@ -14,28 +14,16 @@ from seep import InvalidPositionError, SeepError
 from seep.cards import FULL_DECK, VALUE_MASK, card_list
 from seep.engine import Position
 from seep.format import position_from_dict
-from seep.options import Rules
 from seep.view import View
+from seepkit.play import random_positions
 
 RULE_SETS = [{}, {"deal_before_bid": True}, {"capture_rule": "any", "throw_rule": "always"}]
-
-
-def random_positions(rules: dict[str, object], count: int, seed: int) -> list[Position]:
-    rng = random.Random(seed)
-    out: list[Position] = []
-    while len(out) < count:
-        pos = Position.new_deal(rng.randrange(1 << 30), rng.randrange(4), Rules.parse(rules))
-        while not pos.is_over():
-            out.append(pos.copy())
-            pos.push(rng.choice(pos.legal_codes()))
-        out.append(pos.copy())
-    return out[:count]
 
 
 @pytest.mark.parametrize("rules", RULE_SETS, ids=str)
 def test_view_hides_what_the_seat_has_not_seen(rules: dict[str, object]) -> None:
     """No card the seat has not seen appears anywhere in its view's JSON."""
-    for pos in random_positions(rules, 150, 1):
+    for pos in random_positions(150, 1, rules):
         for seat in range(4):
             d = View.from_position(pos, seat).to_dict()
             text = json.dumps(d)
@@ -55,7 +43,7 @@ def test_view_hides_what_the_seat_has_not_seen(rules: dict[str, object]) -> None
 @pytest.mark.parametrize("rules", RULE_SETS, ids=str)
 def test_determinize_is_consistent(rules: dict[str, object]) -> None:
     rng = random.Random(3)
-    for pos in random_positions(rules, 120, 2):
+    for pos in random_positions(120, 2, rules):
         seat = rng.randrange(4)
         view = View.from_position(pos, seat)
         for _ in range(3):
@@ -70,7 +58,7 @@ def test_determinize_is_consistent(rules: dict[str, object]) -> None:
 
 @pytest.mark.parametrize("rules", RULE_SETS, ids=str)
 def test_view_dict_round_trip(rules: dict[str, object]) -> None:
-    for pos in random_positions(rules, 80, 4):
+    for pos in random_positions(80, 4, rules):
         for seat in range(4):
             view = View.from_position(pos, seat)
             assert View.from_dict(view.to_dict()) == view

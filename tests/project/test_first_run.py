@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import re
-import socket
 import subprocess
 import sys
 import time
@@ -19,6 +18,7 @@ import pytest
 
 import seep
 from seep import __main__ as cli
+from seepkit.server import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -68,15 +68,9 @@ def test_the_banner_names_the_core(monkeypatch: pytest.MonkeyPatch) -> None:
     assert "pure-Python core" in cli.core_banner() and "make core" in cli.core_banner()
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def test_seep_serve_says_which_core_runs(tmp_path: Path) -> None:
     pytest.importorskip("uvicorn")
-    port = _free_port()
+    port = free_port()
     env = dict(os.environ, SEEP_DATABASE_URL=f"sqlite:///{tmp_path / 'seep.db'}")
     proc = subprocess.Popen(
         [sys.executable, "-m", "seep", "serve", "--port", str(port)],

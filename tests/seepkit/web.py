@@ -4,6 +4,7 @@ compares every message a client receives with the server's true position."""
 from __future__ import annotations
 
 import json
+import random
 import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -162,3 +163,29 @@ def my_turn(msg: dict[str, Any]) -> bool:
 
 def deal_over(msg: dict[str, Any]) -> bool:
     return msg["type"] == "state" and msg["summary"] is not None
+
+
+def create_table(client: Any, **body: Any) -> dict[str, Any]:
+    """A table made by the HTTP API, by Asha against easy bots unless ``body`` says otherwise;
+    the answer (code, seat, token)."""
+    r = client.post("/api/tables", json={"name": "Asha", "bots": "easy", **body})
+    assert r.status_code == 201, r.text
+    made: dict[str, Any] = r.json()
+    return made
+
+
+def play_my_turn(p: Player, msg: dict[str, Any], rng: random.Random) -> None:
+    """A random legal move for ``p``, at the version of the state ``msg``."""
+    p.send({"type": "move", "move": rng.choice(msg["legal"]), "version": msg["version"]})
+
+
+def until_playing(
+    p: Player, pred: Callable[[dict[str, Any]], bool], rng: random.Random
+) -> dict[str, Any]:
+    """The next message that fits ``pred``, playing ``p``'s own turns meanwhile."""
+    while True:
+        msg = p.recv()
+        if pred(msg):
+            return msg
+        if my_turn(msg):
+            play_my_turn(p, msg, rng)

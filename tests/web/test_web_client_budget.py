@@ -15,10 +15,10 @@ from typing import Any
 
 import httpx
 import pytest
-import test_web_hostile_http as wh
 import websockets
 
 from seep.web.limits import MessageBudget
+from seepkit.server import Served, serve
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="loopback 127.0.0.x: Linux")
 
@@ -32,19 +32,21 @@ SETTINGS = {
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[wh.Served]:
-    with wh._server(tmp_path_factory.mktemp("budget"), **SETTINGS) as served:
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    tmp = tmp_path_factory.mktemp("budget")
+    db = ["--database-url", f"sqlite:///{tmp / 'seep.db'}", "--bot-delay", "0.05"]
+    with serve(tmp, *db, env=SETTINGS) as served:
         yield served
 
 
-def _table(served: wh.Served, source: str) -> dict[str, Any]:
+def _table(served: Served, source: str) -> dict[str, Any]:
     transport = httpx.HTTPTransport(local_address=source)
     with httpx.Client(transport=transport, base_url=served.base, timeout=10) as http:
         made: dict[str, Any] = http.post("/api/tables", json={"name": "Asha"}).json()
         return made
 
 
-async def _open(served: wh.Served, code: str, source: str, token: str | None = None) -> Any:
+async def _open(served: Served, code: str, source: str, token: str | None = None) -> Any:
     """A socket to ``code`` from ``source``; with ``token`` it says hello for that seat."""
     url = f"ws://127.0.0.1:{served.port}/ws/{code}"
     ws = await websockets.connect(url, local_addr=(source, 0), open_timeout=10)
@@ -81,7 +83,7 @@ async def _until(ws: Any, kind: str, seconds: float = 10.0) -> dict[str, Any]:
                 return msg
 
 
-def test_sockets_per_address_are_capped_server_wide_and_per_table(server: wh.Served) -> None:
+def test_sockets_per_address_are_capped_server_wide_and_per_table(server: Served) -> None:
     one = _table(server, "127.0.0.11")
     two = _table(server, "127.0.0.11")
 
@@ -112,7 +114,7 @@ def test_sockets_per_address_are_capped_server_wide_and_per_table(server: wh.Ser
     asyncio.run(run())
 
 
-def test_one_message_budget_for_all_of_an_addresss_sockets(server: wh.Served) -> None:
+def test_one_message_budget_for_all_of_an_addresss_sockets(server: Served) -> None:
     made = _table(server, "127.0.0.13")
 
     async def pongs(source: str, sockets: int, each: int) -> tuple[int, int]:
@@ -146,7 +148,7 @@ def test_one_message_budget_for_all_of_an_addresss_sockets(server: wh.Served) ->
     asyncio.run(run())
 
 
-def test_too_many_json_tokens_are_refused_before_parsing(server: wh.Served) -> None:
+def test_too_many_json_tokens_are_refused_before_parsing(server: Served) -> None:
     made = _table(server, "127.0.0.16")
 
     async def run() -> None:
@@ -164,7 +166,7 @@ def test_too_many_json_tokens_are_refused_before_parsing(server: wh.Served) -> N
     asyncio.run(run())
 
 
-def test_a_flooding_address_loses_its_sockets(server: wh.Served) -> None:
+def test_a_flooding_address_loses_its_sockets(server: Served) -> None:
     made = _table(server, "127.0.0.17")
 
     async def run() -> None:
@@ -189,7 +191,7 @@ def test_a_flooding_address_loses_its_sockets(server: wh.Served) -> None:
     asyncio.run(run())
 
 
-def test_a_seated_player_gets_into_a_full_table(server: wh.Served) -> None:
+def test_a_seated_player_gets_into_a_full_table(server: Served) -> None:
     made = _table(server, "127.0.0.19")
     code = made["code"]
 

@@ -11,16 +11,14 @@ import asyncio
 import contextlib
 import json
 import logging
-import os
 import resource
-import signal
 import socket
 import sqlite3
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 import httpx
@@ -33,17 +31,11 @@ from starlette.websockets import WebSocketDisconnect
 from seep.web.app import CSP, create_app, origin_allowed
 from seep.web.limits import ConnectionCap
 from seep.web.server import HttpLimits
+from seepkit.server import Served, free_port, serve
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="loopback 127.0.0.2: Linux")
 
 JSON = {"Content-Type": "application/json"}
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 def _rss_bytes(pid: int) -> int:
@@ -53,60 +45,13 @@ def _rss_bytes(pid: int) -> int:
     raise AssertionError("no VmRSS")
 
 
-class Served:
-    """A running ``seep serve``: its port, process and log file."""
-
-    def __init__(self, port: int, proc: subprocess.Popen[bytes], log: Path) -> None:
-        self.port = port
-        self.proc = proc
-        self.log = log
-        self.base = f"http://127.0.0.1:{port}"
-
-    def log_text(self) -> str:
-        return self.log.read_text(errors="replace")
-
-
-@contextmanager
-def _server(tmp: Path, *args: str, nofile: int | None = None, **env: str) -> Iterator[Served]:
+def _server(
+    tmp: Path, *args: str, nofile: int | None = None, **env: str
+) -> AbstractContextManager[Served]:
     """``seep serve`` at its default log level with ``env`` settings; ``nofile`` starts it
     with that soft open-file limit."""
-    port = _free_port()
-    log = tmp / f"server-{port}.log"
-    cmd = [sys.executable, "-m", "seep", "serve", "--port", str(port), *args]
-    cmd += ["--database-url", f"sqlite:///{tmp / 'seep.db'}", "--bot-delay", "0.05"]
-
-    def limit_files() -> None:
-        if nofile is not None:
-            hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
-            resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, hard))
-
-    with open(log, "wb") as out:
-        proc = subprocess.Popen(
-            cmd,
-            env=dict(os.environ, **env),
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            preexec_fn=limit_files,
-        )
-        served = Served(port, proc, log)
-        try:
-            deadline = time.time() + 30
-            while True:
-                try:
-                    httpx.get(served.base + "/healthz", timeout=1)
-                    break
-                except httpx.TransportError:
-                    if proc.poll() is not None or time.time() > deadline:
-                        raise AssertionError(f"no server: {log.read_text()}") from None
-                    time.sleep(0.1)
-            yield served
-        finally:
-            proc.send_signal(signal.SIGINT)
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(10)
+    db = ["--database-url", f"sqlite:///{tmp / 'seep.db'}", "--bot-delay", "0.05"]
+    return serve(tmp, *args, *db, env=env, nofile=nofile)
 
 
 @pytest.fixture(scope="module")
@@ -454,7 +399,7 @@ def test_origin_matching() -> None:
 
 
 def _start_fails(db: Path) -> tuple[int, str]:
-    port = _free_port()
+    port = free_port()
     cmd = [sys.executable, "-m", "seep", "serve", "--port", str(port)]
     cmd += ["--database-url", f"sqlite:///{db}"]
     try:

@@ -12,9 +12,6 @@ import asyncio
 import ipaddress
 import json
 import os
-import signal
-import socket
-import subprocess
 import sys
 import time
 from collections.abc import Iterator
@@ -29,6 +26,7 @@ from fastapi.testclient import TestClient
 from seep.web.app import create_app
 from seep.web.limits import ClientResolver, NetworkOpenTables, NetworkRates, networks
 from seep.web.tables import TableError
+from seepkit.server import serve
 from seepkit.web import Player, web_client
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -245,41 +243,12 @@ def test_a_rematch_counts_against_the_creation_limits(tmp_path: Path) -> None:
 # --- lobby pinning against a real server ---------------------------------------------------
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 @contextmanager
 def _serve(tmp: Path, **env: str) -> Iterator[str]:
-    port = _free_port()
-    log = tmp / "server.log"
-    cmd = [sys.executable, "-m", "seep", "serve", "--port", str(port)]
-    env = dict(os.environ, SEEP_DATABASE_URL=f"sqlite:///{tmp / 'seep.db'}", **env)
-    with open(log, "wb") as out:
-        proc = subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT)
-        base = f"http://127.0.0.1:{port}"
-        try:
-            deadline = time.time() + 30
-            while True:
-                try:
-                    httpx.get(base + "/healthz", timeout=1)
-                    break
-                except httpx.TransportError:
-                    if proc.poll() is not None or time.time() > deadline:
-                        raise AssertionError(f"no server: {log.read_text()}") from None
-                    time.sleep(0.1)
-            yield base
-        finally:
-            proc.send_signal(signal.SIGINT)
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(10)
-        assert "Traceback" not in log.read_text(errors="replace")
+    env = dict(SEEP_DATABASE_URL=f"sqlite:///{tmp / 'seep.db'}", **env)
+    with serve(tmp, env=env, log_name="server.log") as served:
+        yield served.base
+    assert "Traceback" not in served.log_text()
 
 
 def _from(source: str) -> httpx.Client:
@@ -346,7 +315,7 @@ def test_junk_tables_do_not_pin_the_lobby_or_quick_match(tmp_path: Path) -> None
 def test_the_page_offers_start_when_the_host_is_away(tmp_path: Path) -> None:
     """Ravi joins a table whose host never came: his page shows Start with a line saying why,
     and once the grace period (1 s here) is over his Start starts the match, his the host."""
-    browser_mod = pytest.importorskip("test_web_browser")
+    browser_mod = pytest.importorskip("seepkit.browser")
     sync_api = pytest.importorskip("playwright.sync_api")
     with _serve(tmp_path, SEEP_GRACE_SECONDS="1", SEEP_BOT_DELAY="0.02") as base:
         made = httpx.post(base + "/api/tables", json={"name": "Asha", "bots": "easy"}).json()

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import random
-import socket
 import subprocess
 import sys
 import time
@@ -24,16 +23,10 @@ from sqlalchemy import event, func, insert, select
 from seep.match import replay_record
 from seep.web.store import WAL_LIMIT_BYTES, Store, moves_t, tables_t
 from seep.web.tables import Table, TableManager
-from seepkit.web import Player, deal_over, my_turn, web_client
+from seepkit.server import free_port
+from seepkit.web import Player, create_table, deal_over, my_turn, until_playing, web_client
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-
-
-def _create(client: Any, **body: Any) -> dict[str, Any]:
-    r = client.post("/api/tables", json={"name": "Asha", "bots": "easy", **body})
-    assert r.status_code == 201, r.text
-    made: dict[str, Any] = r.json()
-    return made
 
 
 def _wait_for(pred: Callable[[], bool], seconds: float = 20.0) -> None:
@@ -41,18 +34,6 @@ def _wait_for(pred: Callable[[], bool], seconds: float = 20.0) -> None:
     while not pred():
         assert time.time() < deadline, "it never happened"
         time.sleep(0.02)
-
-
-def _until_playing(
-    p: Player, pred: Callable[[dict[str, Any]], bool], rng: random.Random
-) -> dict[str, Any]:
-    """The next message that fits ``pred``, playing ``p``'s own turns meanwhile."""
-    while True:
-        msg = p.recv()
-        if pred(msg):
-            return msg
-        if my_turn(msg):
-            p.send({"type": "move", "move": rng.choice(msg["legal"]), "version": msg["version"]})
 
 
 def _summary_waiting(msg: dict[str, Any]) -> bool:
@@ -64,8 +45,8 @@ def test_waiting_table_nobody_comes_to_closes(
 ) -> None:
     monkeypatch.setenv("SEEP_WAITING_TABLE_MINUTES", "0.01")  # 0.6 s
     with web_client(tmp_path) as (client, manager, checker):
-        left = _create(client)["code"]
-        kept = _create(client)
+        left = create_table(client)["code"]
+        kept = create_table(client)
         watcher = Player(client, checker, kept["code"], kept["token"])
         watcher.recv()
         _wait_for(lambda: left not in manager.tables)
@@ -91,14 +72,14 @@ def test_abandoned_game_closes_and_keeps_its_finished_deals(
     rng = random.Random(2)
     with web_client(tmp_path, grace_seconds=0.05) as (client, manager, checker):
         manager.rate_limit = 1000
-        made = _create(client, deals=3)
+        made = create_table(client, deals=3)
         code = made["code"]
         p = Player(client, checker, code, made["token"])
         p.recv()
         p.send({"type": "start"})
-        _until_playing(p, _summary_waiting, rng)
+        until_playing(p, _summary_waiting, rng)
         p.send({"type": "next"})
-        msg = _until_playing(p, lambda m: my_turn(m) and m["match"]["deals"] == 1, rng)
+        msg = until_playing(p, lambda m: my_turn(m) and m["match"]["deals"] == 1, rng)
         p.send({"type": "move", "move": rng.choice(msg["legal"]), "version": msg["version"]})
         # The move is counted once the table has made it, which its next state shows (reading
         # the count straight after sending raced with the server).
@@ -133,12 +114,12 @@ def test_finished_table_leaves_memory(tmp_path: Path) -> None:
     rng = random.Random(3)
     with web_client(tmp_path) as (client, manager, checker):
         manager.rate_limit = 1000
-        made = _create(client, deals=1)
+        made = create_table(client, deals=1)
         code = made["code"]
         p = Player(client, checker, code, made["token"])
         p.recv()
         p.send({"type": "start"})
-        _until_playing(p, _summary_waiting, rng)
+        until_playing(p, _summary_waiting, rng)
         p.send({"type": "next"})
         p.until(lambda m: m["type"] == "state" and m["table"]["status"] == "finished")
         assert code in manager.tables  # its player still looks at the final scores
@@ -156,7 +137,7 @@ def test_a_summary_does_not_wait_for_ever(tmp_path: Path, monkeypatch: pytest.Mo
     rng = random.Random(4)
     with web_client(tmp_path) as (client, manager, checker):
         manager.rate_limit = 1000
-        made = _create(client, deals=3)
+        made = create_table(client, deals=3)
         code = made["code"]
         joined = client.post(f"/api/tables/{code}/join", json={"name": "Ravi"}).json()
         manager.get(code).settings["turn_seconds"] = 0.2  # the clock plays for the idle guest
@@ -165,7 +146,7 @@ def test_a_summary_does_not_wait_for_ever(tmp_path: Path, monkeypatch: pytest.Mo
         host.recv()
         guest.recv()
         host.send({"type": "start"})
-        _until_playing(host, _summary_waiting, rng)
+        until_playing(host, _summary_waiting, rng)
         host.send({"type": "next"})
         ready = host.until(lambda m: deal_over(m) and m["summary"]["ready"] == [0])
         assert ready["summary"]["deal"] == 1 and ready["table"]["status"] == "playing"
@@ -175,14 +156,14 @@ def test_a_summary_does_not_wait_for_ever(tmp_path: Path, monkeypatch: pytest.Mo
         assert manager.get(code).seats[1].connections == 1
         guest.close()
         # Alone, nobody says "next" at all: the match goes on just the same.
-        _until_playing(host, lambda m: _summary_waiting(m) and m["summary"]["deal"] == 2, rng)
+        until_playing(host, lambda m: _summary_waiting(m) and m["summary"]["deal"] == 2, rng)
         host.until(lambda m: m["type"] == "state" and m["match"]["deals"] == 2 and not m["summary"])
         host.close()
 
 
 def test_a_spectator_never_wakes_a_paused_table(tmp_path: Path) -> None:
     with web_client(tmp_path, grace_seconds=0.05, bot_delay=0.01) as (client, manager, checker):
-        made = _create(client, deals=1)
+        made = create_table(client, deals=1)
         code = made["code"]
         p = Player(client, checker, code, made["token"])
         p.recv()
@@ -291,7 +272,7 @@ def test_start_up_reads_only_live_tables(tmp_path: Path) -> None:
         assert list(manager.tables) == [waiting]
     # The figure docs/web.md quotes (printed, not asserted): a `seep serve` process started
     # on this database, until it answers.
-    port = _free_port()
+    port = free_port()
     t0 = time.perf_counter()
     proc = subprocess.Popen(
         [sys.executable, "-m", "seep", "serve", "--port", str(port), "--database-url", url],
@@ -311,10 +292,3 @@ def test_start_up_reads_only_live_tables(tmp_path: Path) -> None:
         proc.terminate()
         proc.wait(10)
     print(f"\nseep serve ready in {ready:.2f} s beside 10,000 closed tables (480,000 moves)")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port

@@ -5,11 +5,7 @@ the database cannot take writes."""
 
 from __future__ import annotations
 
-import os
-import signal
-import socket
 import sqlite3
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -19,7 +15,8 @@ import httpx
 import pytest
 from sqlalchemy import event
 
-from seepkit.web import Player, my_turn, web_client
+from seepkit.server import serve
+from seepkit.web import Player, create_table, my_turn, web_client
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -39,13 +36,6 @@ class DiskFull:
             raise sqlite3.OperationalError("database or disk is full")
 
 
-def _create(client: Any) -> dict[str, Any]:
-    r = client.post("/api/tables", json={"name": "Asha", "bots": "easy"})
-    assert r.status_code == 201, r.text
-    made: dict[str, Any] = r.json()
-    return made
-
-
 def _stored_moves(db: Path, code: str) -> list[int]:
     with sqlite3.connect(db) as c:
         return [r[0] for r in c.execute("SELECT seq FROM moves WHERE code=? ORDER BY seq", (code,))]
@@ -58,7 +48,7 @@ def _to_my_turn(p: Player) -> dict[str, Any]:
 def test_a_refused_bot_move_is_retried_told_and_kept_once(tmp_path: Path) -> None:
     with web_client(tmp_path, bot_delay=0.3) as (client, manager, checker):
         disk = DiskFull(manager.store.engine)  # type: ignore[union-attr]
-        a, b = _create(client), _create(client)
+        a, b = create_table(client), create_table(client)
         pa = Player(client, checker, a["code"], a["token"])
         pb = Player(client, checker, b["code"], b["token"])
         pa.recv(), pb.recv()
@@ -105,35 +95,14 @@ def test_a_refused_bot_move_is_retried_told_and_kept_once(tmp_path: Path) -> Non
         assert manager.tables[a["code"]].moves_made == len(stored)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 @pytest.mark.skipif(sys.platform != "linux", reason="a real server on loopback")
 def test_a_locked_database_is_not_ready_and_freezes_nobody(tmp_path: Path) -> None:
     """Against a real ``seep serve``: another connection holds SQLite's write lock. Readiness
     says 503 meanwhile, a table created then is refused with a clear 503 (not a 5 s hang and a
     traceback), the server keeps answering at once, and all is well once the lock goes."""
-    port = _free_port()
     db = tmp_path / "seep.db"
-    base = f"http://127.0.0.1:{port}"
-    log = tmp_path / "server.log"
-    cmd = [sys.executable, "-m", "seep", "serve", "--port", str(port)]
-    cmd += ["--database-url", f"sqlite:///{db}"]
-    with open(log, "wb") as out:
-        proc = subprocess.Popen(cmd, env=dict(os.environ), stdout=out, stderr=subprocess.STDOUT)
-    try:
-        deadline = time.time() + 30
-        while True:
-            try:
-                httpx.get(base + "/healthz", timeout=1)
-                break
-            except httpx.TransportError:
-                assert proc.poll() is None and time.time() < deadline, log.read_text()
-                time.sleep(0.1)
+    with serve(tmp_path, "--database-url", f"sqlite:///{db}", log_name="server.log") as served:
+        base, log = served.base, served.log
         json_body = {"headers": {"Content-Type": "application/json"}, "timeout": 10}
         assert httpx.get(base + "/readyz", timeout=5).status_code == 200
         locker = sqlite3.connect(db, isolation_level=None)
@@ -158,10 +127,3 @@ def test_a_locked_database_is_not_ready_and_freezes_nobody(tmp_path: Path) -> No
         made = httpx.post(base + "/api/tables", content=b'{"name": "Asha"}', **json_body)
         assert made.status_code == 201, made.text
         assert "Traceback" not in log.read_text()
-    finally:
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(10)

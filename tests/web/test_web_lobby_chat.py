@@ -7,29 +7,21 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from seep.engine import Position
 from seep.web import social
-from seepkit.web import Player, my_turn, web_client
+from seepkit.web import Player, create_table, my_turn, web_client
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
-def _create(client: Any, **body: Any) -> dict[str, Any]:
-    r = client.post("/api/tables", json={"name": "Asha", "bots": "easy", **body})
-    assert r.status_code == 201, r.text
-    made: dict[str, Any] = r.json()
-    return made
-
-
 def test_lobby_lists_open_public_tables_only(tmp_path: Path) -> None:
     with web_client(tmp_path) as (client, _manager, checker):
-        public = _create(client, public=True, deals=2)
-        private = _create(client, deals=2)
-        practice = _create(client, public=True, practice=True)
+        public = create_table(client, public=True, deals=2)
+        private = create_table(client, deals=2)
+        practice = create_table(client, public=True, practice=True)
         # The lobby lists a table once its host's page is connected (issue 23 item 5).
         assert client.get("/api/lobby").json()["tables"] == []
         p = Player(client, checker, public["code"], public["token"])
@@ -64,7 +56,7 @@ def test_lobby_lists_open_public_tables_only(tmp_path: Path) -> None:
 
 def test_chat_emotes_mute_and_watchers(tmp_path: Path) -> None:
     with web_client(tmp_path) as (client, _manager, checker):
-        made = _create(client)
+        made = create_table(client)
         code = made["code"]
         joined = client.post(f"/api/tables/{code}/join", json={"name": "Ravi"}).json()
         host = Player(client, checker, code, made["token"])
@@ -108,7 +100,7 @@ def test_chat_emotes_mute_and_watchers(tmp_path: Path) -> None:
 def test_rematch_same_seats_new_match(tmp_path: Path) -> None:
     rng = random.Random(2)
     with web_client(tmp_path) as (client, manager, checker):
-        made = _create(client, deals=1)
+        made = create_table(client, deals=1)
         code = made["code"]
         p = Player(client, checker, code, made["token"])
         p.recv()
@@ -141,7 +133,7 @@ def test_rematch_same_seats_new_match(tmp_path: Path) -> None:
 
 def test_coach_report_and_transfer(tmp_path: Path) -> None:
     with web_client(tmp_path) as (client, _manager, checker):
-        made = _create(client, practice=True, deals=1)
+        made = create_table(client, practice=True, deals=1)
         code = made["code"]
         p = Player(client, checker, code, made["token"])
         p.recv()

@@ -12,10 +12,7 @@ import json
 import os
 import random
 import signal
-import socket
 import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -27,42 +24,16 @@ pytest.importorskip("uvicorn")
 httpx = pytest.importorskip("httpx")
 ws_client = pytest.importorskip("websockets.sync.client")
 
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
+from seepkit.server import free_port, serve  # noqa: E402
 
 
 @contextmanager
-def _server(url: str, port: int) -> Iterator[subprocess.Popen[bytes]]:
-    env = dict(os.environ, SEEP_GRACE_SECONDS="30")
-    proc = subprocess.Popen(
-        [
-            *(sys.executable, "-m", "seep", "serve", "--port", str(port)),
-            *("--database-url", url, "--bot-delay", "0.01"),
-        ],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    try:
-        deadline = time.time() + 20
-        while True:
-            try:
-                httpx.get(f"http://127.0.0.1:{port}/api/tables/NONE", timeout=1)
-                break
-            except httpx.TransportError:
-                if proc.poll() is not None or time.time() > deadline:
-                    err = proc.stderr.read().decode() if proc.stderr else ""
-                    raise AssertionError(f"the server did not start: {err}") from None
-                time.sleep(0.1)
-        yield proc
-    finally:
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGKILL)
-        proc.wait(10)
+def _server(tmp: Path, url: str, port: int) -> Iterator[subprocess.Popen[bytes]]:
+    args = ["--database-url", url, "--bot-delay", "0.01"]
+    env = {"SEEP_GRACE_SECONDS": "30"}
+    ready = "GET /api/tables/NONE"
+    with serve(tmp, *args, env=env, port=port, ready=ready, stop=signal.SIGKILL) as served:
+        yield served.proc
 
 
 def _recv_state(ws: Any, pred: Any = None) -> dict[str, Any]:
@@ -82,12 +53,12 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return url
 
 
-def test_restart_resumes_the_table(database_url: str) -> None:
+def test_restart_resumes_the_table(database_url: str, tmp_path: Path) -> None:
     db = database_url
-    port = _free_port()
+    port = free_port()
     base = f"http://127.0.0.1:{port}"
     rng = random.Random(5)
-    with _server(db, port) as proc:
+    with _server(tmp_path, db, port) as proc:
         made = httpx.post(f"{base}/api/tables", json={"name": "Asha", "bots": "easy", "deals": 1})
         made.raise_for_status()
         code, token = made.json()["code"], made.json()["token"]
@@ -108,7 +79,7 @@ def test_restart_resumes_the_table(database_url: str) -> None:
     before = seen["view"]["history"]
     # Our 4 moves at least (a bot's redeal, R14, starts the deal's history again).
     assert len(before) >= 4
-    with _server(db, port):
+    with _server(tmp_path, db, port):
         summary = httpx.get(f"{base}/api/tables/{code}").json()
         assert summary["status"] == "playing"
         assert summary["seats"][0]["connected"] is False

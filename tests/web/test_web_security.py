@@ -13,13 +13,8 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import os
 import random
 import re
-import signal
-import socket
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -38,6 +33,7 @@ from seep.web.app import CSP
 from seep.web.limits import ClientResolver, LogLimiter, RateLimiter, parse_networks
 from seep.web.messages import SCHEMA_PATH, ServerMessage, schema_text
 from seep.web.tables import CODE_ALPHABET
+from seepkit.server import serve
 from seepkit.web import Player, web_client
 
 httpx = pytest.importorskip("httpx")
@@ -52,43 +48,13 @@ RACES = {"stale", "not_your_turn", "not_allowed"}
 # --- a real server ------------------------------------------------------------------------
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 @contextmanager
 def _server(tmp: Path, **env: str) -> Iterator[tuple[str, Path]]:
     """``seep serve`` logging every request (``--log-level info``); yields its URL and log."""
-    port = _free_port()
-    log = tmp / "server.log"
-    cmd = [sys.executable, "-m", "seep", "serve", "--port", str(port), "--log-level", "info"]
-    cmd += ["--database-url", f"sqlite:///{tmp / 'seep.db'}", "--bot-delay", "0.05"]
-    with open(log, "wb") as out:
-        proc = subprocess.Popen(
-            cmd, env=dict(os.environ, **env), stdout=out, stderr=subprocess.STDOUT
-        )
-        base = f"http://127.0.0.1:{port}"
-        try:
-            deadline = time.time() + 30
-            while True:
-                try:
-                    httpx.head(base + "/", timeout=1)
-                    break
-                except httpx.TransportError:
-                    if proc.poll() is not None or time.time() > deadline:
-                        raise AssertionError(f"no server: {log.read_text()}") from None
-                    time.sleep(0.1)
-            yield base, log
-        finally:
-            proc.send_signal(signal.SIGINT)  # a clean stop: everything logged is flushed
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(10)
+    args = ["--log-level", "info", "--database-url", f"sqlite:///{tmp / 'seep.db'}"]
+    args += ["--bot-delay", "0.05"]
+    with serve(tmp, *args, env=env, ready="HEAD /", log_name="server.log") as served:
+        yield served.base, served.log
 
 
 class Seen:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import random
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -16,26 +15,24 @@ from starlette.websockets import WebSocketDisconnect
 
 from seep import protocol
 from seep.match import Match, replay_record
-from seepkit.web import LeakChecker, Player, deal_over, my_turn, web_client
+from seepkit.web import (
+    LeakChecker,
+    Player,
+    create_table,
+    deal_over,
+    my_turn,
+    play_my_turn,
+    until_playing,
+    web_client,
+)
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-
-
-def _create(client: Any, **body: Any) -> dict[str, Any]:
-    r = client.post("/api/tables", json={"name": "Asha", "bots": "easy", **body})
-    assert r.status_code == 201, r.text
-    made: dict[str, Any] = r.json()
-    return made
-
-
-def _play_my_turn(p: Player, msg: dict[str, Any], rng: random.Random) -> None:
-    p.send({"type": "move", "move": rng.choice(msg["legal"]), "version": msg["version"]})
 
 
 def test_whole_deal_against_bots_with_a_spectator(tmp_path: Path) -> None:
     rng = random.Random(1)
     with web_client(tmp_path) as (client, manager, checker):
-        made = _create(client, deals=1)
+        made = create_table(client, deals=1)
         code = made["code"]
         me = Player(client, checker, code, made["token"])
         first = me.recv()
@@ -50,7 +47,7 @@ def test_whole_deal_against_bots_with_a_spectator(tmp_path: Path) -> None:
                 break
             if my_turn(msg):
                 assert msg["seat"] == msg["view"]["to_move"] == 0
-                _play_my_turn(me, msg, rng)
+                play_my_turn(me, msg, rng)
                 moves += 1
             elif msg["type"] == "state" and msg["table"]["status"] == "playing":
                 assert msg["legal"] == []  # only the seat to move is sent its moves
@@ -94,7 +91,7 @@ def test_whole_deal_against_bots_with_a_spectator(tmp_path: Path) -> None:
 
 
 def _four_humans(client: Any, checker: LeakChecker) -> tuple[str, list[Player]]:
-    made = _create(client, deals=1)
+    made = create_table(client, deals=1)
     code = made["code"]
     tokens = [made["token"]]
     for seat in (1, 2, 3):
@@ -191,7 +188,7 @@ def _an_illegal_move(state: dict[str, Any]) -> dict[str, Any] | None:
 
 def test_rate_limit_and_unknown_table_and_token(tmp_path: Path) -> None:
     with web_client(tmp_path) as (client, _, checker):
-        made = _create(client)
+        made = create_table(client)
         p = Player(client, checker, made["code"], made["token"])
         p.recv()
         time.sleep(1.05)  # the hello counted too: a fresh second
@@ -219,13 +216,13 @@ def test_rate_limit_and_unknown_table_and_token(tmp_path: Path) -> None:
 def test_reconnect_gets_the_full_state(tmp_path: Path) -> None:
     rng = random.Random(2)
     with web_client(tmp_path) as (client, _, checker):
-        made = _create(client)
+        made = create_table(client)
         code = made["code"]
         p = Player(client, checker, code, made["token"])
         p.recv()
         p.send({"type": "start"})
         for _ in range(3):
-            _play_my_turn(p, p.until(my_turn), rng)
+            play_my_turn(p, p.until(my_turn), rng)
         seen = p.until(lambda m: m["type"] == "state" and m["view"]["history"][-1]["seat"] == 0)
         before = seen["view"]["history"]
         p.close()
@@ -244,7 +241,7 @@ def test_reconnect_gets_the_full_state(tmp_path: Path) -> None:
 
 def test_sit_and_start_by_host(tmp_path: Path) -> None:
     with web_client(tmp_path) as (client, _, checker):
-        made = _create(client)
+        made = create_table(client)
         code = made["code"]
         joined = client.post(f"/api/tables/{code}/join", json={"name": "Ravi"}).json()
         host = Player(client, checker, code, made["token"])
@@ -267,18 +264,6 @@ def test_sit_and_start_by_host(tmp_path: Path) -> None:
         guest.close()
 
 
-def _until_playing(
-    p: Player, pred: Callable[[dict[str, Any]], bool], rng: random.Random
-) -> dict[str, Any]:
-    """The next message that fits ``pred``, playing ``p``'s own turns meanwhile."""
-    while True:
-        msg = p.recv()
-        if pred(msg):
-            return msg
-        if my_turn(msg):
-            _play_my_turn(p, msg, rng)
-
-
 def test_a_player_who_joined_but_never_came_gets_a_bot_after_the_grace_period(
     tmp_path: Path,
 ) -> None:
@@ -286,13 +271,13 @@ def test_a_player_who_joined_but_never_came_gets_a_bot_after_the_grace_period(
     the table. His grace period starts with the game; then a bot plays for him."""
     rng = random.Random(8)
     with web_client(tmp_path, grace_seconds=0.2, bot_delay=0.01) as (client, manager, checker):
-        made = _create(client, deals=1)
+        made = create_table(client, deals=1)
         code = made["code"]
         client.post(f"/api/tables/{code}/join", json={"name": "Ravi"}).raise_for_status()
         p = Player(client, checker, code, made["token"])
         p.recv()
         p.send({"type": "start"})
-        msg = _until_playing(
+        msg = until_playing(
             p,
             lambda m: (
                 m["type"] == "state"
@@ -310,7 +295,7 @@ def test_grace_takeover_and_give_back(tmp_path: Path) -> None:
     # Bots slow enough that the deal is still running when he comes back.
     rng = random.Random(6)
     with web_client(tmp_path, grace_seconds=0.2, bot_delay=0.05) as (client, manager, checker):
-        made = _create(client, deals=1)
+        made = create_table(client, deals=1)
         code = made["code"]
         joined = client.post(f"/api/tables/{code}/join", json={"name": "Ravi"}).json()
         p = Player(client, checker, code, made["token"])
@@ -323,12 +308,12 @@ def test_grace_takeover_and_give_back(tmp_path: Path) -> None:
         partner = Player(client, checker, code, joined["token"])
         partner.until(lambda m: m["type"] == "state" and m["seat"] == 1)
         p.close()  # gone on his own turn
-        msg = _until_playing(
+        msg = until_playing(
             partner, lambda m: m["type"] == "state" and m["table"]["seats"][0]["away"], rng
         )
         # The bot plays for him: seat 0 moves again without him.
         mine = sum(1 for m in msg["view"]["history"] if m["seat"] == 0)
-        _until_playing(
+        until_playing(
             partner,
             lambda m: (
                 m["type"] == "state"
@@ -346,7 +331,7 @@ def test_grace_takeover_and_give_back(tmp_path: Path) -> None:
 
 def test_turn_clock_plays_for_a_slow_player(tmp_path: Path) -> None:
     with web_client(tmp_path) as (client, manager, checker):
-        made = _create(client, deals=1)
+        made = create_table(client, deals=1)
         code = made["code"]
         manager.get(code).settings["turn_seconds"] = 0.3  # (the API's minimum is 5 s)
         p = Player(client, checker, code, made["token"])
@@ -363,7 +348,7 @@ def test_turn_clock_plays_for_a_slow_player(tmp_path: Path) -> None:
 def test_practice_undo_and_hint(tmp_path: Path) -> None:
     rng = random.Random(3)
     with web_client(tmp_path) as (client, manager, checker):
-        made = _create(client, practice=True, bots="medium")
+        made = create_table(client, practice=True, bots="medium")
         code = made["code"]
         p = Player(client, checker, code, made["token"])
         p.recv()
@@ -375,7 +360,7 @@ def test_practice_undo_and_hint(tmp_path: Path) -> None:
         hint = p.until(lambda m: m["type"] == "hint")
         assert hint["move"] in msg["legal"] and hint["reason"]
         before = msg["view"]["history"]
-        _play_my_turn(p, msg, rng)
+        play_my_turn(p, msg, rng)
         p.until(my_turn)  # the bots have answered
         p.send({"type": "undo"})
         back = p.until(lambda m: m["type"] == "state" and m["view"]["history"] == before)
@@ -395,7 +380,7 @@ def test_a_baazi_table_plays_several_deals(tmp_path: Path) -> None:
     rng = random.Random(4)
     with web_client(tmp_path) as (client, manager, checker):
         manager.rate_limit = 1000  # the bots answer in 2 ms: this client moves fast
-        made = _create(client, deals=2)
+        made = create_table(client, deals=2)
         p = Player(client, checker, made["code"], made["token"])
         p.recv()
         p.send({"type": "start"})
@@ -413,7 +398,7 @@ def test_a_baazi_table_plays_several_deals(tmp_path: Path) -> None:
                 if deals == 2:
                     break
             elif my_turn(msg):
-                _play_my_turn(p, msg, rng)
+                play_my_turn(p, msg, rng)
         final = p.until(lambda m: m["type"] == "state" and m["table"]["status"] == "finished")
         assert final["match"]["deals"] == 2 and len(final["match"]["history"]) == 2
         record = client.get(f"/api/tables/{made['code']}/record")
@@ -425,7 +410,7 @@ def test_a_baazi_table_plays_several_deals(tmp_path: Path) -> None:
 def test_slow_bots_think_off_the_event_loop(tmp_path: Path) -> None:
     # ISMCTS bots (hard) think in a worker thread, so other tables are not held up.
     with web_client(tmp_path) as (client, _, checker):
-        made = _create(client, practice=True, bots="hard")
+        made = create_table(client, practice=True, bots="hard")
         p = Player(client, checker, made["code"], made["token"])
         p.recv()
         p.send({"type": "start"})
@@ -439,7 +424,7 @@ def test_slow_bots_think_off_the_event_loop(tmp_path: Path) -> None:
 
 def test_hello_handshake_claims_the_seat(tmp_path: Path) -> None:
     with web_client(tmp_path) as (client, manager, checker):
-        made = _create(client)
+        made = create_table(client)
         code = made["code"]
         # A token in the URL is no longer read: that connection only watches.
         with client.websocket_connect(f"/ws/{code}?token={made['token']}") as ws:
@@ -466,7 +451,7 @@ def test_two_player_deal_against_one_bot(tmp_path: Path) -> None:
     opponent's hand and the half-time stock are hidden)."""
     rng = random.Random(2)
     with web_client(tmp_path) as (client, _, checker):
-        made = _create(client, preset="two_player", deals=1)
+        made = create_table(client, preset="two_player", deals=1)
         code = made["code"]
         me = Player(client, checker, code, made["token"])
         first = me.recv()
@@ -488,7 +473,7 @@ def test_two_player_deal_against_one_bot(tmp_path: Path) -> None:
             if my_turn(msg):
                 assert msg["seat"] == msg["view"]["to_move"] == 0
                 time.sleep(0.06)  # every other move is mine: keep under the rate limit
-                _play_my_turn(me, msg, rng)
+                play_my_turn(me, msg, rng)
         history = msg["view"]["history"]
         assert {h["seat"] for h in history} == {0, 1}
         # Every card is played: 48 plays, half of them mine (plus a bid if I was the bidder).

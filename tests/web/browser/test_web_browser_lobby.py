@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from test_web_browser import browser, page, server  # noqa: F401 - fixtures
 
 pytestmark = pytest.mark.browser
 
@@ -15,7 +14,7 @@ def unit(pg: Any) -> str:
     return str(pg.locator("#count-unit").inner_text()).strip()
 
 
-def test_the_match_length_counts_in_words(server: str, page: Any) -> None:  # noqa: F811
+def test_the_match_length_counts_in_words(server: str, page: Any) -> None:
     page.goto(server + "/")
     assert unit(page) == "deal"
     page.fill("#create-count", "3")
@@ -27,7 +26,7 @@ def test_the_match_length_counts_in_words(server: str, page: Any) -> None:  # no
     assert "(s)" not in page.locator("body").inner_text()
 
 
-def test_the_match_length_in_hindi(server: str, page: Any) -> None:  # noqa: F811
+def test_the_match_length_in_hindi(server: str, page: Any) -> None:
     page.goto(server + "/")
     page.evaluate("() => localStorage.setItem('seep:lang', 'hi')")
     page.reload()
@@ -35,7 +34,7 @@ def test_the_match_length_in_hindi(server: str, page: Any) -> None:  # noqa: F81
     assert unit(page) == "बाँट" and "(s)" not in text
 
 
-def test_practice_says_it_is_private(server: str, page: Any) -> None:  # noqa: F811
+def test_practice_says_it_is_private(server: str, page: Any) -> None:
     page.goto(server + "/")
     public = page.locator("#create-public")
     public.check()
@@ -46,7 +45,7 @@ def test_practice_says_it_is_private(server: str, page: Any) -> None:  # noqa: F
     assert public.is_enabled() and not page.locator("#public-note").is_visible()
 
 
-def test_the_open_tables_follow_the_server(server: str, page: Any) -> None:  # noqa: F811
+def test_the_open_tables_follow_the_server(server: str, page: Any) -> None:
     page.clock.install()
     page.goto(server + "/")
     page.wait_for_selector("#lobby-list li")

@@ -8,7 +8,8 @@ from typing import Any
 
 import httpx
 import pytest
-from test_web_browser import TIMEOUT, browser, open_seat, server  # noqa: F401 - fixtures
+
+from seepkit.browser import TIMEOUT, open_seat
 
 pytestmark = pytest.mark.browser
 
@@ -21,7 +22,7 @@ def _no_injected_link(pg: Any) -> None:
     assert MARKUP in pg.locator("body").inner_text()
 
 
-def test_a_name_with_markup_stays_text(server: str, browser: Any) -> None:  # noqa: F811
+def test_a_name_with_markup_stays_text(server: str, browser: Any) -> None:
     ctx_host = browser.new_context(viewport={"width": 1200, "height": 820})
     ctx_watch = browser.new_context(viewport={"width": 1200, "height": 820})
     try:

@@ -6,21 +6,16 @@ down for everyone at the table and then filling the empty seats with bots."""
 
 from __future__ import annotations
 
-import os
 import random
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from test_web_browser import (  # noqa: F401 - fixtures
+
+from seepkit.browser import (
     TIMEOUT,
-    browser,
+    app_server,
     create_table,
-    free_port,
     play_turn,
     screenshot,
     start,
@@ -35,45 +30,15 @@ QUICK_SECONDS = 8  # long enough for a second browser to join on a busy machine
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A real server as tests/web/browser/test_web_browser.py starts it, with a short quick-match
-    countdown and a short grace period."""
+    """A real server as conftest.py starts it, with a short quick-match countdown and a short
+    grace period."""
     tmp = tmp_path_factory.mktemp("web-practice")
-    port = free_port()
-    env = dict(
-        os.environ,
-        SEEP_DATABASE_URL=f"sqlite:///{tmp / 'seep.db'}",
-        SEEP_BOT_DELAY="0.02",
-        SEEP_GRACE_SECONDS="1",  # a player who leaves is played for at once
-        SEEP_QUICK_SECONDS=str(QUICK_SECONDS),
-    )
-    log = open(tmp / "server.log", "wb")  # noqa: SIM115 - closed below
-    cmd = [sys.executable, "-m", "uvicorn", "--factory", "seep.web.app:create_app"]
-    cmd += ["--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"]
-    proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT, cwd=tmp)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            with urllib.request.urlopen(base + "/", timeout=2) as r:
-                if r.status == 200:
-                    break
-        except OSError:
-            pass
-        if proc.poll() is not None or time.monotonic() > deadline:
-            proc.kill()
-            log.close()
-            pytest.fail("the server did not start:\n" + (tmp / "server.log").read_text())
-        time.sleep(0.1)
-    yield base
-    proc.terminate()
-    try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    log.close()
+    # SEEP_GRACE_SECONDS=1: a player who leaves is played for at once.
+    with app_server(tmp, SEEP_GRACE_SECONDS="1", SEEP_QUICK_SECONDS=str(QUICK_SECONDS)) as base:
+        yield base
 
 
-def _page(browser: Any, width: int, height: int, errors: list[str]) -> tuple[Any, Any]:  # noqa: F811
+def _page(browser: Any, width: int, height: int, errors: list[str]) -> tuple[Any, Any]:
     ctx = browser.new_context(viewport={"width": width, "height": height})
     ctx.set_default_timeout(TIMEOUT)
     pg = ctx.new_page()
@@ -102,7 +67,7 @@ def _my_play_turn(pg: Any) -> None:
 
 @pytest.mark.parametrize(("width", "height"), [(1280, 720), (390, 844)])
 def test_coach_on_by_default_beside_the_hand(
-    browser: Any,  # noqa: F811
+    browser: Any,
     server: str,
     width: int,
     height: int,
@@ -143,7 +108,7 @@ def test_coach_on_by_default_beside_the_hand(
     assert not errors, errors
 
 
-def test_practice_review_and_rematch_in_one_clear_summary(browser: Any, server: str) -> None:  # noqa: F811
+def test_practice_review_and_rematch_in_one_clear_summary(browser: Any, server: str) -> None:
     errors: list[str] = []
     ctx, pg = _page(browser, 1280, 860, errors)
     rng = random.Random(5)
@@ -176,7 +141,7 @@ def test_practice_review_and_rematch_in_one_clear_summary(browser: Any, server: 
     assert not errors, errors
 
 
-def test_rematch_shows_who_is_ready_by_seat_and_name(browser: Any, server: str) -> None:  # noqa: F811
+def test_rematch_shows_who_is_ready_by_seat_and_name(browser: Any, server: str) -> None:
     errors: list[str] = []
     ctx_a, a = _page(browser, 1280, 860, errors)
     ctx_b, b = _page(browser, 390, 844, errors)
@@ -210,7 +175,7 @@ def test_rematch_shows_who_is_ready_by_seat_and_name(browser: Any, server: str) 
 
 
 def test_quick_match_takes_either_name_counts_down_and_fills_with_bots(
-    browser: Any,  # noqa: F811
+    browser: Any,
     server: str,
 ) -> None:
     errors: list[str] = []
@@ -250,8 +215,8 @@ def test_quick_match_takes_either_name_counts_down_and_fills_with_bots(
     assert not errors, errors
 
 
-def test_the_coach_review_and_rematch_speak_hindi(browser: Any, server: str) -> None:  # noqa: F811
-    from test_web_i18n_pages import english
+def test_the_coach_review_and_rematch_speak_hindi(browser: Any, server: str) -> None:
+    from seepkit.browser import english
 
     ctx = browser.new_context(viewport={"width": 1280, "height": 860})
     ctx.set_default_timeout(TIMEOUT)

@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from test_web_browser import browser, page, screenshot, server, watch_csp  # noqa: F401 - fixtures
+
+from seepkit.browser import screenshot, watch_csp
 
 pytestmark = [pytest.mark.browser, pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 
@@ -27,7 +28,7 @@ def _create(pg: Any, base: str, name: str, *, public: bool = False, practice: bo
     return str(pg.url.rstrip("/").rsplit("/", 1)[1])
 
 
-def test_lobby_quick_match_and_chat_as_text(browser: Any, server: str, page: Any) -> None:  # noqa: F811
+def test_lobby_quick_match_and_chat_as_text(browser: Any, server: str, page: Any) -> None:
     code = _create(page, server, "Asha", public=True)
     other = browser.new_context(viewport={"width": 420, "height": 860})
     errors: list[str] = []
@@ -68,7 +69,7 @@ def test_lobby_quick_match_and_chat_as_text(browser: Any, server: str, page: Any
     assert not errors, errors
 
 
-def test_coach_report_and_transfer_to_another_browser(browser: Any, server: str, page: Any) -> None:  # noqa: F811
+def test_coach_report_and_transfer_to_another_browser(browser: Any, server: str, page: Any) -> None:
     code = _create(page, server, "Asha", practice=True)
     page.click("[data-act=start]")
     page.check("#coach-on")

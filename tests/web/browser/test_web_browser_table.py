@@ -17,16 +17,8 @@ import urllib.request
 from typing import Any
 
 import pytest
-from test_web_browser import (  # noqa: F401 - fixtures
-    TIMEOUT,
-    browser,
-    create_table,
-    page,
-    screenshot,
-    server,
-    start,
-    watch_csp,
-)
+
+from seepkit.browser import TIMEOUT, create_table, screenshot, start, watch_csp
 
 pytestmark = [pytest.mark.browser, pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 
@@ -83,7 +75,7 @@ SUMMARY = {
 }
 
 
-def test_the_summary_gives_social_js_a_hook(server: str, page: Any) -> None:  # noqa: F811
+def test_the_summary_gives_social_js_a_hook(server: str, page: Any) -> None:
     """#summary-extra inside the summary dialog, a "seep:summary" event when it opens, and
     the node social.js fills (rematch, review) survives the dialog's redraws."""
     create_table(page, server, "Asha")
@@ -131,7 +123,7 @@ def test_the_state_names_each_moves_sweep_points() -> None:
 # --- the move log ---------------------------------------------------------------------------
 
 
-def test_the_move_log_words_the_deal(server: str, page: Any) -> None:  # noqa: F811
+def test_the_move_log_words_the_deal(server: str, page: Any) -> None:
     """The deal's moves in words, newest last, from the state's history; the plays since my
     last move marked; a sweep's points shown; a live region reads new moves out."""
     page.set_viewport_size({"width": 1280, "height": 720})
@@ -185,7 +177,7 @@ def test_the_move_log_words_the_deal(server: str, page: Any) -> None:  # noqa: F
     assert "Bot W" in live and "king of hearts" in live and "sweep +50" in live, live
 
 
-def test_the_phone_settings_menu(server: str, browser: Any) -> None:  # noqa: F811
+def test_the_phone_settings_menu(server: str, browser: Any) -> None:
     """At 390 px the settings sit behind one button: aria-expanded, opened and closed by
     keyboard (Escape gives the focus back), Sound, language, four colours and How to play."""
     errors: list[str] = []
@@ -224,7 +216,7 @@ def test_the_phone_settings_menu(server: str, browser: Any) -> None:  # noqa: F8
         pg.context.close()
 
 
-def test_four_colours_in_the_hand_the_floor_and_the_chips(server: str, page: Any) -> None:  # noqa: F811
+def test_four_colours_in_the_hand_the_floor_and_the_chips(server: str, page: Any) -> None:
     create_table(page, server, "Asha")
     start(page)
     wait_my_play_turn(page)
@@ -259,8 +251,8 @@ def _house(value: int, cards: list[str], owner: int, cemented: bool = False) -> 
 
 @pytest.mark.parametrize("size", [(1280, 720), (390, 844)])
 def test_the_hand_stays_in_view_as_the_floor_grows(
-    server: str,  # noqa: F811
-    browser: Any,  # noqa: F811
+    server: str,
+    browser: Any,
     size: tuple[int, int],
 ) -> None:
     """The hand inside the screen and its top still (within 2 px) from an empty floor to three
@@ -321,7 +313,7 @@ def test_the_hand_stays_in_view_as_the_floor_grows(
 # --- seats, keys and the smaller items -------------------------------------------------------
 
 
-def test_one_seat_naming_scheme(server: str, page: Any) -> None:  # noqa: F811
+def test_one_seat_naming_scheme(server: str, page: Any) -> None:
     """The compass names in the waiting room, the seat heads and the teams, Hindi too."""
     create_table(page, server, "Asha")
     rows = page.eval_on_selector_all(".seat-list .compass-name", "els => els.map(e => e.innerText)")
@@ -348,7 +340,7 @@ def test_one_seat_naming_scheme(server: str, page: Any) -> None:  # noqa: F811
     page.evaluate("() => localStorage.setItem('seep:lang', 'en')")
 
 
-def test_enter_plays_the_narrowed_move(server: str, page: Any) -> None:  # noqa: F811
+def test_enter_plays_the_narrowed_move(server: str, page: Any) -> None:
     """A click narrows the move to one Play button; Enter plays it (it used to un-pick)."""
     create_table(page, server, "Asha")
     start(page)
@@ -378,7 +370,7 @@ def test_enter_plays_the_narrowed_move(server: str, page: Any) -> None:  # noqa:
     assert [m["move"]["action"] for m in sent] == ["capture"], sent
 
 
-def test_the_smaller_items(server: str, page: Any) -> None:  # noqa: F811
+def test_the_smaller_items(server: str, page: Any) -> None:
     """Undo only once I have moved; Record and Replay only once a deal is over; the clock's
     notice in words; "1 card"; a favicon."""
     with urllib.request.urlopen(server + "/favicon.ico") as r:

@@ -22,18 +22,11 @@ import urllib.request
 from typing import Any
 
 import pytest
-import test_web_browser as wb
+
+from seepkit import browser as wb
+from seepkit.browser import FRIEND, NAME, english
 
 pytestmark = pytest.mark.browser
-
-NAME = "Asha"
-FRIEND = "Ravi"
-CARD = r"(?:[A2-9TJQK]|10)[SHDC]"
-# The notation of docs/notation.md: a move's code, read the same in every language.
-NOTATION = re.compile(rf"^(?:bid \d+|redeal|{CARD}(?: (?:x|=\d+|\+\d+|\^\d+=\d+|H\d+|{CARD}))*)$")
-# "K7PX2M": the sample room code in the lobby's join box.
-ALLOWED = {"Seep", NAME, FRIEND, "K7PX2M"}
-RULE = re.compile(r"\b[RA]\d+[a-z]?(?:\([a-z]\))?")
 
 # Every visible text node and the visible elements' aria-label, title and placeholder.
 COLLECT = """() => {
@@ -68,22 +61,6 @@ COLLECT = """() => {
 }"""
 
 
-def english(texts: list[list[str]], code: str = "") -> list[tuple[str, str]]:
-    """The (where, word) of each English word in the collected ``texts``."""
-    found = []
-    for where, text in texts:
-        if NOTATION.match(text):
-            continue
-        bare = RULE.sub(" ", text.replace(code, " ") if code else text)
-        for word in re.findall(r"[A-Za-z0-9]*[A-Za-z][A-Za-z0-9]*", bare):
-            if word in ALLOWED or re.fullmatch(CARD, word):
-                continue
-            if re.fullmatch(r"[A-Z]", word):  # a compass letter, team A or B, a rank (K×2)
-                continue
-            found.append((where, word))
-    return found
-
-
 def check_hindi(page: Any, screen: str, found: list[str], code: str = "") -> None:
     """Note the English words of ``screen`` in ``found`` (each test asserts at its end, so
     one run names every screen's words)."""
@@ -91,10 +68,6 @@ def check_hindi(page: Any, screen: str, found: list[str], code: str = "") -> Non
     words = sorted({w for _, w in bad})
     if bad:
         found.append(f"{screen}: {words} (first in {bad[0][0]})")
-
-
-server = wb.server
-browser = wb.browser
 
 
 def hindi_page(browser: Any, width: int = 1280, height: int = 860) -> tuple[Any, list[str]]:
