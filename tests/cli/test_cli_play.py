@@ -9,7 +9,6 @@ a fixed seed and ``--delay 0`` keep it to a few seconds.
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 import sys
@@ -22,50 +21,23 @@ pexpect = pytest.importorskip("pexpect")
 
 from seep import protocol  # noqa: E402
 from seep.match import Match, replay_record  # noqa: E402
+from seepkit.terminal import (  # noqa: E402
+    BID,
+    CARD,
+    CHOOSE,
+    NEXT_DEAL,
+    PLAYED,
+    SAVE_TO,
+    TIMEOUT,
+    finish,
+    play_args,
+    spawn,
+    terminal_env,
+)
 
 SEED = 11
-TIMEOUT = 30
-# Prompts of seep play (regular expressions).
-CARD = r"card number or name \(\? hint, h help\)> "
-CHOOSE = r"Choose a number \(b: back, h: help\)> "
-BID = r"Your bid \(([^:]*): [^\r\n]*\? hint, h help\)> "
-# The echo of your move; a card with one use and a bid are played without a list.
-PLAYED = r"S \(you\)(:| plays) [^\r\n]+"
+# A refusal of seep play (a regular expression; the other prompts are seepkit.terminal's).
 CANNOT = r"You cannot play \w\w now: [^\r\n]+ Rule [^\r\n]+\."
-NEXT_DEAL = r"Press Enter for the next deal "
-SAVE_TO = r"Save to which file\? \[[^\]]*\] "
-
-
-def _env() -> dict[str, str]:
-    env = dict(os.environ, NO_COLOR="1", PYTHONUNBUFFERED="1")
-    env.pop("TERM", None)  # a "dumb" terminal would pin rich to 80 columns
-    env["TERM"] = "xterm"
-    return env
-
-
-def spawn(*args: str) -> Any:
-    """``python -m seep ARGS`` in a pseudo-terminal, 50 x 160."""
-    child = pexpect.spawn(
-        sys.executable,
-        ["-m", "seep", *args],
-        env=_env(),
-        encoding="utf-8",
-        timeout=TIMEOUT,
-        dimensions=(50, 160),
-    )
-    return child
-
-
-def play_args(*extra: str) -> list[str]:
-    return ["play", "--seed", str(SEED), "--bots", "easy", "--delay", "0", *extra]
-
-
-def finish(child: Any) -> int:
-    """Wait for the process to end; its exit status."""
-    child.expect(pexpect.EOF)
-    child.close()
-    assert "Traceback" not in (child.before or "")
-    return int(child.exitstatus if child.exitstatus is not None else -1)
 
 
 def bid(child: Any) -> None:
@@ -101,7 +73,7 @@ def saved_game(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Two deals played by typed input, saved by ``--save`` at the end."""
     path = tmp_path_factory.mktemp("cli") / "game.json"
     mid = path.with_name("mid.json")
-    child = spawn(*play_args("--deals", "2", "--practice", "--save", str(path)))
+    child = spawn(*play_args(SEED, "--deals", "2", "--practice", "--save", str(path)))
     transcript: list[str] = []
     checks = {"malformed": False, "illegal": False, "range": False, "undo": False, "save": False}
     moves = 0
@@ -250,7 +222,7 @@ def run_seep(*args: str) -> subprocess.CompletedProcess[str]:
         [sys.executable, "-m", "seep", *args],
         capture_output=True,
         text=True,
-        env=_env() | {"COLUMNS": "160"},
+        env=terminal_env() | {"COLUMNS": "160"},
         timeout=TIMEOUT,
         check=False,
     )
@@ -318,7 +290,7 @@ def _a_use_list(child: Any) -> None:
 
 
 def test_quit_asks_to_save(tmp_path: Path) -> None:
-    child = spawn(*play_args())
+    child = spawn(*play_args(SEED))
     _first_prompt(child)
     child.sendline("q")
     child.expect(r"Save the game before quitting\? \[y/n\] ")
@@ -334,7 +306,7 @@ def test_quit_asks_to_save(tmp_path: Path) -> None:
 
 
 def test_undo_needs_practice_mode() -> None:
-    child = spawn(*play_args())
+    child = spawn(*play_args(SEED))
     _first_prompt(child)
     child.sendline("u")
     child.expect("Undo is for practice games")
@@ -346,7 +318,7 @@ def test_undo_needs_practice_mode() -> None:
 
 
 def test_back_and_bad_choice_in_the_use_list() -> None:
-    child = spawn(*play_args())
+    child = spawn(*play_args(SEED))
     _a_use_list(child)
     child.sendline("77")
     child.expect(r"Please choose a number from 1 to \d+\.")
@@ -362,7 +334,7 @@ def test_back_and_bad_choice_in_the_use_list() -> None:
 
 
 def test_end_of_input_exits_cleanly() -> None:
-    child = spawn(*play_args())
+    child = spawn(*play_args(SEED))
     _first_prompt(child)
     child.sendeof()
     child.expect("Goodbye")
@@ -376,7 +348,7 @@ def test_two_player_game_against_one_bot(tmp_path: Path) -> None:
     """``seep play --rules two_player``: one deal against one bot, typed input only; the saved
     record has two hands a deal and replays; ``seep show`` names the players N and S."""
     path = tmp_path / "two.json"
-    child = spawn(*play_args("--rules", "two_player", "--deals", "1", "--save", str(path)))
+    child = spawn(*play_args(SEED, "--rules", "two_player", "--deals", "1", "--save", str(path)))
     transcript: list[str] = []
     while True:
         i = child.expect([CARD, CHOOSE, NEXT_DEAL, pexpect.EOF, BID], timeout=60)
@@ -404,7 +376,7 @@ def test_two_player_game_against_one_bot(tmp_path: Path) -> None:
         [sys.executable, "-m", "seep", "show", str(path)],
         capture_output=True,
         text=True,
-        env=_env(),
+        env=terminal_env(),
         timeout=TIMEOUT,
         check=False,
     )
@@ -414,10 +386,10 @@ def test_two_player_game_against_one_bot(tmp_path: Path) -> None:
 
 def test_two_player_seat_must_be_0_or_1() -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "seep", *play_args("--rules", "two_player", "--seat", "2")],
+        [sys.executable, "-m", "seep", *play_args(SEED, "--rules", "two_player", "--seat", "2")],
         capture_output=True,
         text=True,
-        env=_env(),
+        env=terminal_env(),
         timeout=TIMEOUT,
         check=False,
     )

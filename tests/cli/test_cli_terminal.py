@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import re
 import subprocess
 import sys
@@ -29,41 +28,21 @@ from seep.cards import card_name, card_value, cards_of_mask  # noqa: E402
 from seep.cli.play import Game, Settings, resume  # noqa: E402
 from seep.notation import format_move  # noqa: E402
 from seep.session import Session  # noqa: E402
+from seepkit.terminal import (  # noqa: E402
+    BID,
+    CARD,
+    CHOOSE,
+    NEXT_DEAL,
+    PLAYED,
+    SAVE_TO,
+    TIMEOUT,
+    finish,
+    play_args,
+    spawn,
+    terminal_env,
+)
 
-TIMEOUT = 30
-CARD = r"card number or name \(\? hint, h help\)> "
-CHOOSE = r"Choose a number \(b: back, h: help\)> "
-BID = r"Your bid \(([^:]*): [^\r\n]*\? hint, h help\)> "
-PLAYED = r"S \(you\)(:| plays) [^\r\n]+"
-NEXT_DEAL = r"Press Enter for the next deal "
-SAVE_TO = r"Save to which file\? \[[^\]]*\] "
 SYMBOLS = "♠♥♦♣"
-
-
-def _env() -> dict[str, str]:
-    return dict(os.environ, NO_COLOR="1", PYTHONUNBUFFERED="1", TERM="xterm")
-
-
-def spawn(*args: str, rows: int = 50, cols: int = 160) -> Any:
-    return pexpect.spawn(
-        sys.executable,
-        ["-m", "seep", *args],
-        env=_env(),
-        encoding="utf-8",
-        timeout=TIMEOUT,
-        dimensions=(rows, cols),
-    )
-
-
-def play_args(seed: int, *extra: str) -> list[str]:
-    return ["play", "--seed", str(seed), "--bots", "easy", "--delay", "0", *extra]
-
-
-def finish(child: Any) -> int:
-    child.expect(pexpect.EOF)
-    child.close()
-    assert "Traceback" not in (child.before or "")
-    return int(child.exitstatus if child.exitstatus is not None else -1)
 
 
 def quit_game(child: Any) -> None:
@@ -208,7 +187,7 @@ def test_output_that_is_not_a_terminal_is_plain() -> None:
         input="h\nq\nn\n",
         capture_output=True,
         text=True,
-        env=_env() | {"COLUMNS": "160"},
+        env=terminal_env() | {"COLUMNS": "160"},
         timeout=TIMEOUT,
         check=False,
     )
@@ -282,7 +261,7 @@ def run_seep(*args: str) -> subprocess.CompletedProcess[str]:
         [sys.executable, "-m", "seep", *args],
         capture_output=True,
         text=True,
-        env=_env() | {"COLUMNS": "160"},
+        env=terminal_env() | {"COLUMNS": "160"},
         timeout=TIMEOUT,
         check=False,
         stdin=subprocess.DEVNULL,
