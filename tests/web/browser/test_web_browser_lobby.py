@@ -7,6 +7,9 @@ from typing import Any
 
 import pytest
 
+# The whole module is skipped where chromium or Playwright is missing, as its neighbours are.
+pytest.importorskip("seepkit.browser")
+
 pytestmark = pytest.mark.browser
 
 
