@@ -126,7 +126,7 @@ def create_app(
     app.add_middleware(InternalErrors, client=gate.scope_client, log_error=gate.log_error)
     add_error_handlers(app, gate)
 
-    # Routes, in the order the OpenAPI lists them.
+    # Routes, by what they serve; lobby before table keeps the OpenAPI's order of paths.
     app.include_router(pages.router())
     app.include_router(operations.router(store))
     app.mount("/static", pages.static_files(), name="static")
