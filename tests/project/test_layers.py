@@ -1,4 +1,5 @@
-"""The module graph of ``seep``: no import cycle, and a core of the standard library only.
+"""The module graph of ``seep``: no import cycle, a core of the standard library only, and the
+web package's layers one way (:data:`WEB_LAYERS`).
 
 Every ``import`` statement of every module counts, function-level ones included; only the
 imports under ``if TYPE_CHECKING:`` do not, since they never run (the checker module names the
@@ -38,6 +39,44 @@ CORE = {
     "seep.verify",
     "seep.view",
 }
+
+#: The web package's order (docs/web.md "Layers"), lowest first. A module imports modules of its
+#: own layer and of the layers below, never one above (two of one layer may import each other
+#: one way: test_no_import_cycle). An entry names a module and, when it is a package, every
+#: module in it. Every module of ``seep.web`` is in exactly one layer: a new module fails
+#: test_every_web_module_has_a_layer until it is given its place here.
+WEB_LAYERS: list[tuple[str, frozenset[str]]] = [
+    # What the tables and the app are made of: no table, no web framework.
+    (
+        "parts",
+        frozenset(
+            {
+                "seep.web.botpool",
+                "seep.web.limits",
+                "seep.web.messages",
+                "seep.web.names",
+                "seep.web.review",
+                "seep.web.settings",
+                "seep.web.social",
+            }
+        ),
+    ),
+    # Persistence: the store and its schema's revisions; it does not know the tables.
+    ("store", frozenset({"seep.web.migrations", "seep.web.store"})),
+    # The tables and what drives them: no web framework. The modules carved from tables.py
+    # (issue 24) join this group (a package seep.web.tables counts whole); one that the store
+    # must import goes in "store" or "parts" instead.
+    ("tables", frozenset({"seep.web.tables"})),
+    # The app's plumbing under its routes: ASGI middlewares, the lifespan.
+    ("asgi", frozenset({"seep.web.lifespan", "seep.web.middleware"})),
+    ("routes", frozenset({"seep.web.routes"})),
+    ("app", frozenset({"seep.web.app"})),
+    # Serving it: uvicorn's protocol, and the package's own create_app.
+    ("serving", frozenset({"seep.web", "seep.web.server"})),
+]
+#: The layers that import no web framework (through "tables": they run without one).
+FRAMEWORK_FREE = ("parts", "store", "tables")
+WEB_FRAMEWORKS = frozenset({"fastapi", "starlette", "uvicorn", "h11", "websockets"})
 
 
 def _module_name(path: Path) -> str:
@@ -160,3 +199,70 @@ def test_protocol_server_imports_no_bot_until_asked() -> None:
         timeout=60,
     )
     assert proc.returncode == 0, proc.stderr
+
+
+def _web_layer(name: str) -> int | None:
+    """The index in :data:`WEB_LAYERS` of the layer ``name`` is in (the longest entry that
+    covers it), or None. ``seep.web`` covers only itself, not the package's modules."""
+    best: tuple[int, int] | None = None
+    for index, (_, entries) in enumerate(WEB_LAYERS):
+        for entry in entries:
+            covers = name == entry or (entry != "seep.web" and name.startswith(entry + "."))
+            if covers and (best is None or len(entry) > best[1]):
+                best = (index, len(entry))
+    return best[0] if best is not None else None
+
+
+def _web_modules(graph: dict[str, set[str]]) -> list[str]:
+    return sorted(m for m in graph if m == "seep.web" or m.startswith("seep.web."))
+
+
+def test_every_web_module_has_a_layer() -> None:
+    graph = _graph()
+    for name in _web_modules(graph):
+        assert _web_layer(name) is not None, (
+            f"{name} has no layer: add it to WEB_LAYERS in tests/test_layers.py (a module "
+            "carved from tables.py goes in the 'tables' group)"
+        )
+    modules = set(graph)
+    for layer, entries in WEB_LAYERS:
+        for entry in entries:
+            assert any(m == entry or m.startswith(entry + ".") for m in modules), (
+                f"WEB_LAYERS' {layer!r} names {entry}, which is no module"
+            )
+
+
+def test_web_imports_go_down_the_layers() -> None:
+    graph = _graph()
+    for name in _web_modules(graph):
+        mine = _web_layer(name)
+        assert mine is not None
+        for mod in sorted(graph[name]):
+            theirs = _web_layer(mod)
+            if theirs is None or mod in _parent_packages(name):
+                continue  # the core, the bots: below the whole web package
+            assert theirs <= mine, (
+                f"{name} (layer {WEB_LAYERS[mine][0]!r}) imports {mod} (layer "
+                f"{WEB_LAYERS[theirs][0]!r}, above it)"
+            )
+
+
+def test_tables_and_their_parts_import_no_web_framework() -> None:
+    free = {i for i, (layer, _) in enumerate(WEB_LAYERS) if layer in FRAMEWORK_FREE}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        name = _module_name(path)
+        if _web_layer(name) not in free:
+            continue
+        for mod in _imports(path, name):
+            assert mod.split(".")[0] not in WEB_FRAMEWORKS, (
+                f"{name} imports {mod}: the {WEB_LAYERS[_web_layer(name) or 0][0]!r} layer "
+                "runs without a web framework"
+            )
+
+
+def test_web_graph_sees_imports_in_subpackages() -> None:
+    """A regression guard for the walk: ``from ..x import`` two packages down, and a route
+    importing its sibling."""
+    graph = _graph()
+    assert "seep.web.limits" in graph["seep.web.routes.gate"]
+    assert "seep.web.routes.gate" in graph["seep.web.routes.lobby"]

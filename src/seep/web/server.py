@@ -1,5 +1,6 @@
 """How ``seep serve`` runs the app under uvicorn: its HTTP protocol with the guards uvicorn
-lacks, the open-file limit, and the settings for both (docs/web.md, "Settings").
+lacks, and the open-file limit. The protocol's limits are :class:`~seep.web.settings.HttpLimits`
+(docs/web.md, "Settings"), re-exported here.
 
 uvicorn keeps an unfinished request open forever and, with httptools, buffers request headers
 without limit; it caps neither connections per client nor its own plain-text 400 answers'
@@ -24,9 +25,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import os
 import resource
-from dataclasses import dataclass
 from typing import Any
 
 import h11
@@ -34,6 +33,7 @@ import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from .limits import ClientResolver, ConnectionCap, DropLines, LogLimiter
+from .settings import HttpLimits
 
 __all__ = [
     "HttpLimits",
@@ -47,46 +47,6 @@ log = logging.getLogger("seep.web")
 # uvicorn logs this line for every malformed request, before the answer that the guarded
 # protocol logs itself, once a minute per client.
 _UVICORN_BAD_REQUEST = "Invalid HTTP request received."
-
-
-def _env_number(name: str, default: float, *, whole: bool = False, least: float = 0) -> float:
-    raw = os.environ.get(name)
-    if raw is None or not raw.strip():
-        return default
-    try:
-        value = int(raw) if whole else float(raw)
-    except ValueError:
-        value = least - 1
-    if value < least:
-        kind = "a whole number" if whole else "a number"
-        raise SystemExit(f"{name} must be {kind} of at least {least:g}, got {raw!r}")
-    return value
-
-
-@dataclass(frozen=True)
-class HttpLimits:
-    """The HTTP layer's limits (docs/web.md, "Settings"); 0 turns a limit off."""
-
-    request_timeout: float = 10.0
-    max_header_bytes: int = 16 * 1024
-    max_connections_per_client: int = 100
-
-    @classmethod
-    def from_env(cls) -> HttpLimits:
-        """The limits from ``SEEP_REQUEST_TIMEOUT``, ``SEEP_MAX_HEADER_BYTES`` and
-        ``SEEP_MAX_CONNECTIONS_PER_CLIENT``; SystemExit with a plain sentence for a bad one."""
-        return cls(
-            request_timeout=_env_number("SEEP_REQUEST_TIMEOUT", cls.request_timeout),
-            # Below 1 KiB a browser's own request head (cookies aside) no longer fits.
-            max_header_bytes=int(
-                _env_number("SEEP_MAX_HEADER_BYTES", cls.max_header_bytes, whole=True, least=1024)
-            ),
-            max_connections_per_client=int(
-                _env_number(
-                    "SEEP_MAX_CONNECTIONS_PER_CLIENT", cls.max_connections_per_client, whole=True
-                )
-            ),
-        )
 
 
 def raise_open_file_limit() -> tuple[int, int]:
@@ -105,7 +65,8 @@ def raise_open_file_limit() -> tuple[int, int]:
 
 def _error_answer(status: int, reason: str, code: str, message: str, *extra_headers: str) -> bytes:
     """A complete HTTP/1.1 answer that closes the connection, in the app's error format."""
-    from .app import SECURITY_HEADERS  # the app's module imports FastAPI: only when serving
+    # The headers' module imports Starlette: only when serving.
+    from .middleware import SECURITY_HEADERS
 
     body = json.dumps({"error": {"code": code, "message": message}}).encode()
     head = [

@@ -1,0 +1,93 @@
+"""What runs while the app serves, and what closes when it stops: unfinished tables loaded at
+the start, SQLite checkpoints, the sweep for tables to close, the cluster's heartbeat; at the
+end the tables, the bot pool, the lease and the database closed (docs/web.md, "Liveness")."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import logging
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager
+
+from .settings import Settings
+from .store import Store
+from .tables import TableManager
+
+__all__ = ["lifespan", "sweep_interval"]
+
+log = logging.getLogger("seep.web")
+
+
+def sweep_interval(manager: TableManager) -> float:
+    """How often to look for tables to close: a tenth of the shortest wait, at most a minute."""
+    waits = [manager.waiting_seconds, manager.abandoned_seconds, manager.orphan_seconds]
+    return max(0.05, min(60.0, *(w / 10 for w in waits if w > 0)))
+
+
+def _tune_gc() -> None:
+    """Fewer, cheaper garbage collections: every pause stops all tables at once.
+
+    Almost everything a table allocates is freed by reference counting; what lives long is the
+    engine's move-generation caches and the tables themselves, which a full collection would
+    walk again and again. The objects of the started server are frozen out of the collector's
+    sight and generation 0 collects less often.
+    """
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(10_000, 50, 100)
+
+
+def lifespan(
+    manager: TableManager, store: Store, settings: Settings
+) -> Callable[[object], AbstractAsyncContextManager[None]]:
+    """The app's lifespan (FastAPI's ``lifespan``) for these tables and their store."""
+
+    async def checkpointer() -> None:
+        # PASSIVE checkpoints often (they never wait for the loop's writes); a TRUNCATE now and
+        # then empties the log file. Both in a worker thread: the loop never waits for a fsync.
+        every = settings.checkpoint_seconds
+        truncate_every = settings.truncate_seconds
+        truncated = asyncio.get_running_loop().time()
+        while True:
+            await asyncio.sleep(every)
+            mode = "PASSIVE"
+            if asyncio.get_running_loop().time() - truncated >= truncate_every:
+                mode, truncated = "TRUNCATE", asyncio.get_running_loop().time()
+            try:
+                await asyncio.to_thread(store.checkpoint, mode)
+            except Exception as exc:  # a busy database: the next round catches up
+                log.warning("checkpoint failed: %s", exc)
+
+    async def sweeper() -> None:
+        while True:
+            await asyncio.sleep(sweep_interval(manager))
+            try:
+                manager.sweep()
+            except Exception as exc:  # a bug must not stop the sweeping
+                log.exception("sweep failed: %s", exc)
+
+    @contextlib.asynccontextmanager
+    async def serving(_: object) -> AsyncIterator[None]:
+        n = manager.load()
+        if n:
+            log.info("resumed %d unfinished table(s)", n)
+        checkpoints = asyncio.create_task(checkpointer())
+        beats = asyncio.create_task(manager.heartbeat()) if manager.clustered else None
+        sweeps = asyncio.create_task(sweeper())
+        _tune_gc()
+        yield
+        checkpoints.cancel()
+        sweeps.cancel()
+        if beats is not None:
+            beats.cancel()
+        manager.shutdown()
+        if manager.bot_pool is not None:
+            manager.bot_pool.close()
+        with contextlib.suppress(Exception):
+            store.release_lease()  # the other instances take this one's tables at once
+        store.checkpoint("TRUNCATE")
+        store.close()
+
+    return serving

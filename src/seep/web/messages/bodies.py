@@ -1,0 +1,124 @@
+"""The HTTP request bodies (``POST /api/tables``, ``/api/quick``, ``/api/tables/{code}/join``)
+as pydantic models, and the player's name every body and the ``watch`` message share."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, WithJsonSchema, model_validator
+
+from ...bots.registry import BOTS, _load_builtin
+from ...bots.registry import DIFFICULTIES as BOT_PRESETS
+from ...options import PRESETS
+from ..names import check_name
+from .parsing import BadInput, M, validate
+
+__all__ = ["NAME_LENGTH", "PRESETS", "CreateTable", "JoinTable", "Name", "parse_body"]
+
+NAME_LENGTH = 24
+
+
+def _clean_name(value: str | None) -> str | None:
+    """Spaces squeezed, at most :data:`NAME_LENGTH` characters; invisible, look-alike and
+    reserved names refused (:func:`seep.web.names.check_name`)."""
+    if value is None:
+        return None
+    name = check_name(value)
+    if len(name) > NAME_LENGTH:
+        raise ValueError(f"at most {NAME_LENGTH} characters")
+    return name or None
+
+
+Name = Annotated[
+    str | None,
+    AfterValidator(_clean_name),
+    Field(description=f"shown to the other players; at most {NAME_LENGTH} characters"),
+]
+
+
+# Every preset is offered: four seats, or two with ``two_player`` (docs/rules.md §12).
+_TABLE_PRESETS = sorted(p for p, rules in PRESETS.items() if rules.add_retention != "team")
+
+
+def _check_preset(value: str) -> str:
+    if value not in PRESETS:
+        raise ValueError(f"unknown preset {value!r} (known: {', '.join(_TABLE_PRESETS)})")
+    if PRESETS[value].add_retention == "team":
+        # The server words each seat's legal moves and dead-card reasons from the rules
+        # checker, and under "team" they depend on the partner's hand: they would reveal it.
+        raise ValueError(
+            f"preset {value!r} uses add_retention 'team', which a web table does not offer: "
+            "the legal moves would give away the partner's hidden cards"
+        )
+    return value
+
+
+def _bot_names() -> list[str]:
+    _load_builtin()
+    return [*BOT_PRESETS, *BOTS]
+
+
+def _check_bots(value: str) -> str:
+    if value not in _bot_names():
+        raise ValueError(f"unknown bot {value!r} (known: {', '.join(_bot_names())})")
+    return value
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class CreateTable(_Body):
+    """``POST /api/tables``: a new table with its creator as host in seat 0."""
+
+    name: Name = None
+    preset: Annotated[
+        str,
+        AfterValidator(_check_preset),
+        WithJsonSchema({"type": "string", "enum": _TABLE_PRESETS}),
+    ] = "standard"
+    bots: Annotated[
+        str,
+        AfterValidator(_check_bots),
+        WithJsonSchema({"type": "string", "enum": _bot_names()}),
+        Field(description="the bots' difficulty (or a bot's name)"),
+    ] = "medium"
+    deals: Annotated[int | None, Field(ge=1, le=100, description="deals to play")] = None
+    baazis: Annotated[
+        int | None, Field(ge=1, le=20, description="baazis to play (default: one)")
+    ] = None
+    practice: Annotated[bool, Field(description="one player against bots, undo allowed")] = False
+    turn_seconds: Annotated[
+        int | None, Field(ge=5, le=3600, description="the turn clock (null: none)")
+    ] = None
+    public: Annotated[
+        bool, Field(description="listed in the lobby (GET /api/lobby) while seats are free")
+    ] = False
+
+    @model_validator(mode="after")
+    def _one_length(self) -> CreateTable:
+        if self.deals is not None and self.baazis is not None:
+            raise ValueError("give 'deals' or 'baazis', not both")
+        return self
+
+
+class JoinTable(_Body):
+    """``POST /api/tables/{code}/join``: take a seat before the start."""
+
+    name: Name = None
+    seat: Annotated[int | None, Field(ge=0, le=3, description="null: the first free seat")] = None
+    token: Annotated[
+        str | None,
+        Field(
+            max_length=100,
+            description="the seat token this browser already holds for this table, if any: "
+            "one person holds one seat",
+        ),
+    ] = None
+
+
+def parse_body(model: type[M], data: Any) -> M:
+    """An HTTP body checked against ``model``; raises :class:`BadInput` ``bad_request``."""
+    if not isinstance(data, dict):
+        raise BadInput("bad_request", "the request body must be a JSON object")
+    return validate(model, data, "bad_request")

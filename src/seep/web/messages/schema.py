@@ -1,0 +1,59 @@
+"""The protocol as one JSON Schema document, committed as docs/web-protocol.schema.json
+(``python -m seep.web.messages`` writes it) so that other clients can be written against it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from pydantic import TypeAdapter
+
+from .answers import Created, Joined, Lobby, ServerMessage, TableInfo
+from .bodies import CreateTable, JoinTable
+from .commands import ClientMessage
+
+__all__ = ["SCHEMA_PATH", "protocol_schema", "schema_text"]
+
+
+def protocol_schema() -> dict[str, Any]:
+    """The protocol as one JSON Schema document: the schema itself is a client's socket
+    message; ``$defs`` holds the HTTP bodies and answers and the server's messages."""
+    adapters: dict[str, Any] = {
+        "ClientMessage": ClientMessage,
+        "ServerMessage": ServerMessage,
+        "CreateTable": CreateTable,
+        "JoinTable": JoinTable,
+        "Created": Created,
+        "Joined": Joined,
+        "TableInfo": TableInfo,
+        "Lobby": Lobby,
+    }
+    defs: dict[str, Any] = {}
+    tops: dict[str, Any] = {}
+    for name, tp in adapters.items():
+        schema = TypeAdapter(tp).json_schema(ref_template="#/$defs/{model}")
+        defs.update(schema.pop("$defs", {}))
+        tops[name] = schema
+    for name, schema in tops.items():
+        defs.setdefault(name, schema)
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "Seep web protocol (docs/web.md)",
+        "description": (
+            "A message a client sends on /ws/{code}. $defs: ServerMessage (what the server "
+            "sends), CreateTable and JoinTable (HTTP bodies; CreateTable also for POST "
+            "/api/quick), Created, Joined, TableInfo and Lobby (HTTP answers). Generated "
+            "from seep.web.messages: python -m seep.web.messages"
+        ),
+        "$ref": "#/$defs/ClientMessage",
+        "$defs": dict(sorted(defs.items())),
+    }
+
+
+SCHEMA_PATH = Path("docs") / "web-protocol.schema.json"
+
+
+def schema_text() -> str:
+    """The committed schema file's exact text."""
+    return json.dumps(protocol_schema(), indent=2, sort_keys=False) + "\n"

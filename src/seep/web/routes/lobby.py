@@ -1,0 +1,74 @@
+"""Opening and finding tables: create one, list the lobby's open public tables, quick match
+(docs/web.md, "HTTP" and "Quick match"). A new table counts against its client's creation
+limits; the lobby's list and quick match count as lobby lookups (:class:`~.gate.Gate`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+
+from ..messages import CreateTable
+from ..tables import TableError
+from .bodies import body_doc, json_body
+from .gate import Gate
+
+__all__ = ["MAX_HELD_TOKENS", "router"]
+
+MAX_HELD_TOKENS = 50
+
+
+def _held_tokens(body: Any) -> list[str]:
+    """Take quick match's ``tokens`` (the seat tokens this browser holds) out of its body."""
+    if not isinstance(body, dict):
+        return []
+    held = body.pop("tokens", [])
+    if (
+        not isinstance(held, list)
+        or len(held) > MAX_HELD_TOKENS
+        or not all(isinstance(t, str) and len(t) <= 100 for t in held)
+    ):
+        raise TableError(
+            "bad_request", f"'tokens' must be a list of at most {MAX_HELD_TOKENS} seat tokens"
+        )
+    return held
+
+
+def router(gate: Gate) -> APIRouter:
+    """``POST /api/tables``, ``GET /api/lobby`` and ``POST /api/quick``."""
+    lobby = APIRouter()
+    manager = gate.manager
+    # The handlers are ``async`` so that they run on the event loop's thread, like the tables.
+
+    @lobby.post("/api/tables", status_code=201, openapi_extra=body_doc(CreateTable))
+    async def create_table(request: Request) -> dict[str, Any]:
+        return gate.create(gate.client(request), await json_body(request))
+
+    @lobby.get("/api/lobby")
+    async def lobby_tables(request: Request) -> dict[str, Any]:
+        gate.look_at_lobby(gate.client(request))
+        return await manager.lobby_everywhere()
+
+    @lobby.post("/api/quick", openapi_extra=body_doc(CreateTable))
+    async def quick_match(request: Request) -> dict[str, Any]:
+        # Sit at the first open public table with these settings, or open one (counted as a
+        # table created, with its limits).
+        key = gate.client(request)
+        body = await json_body(request)
+        gate.look_at_lobby(key)
+        held = _held_tokens(body)
+        code = await manager.quick_table_everywhere(body)
+        if code is not None:
+            table = manager.get(code)
+            # Quick match twice from one browser: the seat it already holds there.
+            mine = [(table.seat_of_token(t), t) for t in held]
+            joined = next(({"seat": s, "token": t} for s, t in mine if s is not None), None)
+            if joined is None:
+                joined = manager.join(code, {"name": body.get("name")} if body.get("name") else {})
+            return {"code": code, "url": f"/t/{code}", **joined}
+        made = gate.create(key, dict(body, public=True))
+        # Nobody waits yet: others may join until the countdown fills the rest with bots.
+        manager.count_down(made["code"])
+        return made
+
+    return lobby

@@ -1,0 +1,60 @@
+"""The page: the single page app's routes, the how-to-play page, the favicon and the static
+files (docs/web.md, "HTTP")."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi import APIRouter
+from fastapi.responses import FileResponse, HTMLResponse, Response
+from fastapi.staticfiles import StaticFiles
+
+__all__ = ["STATIC", "router", "static_files"]
+
+STATIC = Path(__file__).parent.parent / "static"
+
+_FALLBACK_PAGE = """<!doctype html><meta charset="utf-8"><title>Seep</title>
+<p>The Seep server is running, but its page (seep/web/static/index.html) is missing.</p>"""
+
+
+def _page(name: str) -> Response:
+    path = STATIC / name
+    if not path.is_file():
+        path = STATIC / "index.html"
+    if not path.is_file():
+        return HTMLResponse(_FALLBACK_PAGE)
+    return FileResponse(path, media_type="text/html")
+
+
+def router() -> APIRouter:
+    """``/``, ``/t/{code}``, ``/replay/{code}`` (the single page app), ``/how-to-play`` and
+    ``/favicon.ico``; HEAD answers as GET does, for health checks. None is in the OpenAPI."""
+    pages = APIRouter(include_in_schema=False)
+
+    @pages.api_route("/", methods=["GET", "HEAD"])
+    async def lobby() -> Response:
+        return _page("index.html")
+
+    @pages.api_route("/t/{code}", methods=["GET", "HEAD"])
+    async def table_page(code: str) -> Response:
+        return _page("index.html")
+
+    @pages.api_route("/replay/{code}", methods=["GET", "HEAD"])
+    async def replay_page(code: str) -> Response:
+        return _page("index.html")
+
+    @pages.api_route("/favicon.ico", methods=["GET", "HEAD"])
+    async def favicon() -> Response:
+        # An SVG under the name browsers ask for: every page links it (index, how to play).
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
+    @pages.api_route("/how-to-play", methods=["GET", "HEAD"])
+    async def how_to_play() -> Response:
+        return _page("how-to-play.html")
+
+    return pages
+
+
+def static_files() -> StaticFiles:
+    """The page's files under ``/static`` (an app mounts them: a router cannot)."""
+    return StaticFiles(directory=STATIC, check_dir=False)
