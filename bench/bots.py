@@ -32,7 +32,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 from seep.bots import DIFFICULTIES, make_bot
 from seep.bots.ismcts import IsmctsBot
-from seep.engine import PHASE_BID, PHASE_OVER, Position
+from seep.codes import PHASE_BID, PHASE_OVER
+from seep.engine import Position
 from seep.view import View
 
 LEVELS = ("easy", "medium", "hard", "expert")

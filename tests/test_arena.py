@@ -70,7 +70,7 @@ import random
 from typing import Any
 
 from seep.bots import Decision, register
-from seep.engine import PHASE_PLAY, THROW, make_code
+from seep.codes import PHASE_PLAY, THROW, make_code
 from seep.errors import SeepError
 from seep.moves import Move
 from seep.view import View

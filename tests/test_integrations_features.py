@@ -9,7 +9,8 @@ import pytest
 
 np = pytest.importorskip("numpy")
 
-from seep.engine import CAPTURE, Position  # noqa: E402
+from seep.codes import CAPTURE  # noqa: E402
+from seep.engine import Position  # noqa: E402
 from seep.integrations.actions import MoveBuilder  # noqa: E402
 from seep.integrations.features import (  # noqa: E402
     MOVE_FEATURE_NAMES,

@@ -105,7 +105,7 @@ class Move(int):
 
     @property
     def action_id(self) -> int:
-        """The action as an int (``seep.engine.THROW`` …)."""
+        """The action as an int (``seep.codes.THROW`` …)."""
         return code_action(self)
 
     @property

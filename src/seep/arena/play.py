@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..bots import Bot, make_bot
-from ..engine import CAPTURE, REDEAL, code_action, code_houses, code_loose
+from ..codes import CAPTURE, REDEAL, code_action, code_houses, code_loose
 from ..errors import SeepError
 from ..moves import Move
 from ..options import Rules
