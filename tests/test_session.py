@@ -12,11 +12,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from builders import finished_position
+from reference_match import Match
 from seep import IllegalMoveError, InvalidPositionError, MalformedMoveError, Rules
 from seep.baazi import settle_deal
 from seep.format import position_from_dict
-from seep.match import Match, deal_result
 from seep.moves import Move
+from seep.scoring import deal_result
 from seep.session import Session
 from test_match import CASES
 

@@ -55,13 +55,6 @@ from .codes import (
     SH_HOUSES,
     SH_VALUE,
     THROW,
-    code_action,
-    code_card,
-    code_house,
-    code_houses,
-    code_loose,
-    code_value,
-    make_code,
 )
 from .errors import IllegalMoveError, InvalidPositionError
 from .floor import ALL_UNIONS, MAXIMAL_UNIONS, floor_index, group_unions, split_cards

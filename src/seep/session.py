@@ -19,9 +19,10 @@ and Gymnasium environments, the ``seep demo``) used to work out for itself:
 * docs/format.md game records (:meth:`Session.to_record`, :meth:`Session.from_record`,
   :meth:`Session.replay` for stored moves, :meth:`Session.steps` to walk through a record).
 
-Deals are shuffled as :class:`seep.match.Match` shuffles them (the same ``seed`` gives the same
-deals), unless ``deal_seeds`` (deal index -> shuffle seed) says otherwise, or a deal is given
-as a start position or a deck in deal order (an OpenSpiel chance player deals card by card).
+Deals are shuffled by :func:`deal_seed` and the first dealer drawn by :func:`first_dealer` (the
+same ``seed`` gives the same deals), unless ``deal_seeds`` (deal index -> shuffle seed) says
+otherwise, or a deal is given as a start position or a deck in deal order (an OpenSpiel chance
+player deals card by card).
 
 >>> import random
 >>> s = Session(seed=7, deals=2)
@@ -59,6 +60,7 @@ keep no history, no ``final`` position and no throwaway next deal of its own:
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -67,12 +69,30 @@ from .baazi import settle_deal
 from .engine import Position
 from .errors import IllegalMoveError, InvalidPositionError
 from .format import position_from_dict
-from .match import deal_result, deal_seed, first_dealer, replay_record
 from .moves import Move, move_code
 from .options import Rules
+from .scoring import deal_result
 from .verify import verify_move
 
-__all__ = ["DealOutcome", "Session", "Standing"]
+__all__ = [
+    "DealOutcome",
+    "Session",
+    "Standing",
+    "deal_seed",
+    "first_dealer",
+    "replay_record",
+]
+
+
+def deal_seed(match_seed: int, deal_index: int) -> int:
+    """The shuffle seed of deal ``deal_index`` of a match: a pure function of the match seed."""
+    return random.Random(f"seep-deal:{match_seed}:{deal_index}").randrange(1 << 62)
+
+
+def first_dealer(match_seed: int, players: int = 4) -> int:
+    """The first dealer of a match (A2: chosen at random): a pure function of the match seed
+    (a seat below ``players``)."""
+    return random.Random(f"seep-dealer:{match_seed}").randrange(players)
 
 
 class Standing(NamedTuple):
@@ -132,8 +152,9 @@ def _length(name: str, value: int | None) -> int | None:
 class Session:
     """A match being played: the deal in play, the finished deals, their moves.
 
-    ``rules`` and ``seed`` are those of :class:`seep.match.Match` (``seed`` fixes the shuffles
-    and, when ``dealer`` is ``None``, the first dealer). ``deals`` and ``baazis`` set the
+    ``rules`` are the options (a preset name, a mapping or :class:`~seep.options.Rules`);
+    ``seed`` fixes the shuffles (:func:`deal_seed`) and, when ``dealer`` is ``None``, the first
+    dealer (:func:`first_dealer`). ``deals`` and ``baazis`` set the
     match length: the match is over at the end of the deal that makes either count (``None``:
     no limit; neither: the match never ends by itself). ``deal_seeds`` maps a deal's index
     (0, 1, ...) to its shuffle seed, called once as each deal is dealt. ``start`` is the first
@@ -528,7 +549,7 @@ class Session:
         """The session a record holds, replayed and checked move by move (raises
         :class:`~seep.errors.InvalidPositionError` or :class:`~seep.errors.IllegalMoveError`
         naming the deal and move). Its last deal stays on show, finished or not; later deals
-        are shuffled from the record's ``seed`` as :class:`~seep.match.Match` does."""
+        are shuffled from the record's ``seed`` (:func:`deal_seed`)."""
         session: Session | None = None
         for step in cls.steps(record, deals=deals, baazis=baazis):
             session = step
@@ -578,3 +599,49 @@ class Session:
             self.play(mv, seat if isinstance(seat, int) and not isinstance(seat, bool) else None)
             n += 1
         return n
+
+
+def replay_record(
+    record: Mapping[str, Any],
+) -> Iterator[tuple[dict[str, Any] | None, dict[str, Any]]]:
+    """Replay a docs/format.md game record, yielding ``(move, position after it)`` pairs (the move
+    is ``None`` for each deal's start). Raises :class:`IllegalMoveError` at the first illegal move
+    and :class:`InvalidPositionError` when a stored start or result disagrees with the replay.
+    """
+    if not isinstance(record, Mapping) or record.get("format", "seep/1") != "seep/1":
+        raise InvalidPositionError("a game record is a JSON object with format 'seep/1'")
+    deals = record.get("deals")
+    if not isinstance(deals, list):
+        raise InvalidPositionError("a game record needs a list 'deals'")
+    rules = Rules.parse(record.get("rules", "standard"))
+    for i, deal in enumerate(deals):
+        if not isinstance(deal, Mapping) or "start" not in deal or "moves" not in deal:
+            raise InvalidPositionError(f"deal {i + 1} of the record needs 'start' and 'moves'")
+        pos = position_from_dict(deal["start"])
+        if pos.rules != rules:
+            raise InvalidPositionError(f"deal {i + 1}: its rules differ from the record's")
+        yield None, pos.to_dict()
+        for j, mv in enumerate(deal["moves"]):
+            try:
+                code = Move.from_dict(mv)
+                verify_move(pos, code)
+            except IllegalMoveError as exc:  # a malformed move too: its place is named
+                raise type(exc)(f"deal {i + 1}, move {j + 1}: {exc}") from None
+            seat = mv.get("seat") if isinstance(mv, Mapping) else None
+            if seat is not None and seat != pos.to_move:
+                raise InvalidPositionError(
+                    f"deal {i + 1}, move {j + 1}: recorded for seat {seat} but seat "
+                    f"{pos.to_move} is to move"
+                )
+            pos.push(code)
+            yield Move(code).to_dict(), pos.to_dict()
+        if "result" in deal:
+            if not pos.is_over():
+                raise InvalidPositionError(f"deal {i + 1} has a result but is not over")
+            got = deal_result(pos)
+            want = deal["result"]
+            for key in ("points", "sweeps", "score"):
+                if key in want and want[key] != got[key]:
+                    raise InvalidPositionError(
+                        f"deal {i + 1}: recorded {key} {want[key]} but the replay gives {got[key]}"
+                    )
