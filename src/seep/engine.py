@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Final, NamedTuple
 
 from . import scoring
-from .baazi import settle_deal
+from .baazi import settle
 from .cards import (
     CARD_NAMES,
     VALUE,
@@ -1103,7 +1103,7 @@ class Position:
 
     def next_deal(self, seed: int) -> Position:
         """The next deal's bid-phase position, with the match updated (R44-R47, R9, R10, A27:
-        :func:`seep.baazi.settle_deal`).
+        :func:`seep.baazi.settle`).
 
         Raises :class:`IllegalMoveError` if this deal is not over.
         """
@@ -1111,15 +1111,7 @@ class Position:
             raise IllegalMoveError(
                 f"the deal is not over ({self.plays} of 48 plays made): no next deal yet"
             )
-        pts, bon = self.card_points(), self.majority_bonus()
-        s = settle_deal(
-            self.rules,
-            self.dealer,
-            self.match_diff,
-            self.match_baazis,
-            (pts[0] + bon[0], pts[1] + bon[1]),
-            (self.sweeps[0], self.sweeps[1]),
-        )
+        s = settle(self)
         return Position.new_deal(
             seed, s.dealer, self.rules, match=(s.diff, s.baazis, self.match_deals + 1)
         )

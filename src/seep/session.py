@@ -13,8 +13,8 @@ and Gymnasium environments, the ``seep demo``) used to work out for itself:
   :attr:`Session.is_over`;
 * the outcome of a finished deal (:meth:`Session.outcome`: its result, whether it ended the
   baazi and who won it, the next dealer; R42, R44-R47) while the finished deal is still on show,
-  from the pure :func:`seep.baazi.settle_deal` that :meth:`seep.engine.Position.next_deal` uses
-  too; nothing is dealt until :meth:`Session.start_next_deal`;
+  from :func:`seep.baazi.settle`, which :meth:`seep.engine.Position.next_deal` uses too;
+  nothing is dealt until :meth:`Session.start_next_deal`;
 * undo to a seat's last move, across deal boundaries (:meth:`Session.undo_to`);
 * docs/format.md game records (:meth:`Session.to_record`, :meth:`Session.from_record`,
   :meth:`Session.replay` for stored moves, :meth:`Session.steps` to walk through a record).
@@ -65,7 +65,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from .baazi import settle_deal
+from .baazi import settle
 from .engine import Position
 from .errors import IllegalMoveError, InvalidPositionError
 from .format import position_from_dict
@@ -289,15 +289,7 @@ class Session:
         pos = self._pos
         if not pos.is_over():
             return None
-        pts, bon = pos.card_points(), pos.majority_bonus()
-        s = settle_deal(
-            pos.rules,
-            pos.dealer,
-            pos.match_diff,
-            pos.match_baazis,
-            (pts[0] + bon[0], pts[1] + bon[1]),
-            (pos.sweeps[0], pos.sweeps[1]),
-        )
+        s = settle(pos)
         number = len(self._moves)
         over = (self.deals_to_play is not None and number >= self.deals_to_play) or (
             self.baazis_to_play is not None and s.baazis[0] + s.baazis[1] >= self.baazis_to_play
