@@ -375,3 +375,14 @@ def test_copy_and_redealt() -> None:
         r.to_record()
     with pytest.raises(InvalidPositionError):
         s.redealt(Session(seed=6).position)
+
+
+def test_deal_records_are_the_history_with_its_sweeps() -> None:
+    """deal_records() holds each move's seat, code and sweep, and writes the record's moves."""
+    s = Session(seed=5)
+    play_deal(s, random.Random(5))
+    records = s.deal_records()
+    assert [(r.seat, r.code) for r in records] == list(s.history)
+    assert [r.sweep for r in records] == s.deal_sweeps()
+    assert [r.to_dict() for r in records] == s.to_record()["deals"][0]["moves"]
+    assert s.deal_records(0) == records

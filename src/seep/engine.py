@@ -58,7 +58,7 @@ from .codes import (
 )
 from .errors import IllegalMoveError, InvalidPositionError
 from .floor import ALL_UNIONS, MAXIMAL_UNIONS, floor_index, group_unions, split_cards
-from .moves import Move, parse_move
+from .moves import Move, MoveRecord, parse_move
 from .options import STANDARD, Rules
 from .verify import check, verify_move
 
@@ -858,10 +858,10 @@ class Position:
         else:
             code = move
         verify_move(self, code)
-        record = Move(code).to_dict()
         seat = self.to_move
+        assert seat is not None  # verify_move refuses every move of a finished deal
+        record = MoveRecord(seat, code).to_dict()
         self.push(code)
-        record["seat"] = seat
         return record
 
     # --- making moves ---------------------------------------------------------------------

@@ -69,7 +69,7 @@ from .baazi import settle
 from .engine import Position
 from .errors import IllegalMoveError, InvalidPositionError
 from .format import position_from_dict
-from .moves import Move, move_code
+from .moves import Move, MoveRecord, move_code
 from .options import Rules
 from .scoring import deal_result
 from .verify import verify_move
@@ -265,6 +265,14 @@ class Session:
         """The sweep bonus (R38) each move of the deal in play scored, in the order of its
         moves (a view's ``history``): 0 for a move that swept nothing."""
         return list(self._sweeps[-1])
+
+    def deal_records(self, index: int = -1) -> list[MoveRecord]:
+        """The moves of deal ``index`` (0 is the first deal; -1, the default, the deal in play)
+        as records: seat, move code and the sweep bonus each scored (R38)."""
+        return [
+            MoveRecord(s, c, w)
+            for (s, c), w in zip(self._moves[index], self._sweeps[index], strict=True)
+        ]
 
     def last_moves(self) -> list[tuple[int, int] | None]:
         """Each seat's latest move in the deal in play as (move code, sweep bonus it scored),
@@ -518,7 +526,7 @@ class Session:
                 raise InvalidPositionError(f"deal {i + 1} was redealt: its start is unknown")
             deal: dict[str, Any] = {
                 "start": start.to_dict(),
-                "moves": [dict(Move(c).to_dict(), seat=s) for s, c in moves],
+                "moves": [MoveRecord(s, c).to_dict() for s, c in moves],
             }
             if over:
                 deal["result"] = deal_result(self._finals[i] if not last else self._pos)
