@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
+from seep.arena.frozen import FROZEN, make_arena_bot
 from seep.bots import DIFFICULTIES, make_bot
-from seep.bots.registry import FROZEN
 
 sys.path.insert(0, str(Path(__file__).parent / "data"))
 from frozen_bots import replay
@@ -30,7 +30,7 @@ MEASURED: dict[str, list[dict[str, Any]]] = json.loads(
 
 @pytest.mark.parametrize("name", sorted(DATA))
 def test_frozen_bot_plays_the_frozen_moves(name: str) -> None:
-    bot = make_bot(f"{name}@1")
+    bot = make_arena_bot(f"{name}@1")
     for row in DATA[name]:
         move = bot.choose(replay(row), random.Random(row["seed"])).move
         assert int(move) == row["move"], f"{name}@1 changed its move at {row}"

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots import Bot, make_bot
+from ..bots import Bot
 from ..codes import CAPTURE, REDEAL, code_action, code_houses, code_loose
 from ..errors import SeepError
 from ..moves import Move
@@ -108,11 +108,9 @@ class BotSpec:
 
     def make(self) -> Bot:
         """A fresh bot (raises :class:`~seep.errors.SeepError` for an unknown name)."""
-        from .oracle import ARENA_ONLY  # measurement-only bots, never in the registry
+        from .frozen import make_arena_bot  # measuring instruments, never in the registry
 
-        if self.name in ARENA_ONLY:
-            return ARENA_ONLY[self.name](**dict(self.settings))
-        return make_bot(self.name, **dict(self.settings))
+        return make_arena_bot(self.name, **dict(self.settings))
 
 
 @dataclass(frozen=True, slots=True)
