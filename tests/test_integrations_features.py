@@ -174,7 +174,7 @@ def test_observation_of_the_position_is_the_views(rules: Rules) -> None:
             for name, values in _expected(view).items():
                 assert obs[OBS_FIELDS[name]].tolist() == np.float32(values).tolist(), name
             checked += 1
-        if session.is_over:
+        if session.match_over:
             break
         if session.deal_over:
             session.start_next_deal()

@@ -36,7 +36,7 @@ def play_match(s: Session, rng: random.Random) -> list[Any]:
         out = s.outcome()
         assert out is not None
         outcomes.append(out)
-        if s.is_over:
+        if s.match_over:
             return outcomes
         s.start_next_deal()
 
@@ -138,7 +138,7 @@ def test_length_by_deals() -> None:
     outs = play_match(s, random.Random(2))
     assert [o.deal for o in outs] == [1, 2, 3]
     assert [o.match_over for o in outs] == [False, False, True]
-    assert s.is_over and s.deals_finished == 3
+    assert s.match_over and s.deals_finished == 3
     with pytest.raises(IllegalMoveError, match="match is over"):
         s.start_next_deal()
 
@@ -185,7 +185,7 @@ def test_nine_point_rule_ends_the_baazi() -> None:
     scores = out.result["score"]
     loser = 0 if scores[0] < 9 else 1
     assert out.under_min[loser] and not out.under_min[1 - loser]
-    assert out.winner == 1 - loser and out.diff == 0 and s.is_over
+    assert out.winner == 1 - loser and out.diff == 0 and s.match_over
     assert out.dealer & 1 == loser
 
 
@@ -196,7 +196,7 @@ def test_min_score_option_ends_the_baazi() -> None:
     out = s.outcome()
     assert out is not None
     if any(out.under_min) and not all(out.under_min):
-        assert out.winner == (1 if out.under_min[0] else 0) and s.is_over
+        assert out.winner == (1 if out.under_min[0] else 0) and s.match_over
 
 
 # --- the outcome is what next_deal then does -----------------------------------------------------
@@ -288,7 +288,7 @@ def test_record_round_trip_and_steps() -> None:
     rec = s.to_record()
     assert len(rec["deals"]) == 3 and all("result" in d for d in rec["deals"])
     back = Session.from_record(rec, deals=3)
-    assert back.to_record() == rec and back.is_over
+    assert back.to_record() == rec and back.match_over
     steps = [(x.deal_number, x.moves_made) for x in Session.steps(rec)]
     assert len(steps) == 3 + sum(len(d["moves"]) for d in rec["deals"])
     moves = [m for d in rec["deals"] for m in d["moves"]]

@@ -10,7 +10,7 @@ and Gymnasium environments, the ``seep demo``) used to work out for itself:
   reason when it is illegal (:meth:`Session.play_legal` takes a code of the position's own
   ``legal_codes()`` unchecked: already decided);
 * the match length, a number of deals or of baazis or both (whichever comes first), and
-  :attr:`Session.is_over`;
+  :attr:`Session.match_over`;
 * the outcome of a finished deal (:meth:`Session.outcome`: its result, whether it ended the
   baazi and who won it, the next dealer; R42, R44-R47) while the finished deal is still on show,
   from :func:`seep.baazi.settle`, which :meth:`seep.engine.Position.next_deal` uses too;
@@ -27,7 +27,7 @@ player deals card by card).
 >>> import random
 >>> s = Session(seed=7, deals=2)
 >>> rng = random.Random(0)
->>> while not s.is_over:
+>>> while not s.match_over:
 ...     if s.deal_over:
 ...         _ = s.start_next_deal()
 ...     _ = s.play(rng.choice(s.position.legal_codes()))
@@ -237,8 +237,9 @@ class Session:
         return len(self._finals) + (1 if self._pos.is_over() else 0)
 
     @property
-    def is_over(self) -> bool:
-        """True when the deal on show is over and ends the match (its length reached)."""
+    def match_over(self) -> bool:
+        """True when the deal on show is over and ends the match (its length reached). A
+        property, as :attr:`deal_over` is; ``position.is_over()`` is the deal's."""
         out = self.outcome()
         return out is not None and out.match_over
 
@@ -346,7 +347,7 @@ class Session:
             if pos.is_over():
                 raise IllegalMoveError(
                     "the match is over"
-                    if self.is_over
+                    if self.match_over
                     else f"deal {len(self._moves)} is over: the next deal has not been dealt"
                 )
             verify_move(pos, code)  # raises with the reason

@@ -303,7 +303,7 @@ def play_game(config: MatchConfig, pair: int, seating: int) -> GameResult:
         sweep_points[1] += pos.sweeps[1 - a_team]
         under[0] += outcome.under_min[a_team]  # R46 as the match applies it
         under[1] += outcome.under_min[1 - a_team]
-        if session.is_over:
+        if session.match_over:
             if baazis and outcome.winner is not None:
                 winner = 0 if outcome.winner == a_team else 1
             break
