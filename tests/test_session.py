@@ -116,13 +116,13 @@ def test_moves_are_checked_once_with_reasons() -> None:
     with pytest.raises(IllegalMoveError, match="bid"):
         s.play(illegal)
     with pytest.raises(IllegalMoveError, match=f"seat {bidder} is to move"):
-        s.check(pos.legal_codes()[0], seat=(bidder + 1) % 4)
+        s.verify(pos.legal_codes()[0], seat=(bidder + 1) % 4)
     with pytest.raises(MalformedMoveError):
         s.play({"action": "fly"})
     with pytest.raises(MalformedMoveError):
         s.play(None)  # type: ignore[arg-type]
     assert s.moves_made == 0
-    code = s.check(Move(pos.legal_codes()[0]).to_dict(), seat=bidder)
+    code = s.verify(Move(pos.legal_codes()[0]).to_dict(), seat=bidder)
     assert s.play(code) == (bidder, code)
     play_deal(s, random.Random(0))
     with pytest.raises(IllegalMoveError, match="deal 1 is over"):

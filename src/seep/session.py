@@ -6,7 +6,7 @@ and Gymnasium environments, the ``seep demo``) used to work out for itself:
 
 * the (seat, move code) history of every deal (:attr:`Session.history` for the deal in play,
   what :meth:`seep.view.View.from_position` takes), and each seat's last move;
-* each move checked once (:meth:`Session.check`, :meth:`Session.play`), with the engine's
+* each move checked once (:meth:`Session.verify`, :meth:`Session.play`), with the engine's
   reason when it is illegal (:meth:`Session.play_legal` takes a code of the position's own
   ``legal_codes()`` unchecked: already decided);
 * the match length, a number of deals or of baazis or both (whichever comes first), and
@@ -329,17 +329,22 @@ class Session:
     def _code(self, move: int | Mapping[str, Any] | str) -> int:
         return move_code(move)
 
-    def check(self, move: int | Mapping[str, Any] | str, seat: int | None = None) -> int:
+    def verify(self, move: int | Mapping[str, Any] | str, seat: int | None = None) -> int:
         """The code of ``move`` (a code, a docs/format.md move or notation) if it is legal now, for
         ``seat`` when given; raises :class:`~seep.errors.IllegalMoveError` saying why not
-        (:class:`~seep.errors.MalformedMoveError` for a move that does not parse). A move
-        checked here is not checked again by :meth:`play`."""
+        (:class:`~seep.errors.MalformedMoveError` for a move that does not parse), as
+        :func:`seep.verify.verify_move` does (:func:`seep.verify.check` answers with the
+        refusal instead). A move verified here is not checked again by :meth:`play`."""
         code = self._code(move)
-        self._verify(code, seat)
+        self._verify_code(code, seat)
         self._checked = code
         return code
 
-    def _verify(self, code: int, seat: int | None) -> None:
+    #: The old name of :meth:`verify`, kept only for ``src/seep/web/tables.py`` until it calls
+    #: ``session.verify`` (issue 24); goes then.
+    check = verify
+
+    def _verify_code(self, code: int, seat: int | None) -> None:
         pos = self._pos
         if seat is not None and seat != pos.to_move and not pos.is_over():
             raise IllegalMoveError(f"seat {pos.to_move} is to move, not seat {seat}")
@@ -354,11 +359,11 @@ class Session:
             raise IllegalMoveError(f"{code:#x} is not a legal move here")  # pragma: no cover
 
     def play(self, move: int | Mapping[str, Any] | str, seat: int | None = None) -> tuple[int, int]:
-        """Check (unless :meth:`check` just did) and make a move of the seat to move;
-        returns (seat, move code). Raises as :meth:`check` does, changing nothing."""
+        """Check (unless :meth:`verify` just did) and make a move of the seat to move;
+        returns (seat, move code). Raises as :meth:`verify` does, changing nothing."""
         code = move if type(move) is int else self._code(move)
         if code != self._checked or (seat is not None and seat != self._pos.to_move):
-            self._verify(code, seat)
+            self._verify_code(code, seat)
         return self.play_legal(code)
 
     def play_legal(self, code: int) -> tuple[int, int]:

@@ -271,7 +271,7 @@ def play_game(config: MatchConfig, pair: int, seating: int) -> GameResult:
             seconds[side[seat]] += clock() - t0
             code = int(decision.move)
             try:
-                session.check(code)
+                session.verify(code)
             except SeepError:
                 raise BotError(
                     f"bot {specs[side[seat]].label!r} on seat {seat} chose an illegal move "
