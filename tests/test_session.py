@@ -292,7 +292,7 @@ def test_record_round_trip_and_steps() -> None:
     steps = [(x.deal_number, x.moves_made) for x in Session.steps(rec)]
     assert len(steps) == 3 + sum(len(d["moves"]) for d in rec["deals"])
     moves = [m for d in rec["deals"] for m in d["moves"]]
-    assert s2.replay(moves) == len(moves)
+    assert s2.restore(moves) == len(moves)
     assert s2.to_record() == rec
 
 
