@@ -1,4 +1,4 @@
-"""The frozen bots (``name@1``): today's presets as they were before issue 14, kept playing the
+"""The frozen bots (``name@1``): the difficulties as they were before issue 14, kept playing the
 same moves so that the new bots are measured against them (``seep arena expert expert@1``).
 
 They are measuring instruments, not players: the bot registry (:data:`seep.bots.BOTS`, the
@@ -39,12 +39,12 @@ def make_arena_bot(name: str, **settings: Any) -> Bot:
     if name in ARENA_ONLY:
         return ARENA_ONLY[name](**settings)
     if name in FROZEN:
-        base, preset = FROZEN[name]
+        base, fixed = FROZEN[name]
         if base == "ismcts@1":
             from .ismcts_v1 import IsmctsBotV1  # the costly import, only when asked
 
-            return IsmctsBotV1(**{**preset, **settings})
-        return make_bot(base, **{**preset, **settings})
+            return IsmctsBotV1(**{**fixed, **settings})
+        return make_bot(base, **{**fixed, **settings})
     try:
         return make_bot(name, **settings)
     except UnknownBotError:

@@ -1,4 +1,4 @@
-"""The registry of bots by name, the difficulty presets, and :func:`make_bot`. The frozen
+"""The registry of bots by name, the difficulties, and :func:`make_bot`. The frozen
 ``name@1`` bots that the new ones are measured against are the arena's
 (:mod:`seep.arena.frozen`), not the registry's.
 
@@ -29,9 +29,10 @@ _SEARCH: dict[str, Any] = {
     "duty_first": True,
     "endgame": 8,
 }
-#: Difficulty presets: a bot name and its settings. Budgets in playouts and in ``work`` (legal
-#: moves looked at), not milliseconds, so that a preset plays the same moves from the same seed
-#: on any machine and under any load (the arena's figures reproduce exactly); on one core of the
+#: Difficulties: a bot name and its settings ("preset" alone means a rules preset,
+#: :data:`seep.options.PRESETS`). Budgets in playouts and in ``work`` (legal moves looked at),
+#: not milliseconds, so that a difficulty plays the same moves from the same seed on any
+#: machine and under any load (the arena's figures reproduce exactly); on one core of the
 #: reference machine ``hard`` and ``expert`` take at most 0.1 s and 1 s per move
 #: (``python bench/move_cost.py hard --deals 6 --every 1 --repeat 3 --limit 100``, and
 #: ``expert --deals 2 --every 1 --repeat 3 --limit 1000``).
@@ -56,8 +57,8 @@ def make_bot(name: str, **settings: Any) -> Bot:
     (``easy``, ``medium``, ``hard``, ``expert``), with optional settings."""
     _load_builtin()
     if name in DIFFICULTIES:
-        base, preset = DIFFICULTIES[name]
-        return BOTS[base](**{**preset, **settings})
+        base, fixed = DIFFICULTIES[name]
+        return BOTS[base](**{**fixed, **settings})
     factory = BOTS.get(name)
     if factory is None:
         known = ", ".join([*BOTS, *DIFFICULTIES])
