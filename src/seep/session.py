@@ -1,8 +1,8 @@
 """Sessions: a match as it is played, the one game loop every interface drives.
 
-A :class:`Session` holds the deal in play and every deal before it, and answers what each
-interface (the arena, the terminal game and replay, the web table, the OpenSpiel, PettingZoo
-and Gymnasium environments, the ``seep demo``) used to work out for itself:
+A :class:`Session` holds the deal in play and every deal before it, and answers, once for
+every interface (the arena, the terminal game and replay, the web table, the OpenSpiel,
+PettingZoo and Gymnasium environments, the ``seep demo``):
 
 * the (seat, move code) history of every deal (:attr:`Session.history` for the deal in play,
   what :meth:`seep.view.View.from_position` takes), and each seat's last move;
@@ -34,28 +34,17 @@ player deals card by card).
 >>> s.deal_number, s.outcome().match_over, len(s.to_record()["deals"])
 (2, True, 2)
 
-**The web table** (``seep.web.tables.Table``) is meant to drive a session like this, and then
-keep no history, no ``final`` position and no throwaway next deal of its own:
-
-* ``start()``: ``self.session = Session(preset, seed=seed, deals=..., baazis=...)`` from the
-  table settings (``parse_settings`` gives one of the two);
-* ``check_move()``: its turn and version checks, then ``code = session.check(move, seat=seat)``
-  (:class:`~seep.errors.MalformedMoveError` -> ``malformed_move``, caught before its base
-  class :class:`~seep.errors.IllegalMoveError` -> ``illegal_move``); the move is stored, then
-  ``apply()`` is ``session.play(code)``, which does not check it a second time;
-* ``view(seat)``: ``View.from_position(session.position, seat, session.history)``;
-* ``last_moves()``: :meth:`Session.last_moves`, each code as its move dict;
-* ``summary()``: ``session.outcome()`` (``None`` while the deal runs), ``to_dict()`` plus
-  ``captured`` and ``ready``;
-* ``match_info()``: deals, diff and baazis from :meth:`Session.standing` (a finished deal on
-  show counts), ``history`` from :meth:`Session.results`;
-* ``advance()``: ``session.start_next_deal()`` unless ``outcome().match_over``; at the end the
-  finished deal stays on show as ``session.position``;
-* practice ``undo(seat)``: ``session.undo_to(seat)`` returns how many moves went (to keep
-  today's "this deal only", refuse first when ``seat`` has no move in ``session.history``);
-  ``moves_made`` is ``session.moves_made``;
-* ``record()``: ``session.to_record(unfinished=False)``;
-* restoring from the store: ``session.replay(stored_moves)``.
+**The web table** drives a session too, and keeps no history, no finished position and no
+next deal of its own: a player's move is verified once (:meth:`Session.verify`, the turn and the
+rules; :class:`~seep.errors.MalformedMoveError` before its base class
+:class:`~seep.errors.IllegalMoveError`), stored, then made with :meth:`Session.play`, which
+does not check it again; each seat's view is ``View.from_position(session.position, seat,
+session.history)``; a finished deal's summary is :meth:`Session.outcome`, the match
+:meth:`Session.standing` and :meth:`Session.results`; the next deal is
+:meth:`Session.start_next_deal` unless ``outcome().match_over`` (the last deal stays on show);
+practice undo is :meth:`Session.undo_to`; the published record is ``to_record(unfinished=False)``
+(a running deal's start shows every hand); and a restarted server makes the stored moves again
+with :meth:`Session.restore`.
 """
 
 from __future__ import annotations
