@@ -52,7 +52,7 @@ COMPILED_MODULES = (
     "bots/likelihood",
     # The frozen search (expert@1, hard@1): the arena's yardstick, compiled as it was when it
     # was today's search (the same moves, tests/bots/test_frozen_bots.py).
-    "bots/ismcts_v1",
+    "arena/ismcts_v1",
     # OpenSpiel's python_seep state: what a rollout asks on every action.
     "integrations/spielcore",
 )

@@ -30,9 +30,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
-from seep.bots import DIFFICULTIES, make_bot
+from seep.arena.frozen import make_arena_bot
+from seep.bots import DIFFICULTIES
 from seep.bots.ismcts import IsmctsBot
-from seep.engine import PHASE_BID, PHASE_OVER, Position
+from seep.codes import PHASE_BID, PHASE_OVER
+from seep.engine import Position
 from seep.view import View
 
 LEVELS = ("easy", "medium", "hard", "expert")
@@ -95,7 +97,7 @@ def sample_views(count: int, seeds: itertools.count[int]) -> list[View]:
 
 def ms_per_move(name: str, views: list[View], clock: Callable[[], float]) -> float:
     """Mean milliseconds per ``choose`` of the bot or preset ``name`` over ``views``."""
-    bot = make_bot(name)
+    bot = make_arena_bot(name)
     rng = random.Random(2)
     start = clock()
     for view in views:

@@ -34,7 +34,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 from seep.bots import Decision, make_bot, register
-from seep.engine import PHASE_OVER, Position
+from seep.codes import PHASE_OVER
+from seep.engine import Position
 from seep.integrations.features import MOVE_FEATURE_NAMES, MOVE_FEATURES, candidates
 from seep.moves import Move
 from seep.view import View

@@ -16,7 +16,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 from seep import svg
-from seep.engine import THROW, Position, code_action
+from seep.codes import THROW, code_action
+from seep.engine import Position
 
 
 def sample(seed: int, plays: int) -> Position:

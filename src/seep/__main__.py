@@ -182,7 +182,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "arena":
         return run_arena(args)
     if args.command == "train":
-        return run_train(args)
+        from .arena import self_play_records  # the arena plays; the bots' module only learns
+
+        return run_train(args, self_play_records)
     if args.command == "serve":
         return serve_web(
             args.host,

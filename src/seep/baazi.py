@@ -1,8 +1,9 @@
 """Baazi accounting: what a finished deal does to the match (R44-R47, R9, R10), as one pure
-function of the numbers, with no position and no next deal.
+function of the numbers (:func:`settle_deal`), with no position and no next deal, and
+:func:`settle`, the one place a finished position is settled by it.
 
-:meth:`seep.engine.Position.next_deal` applies it to deal the next deal; :mod:`seep.session`
-applies it to tell the deal's outcome (did the baazi end, who won it, who deals next) while the
+:meth:`seep.engine.Position.next_deal` settles a deal to deal the next one; :mod:`seep.session`
+settles it to tell the deal's outcome (did the baazi end, who won it, who deals next) while the
 finished deal is still on show.
 
 >>> from seep.options import Rules
@@ -15,11 +16,14 @@ Settlement(diff=0, baazis=(1, 0), winner=0, dealer=3, under_min=(False, False))
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from .options import Rules
 
-__all__ = ["Settlement", "settle_deal"]
+if TYPE_CHECKING:
+    from .engine import Position
+
+__all__ = ["Settlement", "settle", "settle_deal"]
 
 
 class Settlement(NamedTuple):
@@ -92,3 +96,18 @@ def settle_deal(
         lead = diff if dteam == 0 else -diff
         new_dealer = (dealer + 1) % n if lead > 0 else dealer
     return Settlement(diff, won, winner, new_dealer, low)
+
+
+def settle(pos: Position) -> Settlement:
+    """The match after the finished deal ``pos`` (R42, R44-R47, R9, R10, A27): :func:`settle_deal`
+    of its dealer, the match before it, each team's card points with the majority bonus (R5,
+    option ``majority_bonus``) and sweeps (R38). The position is not checked to be over."""
+    pts, bon = pos.card_points(), pos.majority_bonus()
+    return settle_deal(
+        pos.rules,
+        pos.dealer,
+        pos.match_diff,
+        pos.match_baazis,
+        (pts[0] + bon[0], pts[1] + bon[1]),
+        (pos.sweeps[0], pos.sweeps[1]),
+    )

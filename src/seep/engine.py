@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Final, NamedTuple
 
 from . import scoring
-from .baazi import settle_deal
+from .baazi import settle
 from .cards import (
     CARD_NAMES,
     VALUE,
@@ -37,7 +37,6 @@ from .cards import (
     team_names,
 )
 from .codes import (
-    ACTION_NAMES,
     BID,
     BREAK,
     BUILD,
@@ -56,50 +55,19 @@ from .codes import (
     SH_HOUSES,
     SH_VALUE,
     THROW,
-    code_action,
-    code_card,
-    code_house,
-    code_houses,
-    code_loose,
-    code_value,
-    make_code,
 )
 from .errors import IllegalMoveError, InvalidPositionError
 from .floor import ALL_UNIONS, MAXIMAL_UNIONS, floor_index, group_unions, split_cards
-from .moves import Move, parse_move
+from .moves import Move, MoveRecord, parse_move
 from .options import STANDARD, Rules
 from .verify import check, verify_move
 
-# The move-code and phase names are defined in seep.codes; they are importable from here too
-# because every caller of the engine needs them.
+# The move-code and phase names live in seep.codes alone: import them from there.
 __all__ = [
-    "ACTION_NAMES",
-    "BID",
-    "BREAK",
-    "BUILD",
-    "CAPTURE",
-    "CEMENT",
-    "PHASE_BID",
-    "PHASE_NAMES",
-    "PHASE_OVER",
-    "PHASE_PLAY",
-    "REDEAL",
-    "SH_ACTION",
-    "SH_CARD",
-    "SH_HOUSE",
-    "SH_VALUE",
-    "THROW",
     "Position",
     "Undo",
     "UndoTuple",
-    "code_action",
-    "code_card",
-    "code_house",
-    "code_houses",
-    "code_loose",
-    "code_value",
     "house_text",
-    "make_code",
     "perft",
     "table_text",
 ]
@@ -890,10 +858,10 @@ class Position:
         else:
             code = move
         verify_move(self, code)
-        record = Move(code).to_dict()
         seat = self.to_move
+        assert seat is not None  # verify_move refuses every move of a finished deal
+        record = MoveRecord(seat, code).to_dict()
         self.push(code)
-        record["seat"] = seat
         return record
 
     # --- making moves ---------------------------------------------------------------------
@@ -1135,7 +1103,7 @@ class Position:
 
     def next_deal(self, seed: int) -> Position:
         """The next deal's bid-phase position, with the match updated (R44-R47, R9, R10, A27:
-        :func:`seep.baazi.settle_deal`).
+        :func:`seep.baazi.settle`).
 
         Raises :class:`IllegalMoveError` if this deal is not over.
         """
@@ -1143,15 +1111,7 @@ class Position:
             raise IllegalMoveError(
                 f"the deal is not over ({self.plays} of 48 plays made): no next deal yet"
             )
-        pts, bon = self.card_points(), self.majority_bonus()
-        s = settle_deal(
-            self.rules,
-            self.dealer,
-            self.match_diff,
-            self.match_baazis,
-            (pts[0] + bon[0], pts[1] + bon[1]),
-            (self.sweeps[0], self.sweeps[1]),
-        )
+        s = settle(self)
         return Position.new_deal(
             seed, s.dealer, self.rules, match=(s.diff, s.baazis, self.match_deals + 1)
         )

@@ -48,7 +48,7 @@ class IllegalMoveError(SeepError):
     """A move that is not legal in the position; the message says why.
 
     When the rules refuse the move (:func:`seep.verify.verify_move`, so
-    :meth:`Position.play <seep.engine.Position.play>` and a session's ``check`` / ``play``),
+    :meth:`Position.play <seep.engine.Position.play>` and a session's ``verify`` / ``play``),
     :attr:`refusal` is the :class:`~seep.verify.Refusal` of :func:`seep.verify.check`: its
     ``rule`` (``"R16"``) and ``args`` (``{"bid": 13}``) let a caller word the reason in its own
     language or person; :attr:`rule` is that rule number. Both are ``None`` for a refusal

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from .cards import CARD_NAMES, card_list, card_value, format_cards, parse_card, parse_cards
@@ -37,7 +38,7 @@ from .codes import (
 )
 from .errors import MalformedMoveError, NotationError
 
-__all__ = ["ACTIONS", "Move", "format_move", "move_code", "parse_move"]
+__all__ = ["ACTIONS", "Move", "MoveRecord", "format_move", "move_code", "parse_move"]
 
 ACTIONS: dict[str, int] = {name: i for i, name in enumerate(ACTION_NAMES)}
 # The fields each action carries in docs/format.md, in the order they are written.
@@ -105,7 +106,7 @@ class Move(int):
 
     @property
     def action_id(self) -> int:
-        """The action as an int (``seep.engine.THROW`` …)."""
+        """The action as an int (``seep.codes.THROW`` …)."""
         return code_action(self)
 
     @property
@@ -364,3 +365,26 @@ def _int_field(data: Mapping[str, Any], key: str, name: str, lo: int, hi: int) -
     if not lo <= value <= hi:
         raise MalformedMoveError(f"{name} move: {key!r} must be {lo}..{hi}, got {value}")
     return value
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRecord:
+    """A move as a game log holds it: the ``seat`` that made it, its ``code`` and the sweep
+    bonus it scored (R38; 0 for a move that swept nothing). Records, the web's move messages
+    and the protocol's logs write it with :meth:`to_dict`.
+
+    >>> from seep.cards import parse_card
+    >>> MoveRecord(2, Move.throw(parse_card("KH"))).to_dict()
+    {'action': 'throw', 'card': 'KH', 'seat': 2}
+    """
+
+    seat: int
+    code: int
+    sweep: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        """The docs/format.md move with its ``seat`` (the sweep is not part of it: a reader
+        replays the move and finds it)."""
+        out = Move(self.code).to_dict()
+        out["seat"] = self.seat
+        return out

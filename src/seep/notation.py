@@ -28,9 +28,24 @@ house, as in docs/format.md.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
-from .cards import format_cards, seat_names, team_names
+from .cards import RANKS, cards_of_mask, format_cards, seat_names, team_names
+from .codes import (
+    BID,
+    BUILD,
+    CAPTURE,
+    CEMENT,
+    REDEAL,
+    THROW,
+    code_action,
+    code_card,
+    code_house,
+    code_houses,
+    code_loose,
+    code_value,
+)
 from .engine import Position
 from .errors import NotationError
 from .floor import split_cards
@@ -39,15 +54,119 @@ from .moves import format_move, parse_move
 from .options import PRESETS, Rules
 
 __all__ = [
+    "card_text",
+    "cards_text",
     "format_house",
     "format_move",
     "format_position",
     "house_sets",
+    "move_words",
     "parse_move",
     "parse_position",
     "seat_names",
     "team_names",
 ]
+
+
+# --- moves in words ---------------------------------------------------------------------------
+
+_SUIT_SYMBOLS = "♠♥♦♣"
+
+
+def card_text(card: int) -> str:
+    """A card as players write it: ``10♦``, ``A♠``, ``K♥``.
+
+    >>> from seep.cards import parse_card, parse_cards
+    >>> card_text(parse_card("TD")), cards_text(parse_cards("TD 5S"))
+    ('10♦', '5♠ and 10♦')
+    """
+    rank = RANKS[card >> 2]
+    return ("10" if rank == "T" else rank) + _SUIT_SYMBOLS[card & 3]
+
+
+def cards_text(mask: int, limit: int = 6) -> str:
+    """Cards of a set in words: ``3♣``, ``10♦ and 5♠``, ``2♥, 3♣ and 7♦``; long lists end
+    with ``and n more``."""
+    names = [card_text(c) for c in cards_of_mask(mask)]
+    if len(names) > limit:
+        names = [*names[: limit - 1], f"{len(names) - limit + 1} more"]
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+#: Each action's verb: the third person (a bot's reason, "7♣ captures 3♠"), the second ("you
+#: throw 9♠", the coach) and the imperative (the terminal's list of moves).
+_VERBS = {
+    BID: ("bids", "bid"),
+    REDEAL: ("shows", "show"),
+    THROW: ("throws", "throw"),
+    CAPTURE: ("captures", "capture"),
+    BUILD: ("builds", "build"),
+    CEMENT: ("adds", "add"),
+}
+_BREAK_VERBS = ("breaks", "break")
+_PERSONS = ("third", "you", "imperative")
+
+
+def move_words(
+    code: int,
+    person: str = "third",
+    card: Callable[[int], str] = card_text,
+    cards: Callable[[int], str] = cards_text,
+) -> str:
+    """A move in English, the one wording every interface uses: ``person`` is ``"third"`` (``7♣
+    captures 3♠ and 4♥``, ``builds a house of 12 from 4♥ with 8♣``: a bot's reason),
+    ``"you"`` (``you capture 3♠ and 4♥ with 7♣``: the coach) or ``"imperative"`` (``build a
+    house of 12 from 4♥ with 8♣``: a list of moves); ``card`` and ``cards`` write a card and a
+    set of cards (suit symbols by default; ``seep.cards.card_name`` and
+    ``seep.cards.format_cards`` for the terminal's names).
+
+    The card played is named before the floor's cards, and a break says which loose cards join
+    the house (R29: the card played breaks it; a loose card of the new value merges into it).
+
+    >>> from seep.moves import parse_move
+    >>> move_words(parse_move("7C x 3S 4H"))
+    '7♣ captures 3♠ and 4♥'
+    >>> move_words(parse_move("JS x H11 9C"), "you")
+    'you capture the house of 11 and 9♣ with J♠'
+    >>> move_words(parse_move("3H ^9=12 QD"), "imperative")
+    'break the house of 9 up to 12 with 3♥ (Q♦ joins it)'
+    """
+    if person not in _PERSONS:
+        raise ValueError(f"person must be one of {_PERSONS}, got {person!r}")
+    action = code_action(code)
+    forms = _VERBS.get(action, _BREAK_VERBS)
+    verb = forms[0] if person == "third" else forms[1]
+    if person == "you":
+        verb = "you " + verb
+    if action == BID:
+        return f"{verb} {code_value(code)}"
+    if action == REDEAL:
+        return f"{verb} the hand for a redeal"
+    played = card(code_card(code))
+    loose = code_loose(code)
+    if action == THROW:
+        return f"{verb} {played}"
+    if action == CAPTURE:
+        taken = [f"the house of {9 + i}" for i in range(5) if code_houses(code) >> i & 1]
+        if loose:
+            taken.append(cards(loose))
+        if person == "third":  # the card is the subject: "7♣ captures 3♠"
+            return f"{played} {verb} {' and '.join(taken)}"
+        return f"{verb} {' and '.join(taken)} with {played}"
+    value = code_value(code)
+    extra = f" with {cards(loose)}" if loose else ""
+    if action == BUILD:
+        return f"{verb} a house of {value} from {played}{extra}"
+    if action == CEMENT:
+        return f"{verb} {played}{extra} to the house of {value}"
+    # R29: the card played breaks the house; the loose cards of the new value merge into it
+    # (not "with 3♣ with Q♦", which reads as if Q♦ broke it).
+    joins = ""
+    if loose:
+        joins = f" ({cards(loose)} {'joins' if loose.bit_count() == 1 else 'join'} it)"
+    return f"{verb} the house of {code_house(code)} up to {value} with {played}{joins}"
 
 
 # --- houses ---------------------------------------------------------------------------------

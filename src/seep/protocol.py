@@ -22,9 +22,9 @@ from .counting import card_codes, count_by_card
 from .engine import Position
 from .errors import BadRequestError, InvalidRulesError, NotationError, TooManyMovesError
 from .format import position_from_dict
-from .match import deal_result
 from .moves import Move
 from .options import Rules
+from .scoring import deal_result
 from .verify import verify_move
 from .view import View
 

@@ -10,10 +10,16 @@ deal does to the match (R44-R47) is :func:`seep.baazi.settle_deal`.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .cards import mask_points
+from .errors import IllegalMoveError
 from .options import Rules
 
-__all__ = ["card_points", "deal_scores", "majority_bonus"]
+if TYPE_CHECKING:
+    from .engine import Position
+
+__all__ = ["card_points", "deal_result", "deal_scores", "majority_bonus"]
 
 Pair = tuple[int, int]
 
@@ -43,3 +49,16 @@ def deal_scores(captured: list[int], sweeps: list[int], rules: Rules) -> Pair:
     pts = card_points(captured, rules)
     bon = majority_bonus(captured, rules)
     return (pts[0] + bon[0] + sweeps[0], pts[1] + bon[1] + sweeps[1])
+
+
+def deal_result(pos: Position) -> dict[str, list[int]]:
+    """The docs/format.md ``result`` of a finished deal: per team ``points`` (R5), ``bonus``
+    (option ``majority_bonus``), ``sweeps`` (R38) and ``score`` (R42)."""
+    if not pos.is_over():
+        raise IllegalMoveError(f"the deal is not over ({pos.plays} of 48 plays made): no score yet")
+    return {
+        "points": list(pos.card_points()),
+        "bonus": list(pos.majority_bonus()),
+        "sweeps": list(pos.sweeps),
+        "score": list(pos.deal_scores()),
+    }

@@ -1,78 +1,87 @@
 """Sessions: a match as it is played, the one game loop every interface drives.
 
-A :class:`Session` holds the deal in play and every deal before it, and answers what each
-interface (the arena, the terminal game and replay, the web table, the OpenSpiel, PettingZoo
-and Gymnasium environments, the ``seep demo``) used to work out for itself:
+A :class:`Session` holds the deal in play and every deal before it, and answers, once for
+every interface (the arena, the terminal game and replay, the web table, the OpenSpiel,
+PettingZoo and Gymnasium environments, the ``seep demo``):
 
 * the (seat, move code) history of every deal (:attr:`Session.history` for the deal in play,
   what :meth:`seep.view.View.from_position` takes), and each seat's last move;
-* each move checked once (:meth:`Session.check`, :meth:`Session.play`), with the engine's
+* each move checked once (:meth:`Session.verify`, :meth:`Session.play`), with the engine's
   reason when it is illegal (:meth:`Session.play_legal` takes a code of the position's own
   ``legal_codes()`` unchecked: already decided);
 * the match length, a number of deals or of baazis or both (whichever comes first), and
-  :attr:`Session.is_over`;
+  :attr:`Session.match_over`;
 * the outcome of a finished deal (:meth:`Session.outcome`: its result, whether it ended the
   baazi and who won it, the next dealer; R42, R44-R47) while the finished deal is still on show,
-  from the pure :func:`seep.baazi.settle_deal` that :meth:`seep.engine.Position.next_deal` uses
-  too; nothing is dealt until :meth:`Session.start_next_deal`;
+  from :func:`seep.baazi.settle`, which :meth:`seep.engine.Position.next_deal` uses too;
+  nothing is dealt until :meth:`Session.start_next_deal`;
 * undo to a seat's last move, across deal boundaries (:meth:`Session.undo_to`);
 * docs/format.md game records (:meth:`Session.to_record`, :meth:`Session.from_record`,
-  :meth:`Session.replay` for stored moves, :meth:`Session.steps` to walk through a record).
+  :meth:`Session.restore` for stored moves, :meth:`Session.steps` to walk through a record).
 
-Deals are shuffled as :class:`seep.match.Match` shuffles them (the same ``seed`` gives the same
-deals), unless ``deal_seeds`` (deal index -> shuffle seed) says otherwise, or a deal is given
-as a start position or a deck in deal order (an OpenSpiel chance player deals card by card).
+Deals are shuffled by :func:`deal_seed` and the first dealer drawn by :func:`first_dealer` (the
+same ``seed`` gives the same deals), unless ``deal_seeds`` (deal index -> shuffle seed) says
+otherwise, or a deal is given as a start position or a deck in deal order (an OpenSpiel chance
+player deals card by card).
 
 >>> import random
 >>> s = Session(seed=7, deals=2)
 >>> rng = random.Random(0)
->>> while not s.is_over:
+>>> while not s.match_over:
 ...     if s.deal_over:
 ...         _ = s.start_next_deal()
 ...     _ = s.play(rng.choice(s.position.legal_codes()))
 >>> s.deal_number, s.outcome().match_over, len(s.to_record()["deals"])
 (2, True, 2)
 
-**The web table** (``seep.web.tables.Table``) is meant to drive a session like this, and then
-keep no history, no ``final`` position and no throwaway next deal of its own:
-
-* ``start()``: ``self.session = Session(preset, seed=seed, deals=..., baazis=...)`` from the
-  table settings (``parse_settings`` gives one of the two);
-* ``check_move()``: its turn and version checks, then ``code = session.check(move, seat=seat)``
-  (:class:`~seep.errors.MalformedMoveError` -> ``malformed_move``, caught before its base
-  class :class:`~seep.errors.IllegalMoveError` -> ``illegal_move``); the move is stored, then
-  ``apply()`` is ``session.play(code)``, which does not check it a second time;
-* ``view(seat)``: ``View.from_position(session.position, seat, session.history)``;
-* ``last_moves()``: :meth:`Session.last_moves`, each code as its move dict;
-* ``summary()``: ``session.outcome()`` (``None`` while the deal runs), ``to_dict()`` plus
-  ``captured`` and ``ready``;
-* ``match_info()``: deals, diff and baazis from :meth:`Session.standing` (a finished deal on
-  show counts), ``history`` from :meth:`Session.results`;
-* ``advance()``: ``session.start_next_deal()`` unless ``outcome().match_over``; at the end the
-  finished deal stays on show as ``session.position``;
-* practice ``undo(seat)``: ``session.undo_to(seat)`` returns how many moves went (to keep
-  today's "this deal only", refuse first when ``seat`` has no move in ``session.history``);
-  ``moves_made`` is ``session.moves_made``;
-* ``record()``: ``session.to_record(unfinished=False)``;
-* restoring from the store: ``session.replay(stored_moves)``.
+**The web table** drives a session too, and keeps no history, no finished position and no
+next deal of its own: a player's move is verified once (:meth:`Session.verify`, the turn and the
+rules; :class:`~seep.errors.MalformedMoveError` before its base class
+:class:`~seep.errors.IllegalMoveError`), stored, then made with :meth:`Session.play`, which
+does not check it again; each seat's view is ``View.from_position(session.position, seat,
+session.history)``; a finished deal's summary is :meth:`Session.outcome`, the match
+:meth:`Session.standing` and :meth:`Session.results`; the next deal is
+:meth:`Session.start_next_deal` unless ``outcome().match_over`` (the last deal stays on show);
+practice undo is :meth:`Session.undo_to`; the published record is ``to_record(unfinished=False)``
+(a running deal's start shows every hand); and a restarted server makes the stored moves again
+with :meth:`Session.restore`.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from .baazi import settle_deal
+from .baazi import settle
 from .engine import Position
 from .errors import IllegalMoveError, InvalidPositionError
 from .format import position_from_dict
-from .match import deal_result, deal_seed, first_dealer, replay_record
-from .moves import Move, move_code
+from .moves import Move, MoveRecord, move_code
 from .options import Rules
+from .scoring import deal_result
 from .verify import verify_move
 
-__all__ = ["DealOutcome", "Session", "Standing"]
+__all__ = [
+    "DealOutcome",
+    "Session",
+    "Standing",
+    "deal_seed",
+    "first_dealer",
+    "replay_record",
+]
+
+
+def deal_seed(match_seed: int, deal_index: int) -> int:
+    """The shuffle seed of deal ``deal_index`` of a match: a pure function of the match seed."""
+    return random.Random(f"seep-deal:{match_seed}:{deal_index}").randrange(1 << 62)
+
+
+def first_dealer(match_seed: int, players: int = 4) -> int:
+    """The first dealer of a match (A2: chosen at random): a pure function of the match seed
+    (a seat below ``players``)."""
+    return random.Random(f"seep-dealer:{match_seed}").randrange(players)
 
 
 class Standing(NamedTuple):
@@ -132,8 +141,9 @@ def _length(name: str, value: int | None) -> int | None:
 class Session:
     """A match being played: the deal in play, the finished deals, their moves.
 
-    ``rules`` and ``seed`` are those of :class:`seep.match.Match` (``seed`` fixes the shuffles
-    and, when ``dealer`` is ``None``, the first dealer). ``deals`` and ``baazis`` set the
+    ``rules`` are the options (a preset name, a mapping or :class:`~seep.options.Rules`);
+    ``seed`` fixes the shuffles (:func:`deal_seed`) and, when ``dealer`` is ``None``, the first
+    dealer (:func:`first_dealer`). ``deals`` and ``baazis`` set the
     match length: the match is over at the end of the deal that makes either count (``None``:
     no limit; neither: the match never ends by itself). ``deal_seeds`` maps a deal's index
     (0, 1, ...) to its shuffle seed, called once as each deal is dealt. ``start`` is the first
@@ -216,8 +226,9 @@ class Session:
         return len(self._finals) + (1 if self._pos.is_over() else 0)
 
     @property
-    def is_over(self) -> bool:
-        """True when the deal on show is over and ends the match (its length reached)."""
+    def match_over(self) -> bool:
+        """True when the deal on show is over and ends the match (its length reached). A
+        property, as :attr:`deal_over` is; ``position.is_over()`` is the deal's."""
         out = self.outcome()
         return out is not None and out.match_over
 
@@ -245,6 +256,14 @@ class Session:
         moves (a view's ``history``): 0 for a move that swept nothing."""
         return list(self._sweeps[-1])
 
+    def deal_records(self, index: int = -1) -> list[MoveRecord]:
+        """The moves of deal ``index`` (0 is the first deal; -1, the default, the deal in play)
+        as records: seat, move code and the sweep bonus each scored (R38)."""
+        return [
+            MoveRecord(s, c, w)
+            for (s, c), w in zip(self._moves[index], self._sweeps[index], strict=True)
+        ]
+
     def last_moves(self) -> list[tuple[int, int] | None]:
         """Each seat's latest move in the deal in play as (move code, sweep bonus it scored),
         ``None`` for a seat that has not moved in this deal."""
@@ -268,15 +287,7 @@ class Session:
         pos = self._pos
         if not pos.is_over():
             return None
-        pts, bon = pos.card_points(), pos.majority_bonus()
-        s = settle_deal(
-            pos.rules,
-            pos.dealer,
-            pos.match_diff,
-            pos.match_baazis,
-            (pts[0] + bon[0], pts[1] + bon[1]),
-            (pos.sweeps[0], pos.sweeps[1]),
-        )
+        s = settle(pos)
         number = len(self._moves)
         over = (self.deals_to_play is not None and number >= self.deals_to_play) or (
             self.baazis_to_play is not None and s.baazis[0] + s.baazis[1] >= self.baazis_to_play
@@ -307,17 +318,22 @@ class Session:
     def _code(self, move: int | Mapping[str, Any] | str) -> int:
         return move_code(move)
 
-    def check(self, move: int | Mapping[str, Any] | str, seat: int | None = None) -> int:
+    def verify(self, move: int | Mapping[str, Any] | str, seat: int | None = None) -> int:
         """The code of ``move`` (a code, a docs/format.md move or notation) if it is legal now, for
         ``seat`` when given; raises :class:`~seep.errors.IllegalMoveError` saying why not
-        (:class:`~seep.errors.MalformedMoveError` for a move that does not parse). A move
-        checked here is not checked again by :meth:`play`."""
+        (:class:`~seep.errors.MalformedMoveError` for a move that does not parse), as
+        :func:`seep.verify.verify_move` does (:func:`seep.verify.check` answers with the
+        refusal instead). A move verified here is not checked again by :meth:`play`."""
         code = self._code(move)
-        self._verify(code, seat)
+        self._verify_code(code, seat)
         self._checked = code
         return code
 
-    def _verify(self, code: int, seat: int | None) -> None:
+    #: The old name of :meth:`verify`, kept only for ``src/seep/web/tables.py`` until it calls
+    #: ``session.verify`` (issue 24); goes then.
+    check = verify
+
+    def _verify_code(self, code: int, seat: int | None) -> None:
         pos = self._pos
         if seat is not None and seat != pos.to_move and not pos.is_over():
             raise IllegalMoveError(f"seat {pos.to_move} is to move, not seat {seat}")
@@ -325,18 +341,18 @@ class Session:
             if pos.is_over():
                 raise IllegalMoveError(
                     "the match is over"
-                    if self.is_over
+                    if self.match_over
                     else f"deal {len(self._moves)} is over: the next deal has not been dealt"
                 )
             verify_move(pos, code)  # raises with the reason
             raise IllegalMoveError(f"{code:#x} is not a legal move here")  # pragma: no cover
 
     def play(self, move: int | Mapping[str, Any] | str, seat: int | None = None) -> tuple[int, int]:
-        """Check (unless :meth:`check` just did) and make a move of the seat to move;
-        returns (seat, move code). Raises as :meth:`check` does, changing nothing."""
+        """Check (unless :meth:`verify` just did) and make a move of the seat to move;
+        returns (seat, move code). Raises as :meth:`verify` does, changing nothing."""
         code = move if type(move) is int else self._code(move)
         if code != self._checked or (seat is not None and seat != self._pos.to_move):
-            self._verify(code, seat)
+            self._verify_code(code, seat)
         return self.play_legal(code)
 
     def play_legal(self, code: int) -> tuple[int, int]:
@@ -505,7 +521,7 @@ class Session:
                 raise InvalidPositionError(f"deal {i + 1} was redealt: its start is unknown")
             deal: dict[str, Any] = {
                 "start": start.to_dict(),
-                "moves": [dict(Move(c).to_dict(), seat=s) for s, c in moves],
+                "moves": [MoveRecord(s, c).to_dict() for s, c in moves],
             }
             if over:
                 deal["result"] = deal_result(self._finals[i] if not last else self._pos)
@@ -528,7 +544,7 @@ class Session:
         """The session a record holds, replayed and checked move by move (raises
         :class:`~seep.errors.InvalidPositionError` or :class:`~seep.errors.IllegalMoveError`
         naming the deal and move). Its last deal stays on show, finished or not; later deals
-        are shuffled from the record's ``seed`` as :class:`~seep.match.Match` does."""
+        are shuffled from the record's ``seed`` (:func:`deal_seed`)."""
         session: Session | None = None
         for step in cls.steps(record, deals=deals, baazis=baazis):
             session = step
@@ -567,9 +583,11 @@ class Session:
                 session.play(mv)
                 yield session
 
-    def replay(self, moves: Iterable[Mapping[str, Any]]) -> int:
+    def restore(self, moves: Iterable[Mapping[str, Any]]) -> int:
         """Make stored docs/format.md moves (each with its ``seat`` when known) one after another,
-        dealing the next deal whenever one is over; returns how many were made."""
+        dealing the next deal whenever one is over (a server restoring a table from its store);
+        returns how many were made. To replay a record, walking through it, see :meth:`steps`
+        and :func:`replay_record`."""
         n = 0
         for mv in moves:
             if self._pos.is_over():
@@ -578,3 +596,53 @@ class Session:
             self.play(mv, seat if isinstance(seat, int) and not isinstance(seat, bool) else None)
             n += 1
         return n
+
+    #: The old name of :meth:`restore`, kept only for ``src/seep/web/tables.py`` until it calls
+    #: ``session.restore`` (issue 24); goes then.
+    replay = restore
+
+
+def replay_record(
+    record: Mapping[str, Any],
+) -> Iterator[tuple[dict[str, Any] | None, dict[str, Any]]]:
+    """Replay a docs/format.md game record, yielding ``(move, position after it)`` pairs (the move
+    is ``None`` for each deal's start). Raises :class:`IllegalMoveError` at the first illegal move
+    and :class:`InvalidPositionError` when a stored start or result disagrees with the replay.
+    """
+    if not isinstance(record, Mapping) or record.get("format", "seep/1") != "seep/1":
+        raise InvalidPositionError("a game record is a JSON object with format 'seep/1'")
+    deals = record.get("deals")
+    if not isinstance(deals, list):
+        raise InvalidPositionError("a game record needs a list 'deals'")
+    rules = Rules.parse(record.get("rules", "standard"))
+    for i, deal in enumerate(deals):
+        if not isinstance(deal, Mapping) or "start" not in deal or "moves" not in deal:
+            raise InvalidPositionError(f"deal {i + 1} of the record needs 'start' and 'moves'")
+        pos = position_from_dict(deal["start"])
+        if pos.rules != rules:
+            raise InvalidPositionError(f"deal {i + 1}: its rules differ from the record's")
+        yield None, pos.to_dict()
+        for j, mv in enumerate(deal["moves"]):
+            try:
+                code = Move.from_dict(mv)
+                verify_move(pos, code)
+            except IllegalMoveError as exc:  # a malformed move too: its place is named
+                raise type(exc)(f"deal {i + 1}, move {j + 1}: {exc}") from None
+            seat = mv.get("seat") if isinstance(mv, Mapping) else None
+            if seat is not None and seat != pos.to_move:
+                raise InvalidPositionError(
+                    f"deal {i + 1}, move {j + 1}: recorded for seat {seat} but seat "
+                    f"{pos.to_move} is to move"
+                )
+            pos.push(code)
+            yield Move(code).to_dict(), pos.to_dict()
+        if "result" in deal:
+            if not pos.is_over():
+                raise InvalidPositionError(f"deal {i + 1} has a result but is not over")
+            got = deal_result(pos)
+            want = deal["result"]
+            for key in ("points", "sweeps", "score"):
+                if key in want and want[key] != got[key]:
+                    raise InvalidPositionError(
+                        f"deal {i + 1}: recorded {key} {want[key]} but the replay gives {got[key]}"
+                    )

@@ -39,8 +39,8 @@ from seep.arena import (
 from seep.arena.progress import ProgressBar
 from seep.bots import BOTS, make_bot
 from seep.format import position_from_dict
-from seep.match import replay_record
 from seep.options import Rules
+from seep.session import replay_record
 from seep.view import View
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -70,7 +70,7 @@ import random
 from typing import Any
 
 from seep.bots import Decision, register
-from seep.engine import PHASE_PLAY, THROW, make_code
+from seep.codes import PHASE_PLAY, THROW, make_code
 from seep.errors import SeepError
 from seep.moves import Move
 from seep.view import View

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from seep.arena import run_match
+from seep.arena.frozen import FROZEN
 from seep.bots import BOTS, DIFFICULTIES, make_bot
 from seep.bots.base import UnknownBotError
-from seep.bots.registry import FROZEN
 
 
 def test_the_oracle_is_not_offered_to_players() -> None:

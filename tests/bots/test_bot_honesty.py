@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
+from seep.arena.frozen import FROZEN, make_arena_bot
 from seep.bots import BOTS, DIFFICULTIES, Bot, make_bot
-from seep.bots.registry import FROZEN
 from seep.engine import Position
 from seep.errors import SeepError
 from seep.options import Rules
@@ -81,7 +81,7 @@ def build_bot(name: str) -> Bot:
         pytest.skip(f"bot {name!r} is not registered yet")
     settings = TEST_SETTINGS.get(name, {})
     try:
-        return make_bot(name, **settings)
+        return make_arena_bot(name, **settings)
     except (TypeError, SeepError) as exc:
         pytest.skip(f"bot {name!r} does not accept the test settings {settings}: {exc}")
 

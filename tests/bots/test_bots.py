@@ -10,14 +10,14 @@ from typing import Any
 import pytest
 
 from seep.bots import BOTS, DIFFICULTIES, Decision, make_bot
-from seep.bots.tactics import Counting, capture_outlook, cards_text
+from seep.bots.tactics import Counting, capture_outlook
 from seep.cards import parse_cards, value_mask
 from seep.engine import Position
 from seep.errors import SeepError
 from seep.floor import sweep_values
 from seep.format import position_from_dict
 from seep.moves import Move
-from seep.notation import parse_move
+from seep.notation import cards_text, parse_move
 from seep.view import View
 from seepkit.builders import make_position
 

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
+from seep.arena.frozen import FROZEN, make_arena_bot
 from seep.bots import DIFFICULTIES, make_bot
-from seep.bots.registry import FROZEN
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "data"))
 from frozen_bots import replay
@@ -30,7 +30,7 @@ MEASURED: dict[str, list[dict[str, Any]]] = json.loads(
 
 @pytest.mark.parametrize("name", sorted(DATA))
 def test_frozen_bot_plays_the_frozen_moves(name: str) -> None:
-    bot = make_bot(f"{name}@1")
+    bot = make_arena_bot(f"{name}@1")
     for row in DATA[name]:
         move = bot.choose(replay(row), random.Random(row["seed"])).move
         assert int(move) == row["move"], f"{name}@1 changed its move at {row}"
@@ -61,3 +61,25 @@ def test_new_search_with_its_additions_off_is_the_old_one(name: str) -> None:
     for row in DATA[name][:6]:
         move = bot.choose(replay(row), random.Random(row["seed"])).move
         assert int(move) == row["move"]
+
+
+def test_the_bots_never_import_the_arena() -> None:
+    """The arena measures the bots, so it sits above them: no module of ``seep.bots`` (``train``
+    included, which is handed the arena's self-play) imports it, and the frozen search lives in
+    the arena (issue 24)."""
+    import ast
+
+    bots = Path(__file__).resolve().parent.parent / "src" / "seep" / "bots"
+    for path in sorted(bots.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                names = [("." * node.level) + (node.module or "")]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            else:
+                continue
+            for name in names:
+                assert name not in ("..arena", "seep.arena") and not name.startswith(
+                    ("..arena.", "seep.arena.")
+                ), f"{path.name} imports {name}"
+    assert not (bots / "ismcts_v1.py").exists()

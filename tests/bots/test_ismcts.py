@@ -13,7 +13,8 @@ import pytest
 from seep.bots import make_bot
 from seep.bots.ismcts import IsmctsBot, estimate, playout, policy_move
 from seep.cards import parse_card, parse_cards
-from seep.engine import CAPTURE, PHASE_BID, PHASE_PLAY, Position
+from seep.codes import CAPTURE, PHASE_BID, PHASE_PLAY
+from seep.engine import Position
 from seep.errors import SeepError
 from seep.format import position_from_dict
 from seep.moves import Move

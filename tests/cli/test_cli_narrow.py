@@ -9,15 +9,15 @@ import pytest
 
 pytest.importorskip("rich")
 
-from seep.bots.tactics import card_text as bot_card_text
-from seep.bots.tactics import describe as bot_describe
 from seep.cards import parse_card
 from seep.cli.names import card_name, in_card_names
 from seep.cli.narrow import LIMIT, Step, describe_move, next_step
 from seep.engine import Position
 from seep.format import position_from_dict
 from seep.moves import Move
+from seep.notation import card_text as bot_card_text
 from seep.notation import format_move, parse_move
+from seep.notation import move_words as bot_describe
 from seep.options import Rules
 from seepkit.builders import make_position
 

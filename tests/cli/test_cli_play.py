@@ -20,7 +20,7 @@ import pytest
 pexpect = pytest.importorskip("pexpect")
 
 from seep import protocol  # noqa: E402
-from seep.match import Match, replay_record  # noqa: E402
+from seep.session import Session, replay_record  # noqa: E402
 from seepkit.terminal import (  # noqa: E402
     BID,
     CARD,
@@ -141,8 +141,7 @@ def test_saved_record_is_complete_and_valid(saved_game: Path) -> None:
     assert record["format"] == "seep/1" and record["seed"] == SEED
     assert len(record["deals"]) == 2 and all("result" in d for d in record["deals"])
     list(replay_record(record))  # the core's check, move by move
-    m = Match.from_record(record)
-    assert m.deals_finished == 2
+    assert Session.from_record(record).deals_finished == 2
 
 
 def test_saved_record_replays_identically_through_the_protocol(saved_game: Path) -> None:

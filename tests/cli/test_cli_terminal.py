@@ -356,7 +356,7 @@ def test_a_resumed_game_goes_on_exactly_as_the_uninterrupted_one(
     whole = Game(settings, Console(file=io.StringIO(), width=160))
     whole.ask_fn = scripted(whole, None, tmp_path / "unused.json")
     assert whole.run() == 0
-    assert whole.session.deal_number == 2 and whole.session.is_over
+    assert whole.session.deal_number == 2 and whole.session.match_over
 
     path = tmp_path / "saved.json"
     first = Game(settings, Console(file=io.StringIO(), width=160))

@@ -136,10 +136,10 @@ def test_a_malformed_move_is_named_not_a_type_error() -> None:
 def test_session_takes_notation_in_check_and_play() -> None:
     s = Session(start=Position.new_deal(1))
     seat = s.to_move
-    assert s.check("bid 13") == Move.bid(13)
+    assert s.verify("bid 13") == Move.bid(13)
     assert s.play("bid 13") == (seat, Move.bid(13))
     with pytest.raises(NotationError):
-        s.check("bid")
+        s.verify("bid")
 
 
 # --- the refusal on the error ---------------------------------------------------------------
@@ -177,18 +177,18 @@ def test_the_refusal_reaches_every_entry_point() -> None:
     assert info.value.rule == "R16"
     s = Session(start=Position.new_deal(1))
     s.play("bid 13")
-    for attempt in (s.check, s.play):
+    for attempt in (s.verify, s.play):
         with pytest.raises(IllegalMoveError) as info:
             attempt("6D")
         assert info.value.rule == "R16" and info.value.refusal is not None
     # A refusal that is no rule's carries none.
     with pytest.raises(IllegalMoveError) as info:
-        s.check("KH x 3C TD", seat=3)
+        s.verify("KH x 3C TD", seat=3)
     assert info.value.rule is None and info.value.refusal is None
     with pytest.raises(IllegalMoveError) as info:
         Position.new_deal(1).next_deal(2)
     assert info.value.rule is None
 
 
-def test_session_module_documents_check() -> None:
-    assert "notation" in (inspect.getdoc(session.Session.check) or "")
+def test_session_module_documents_verify() -> None:
+    assert "notation" in (inspect.getdoc(session.Session.verify) or "")

@@ -17,9 +17,9 @@ import pytest
 from seep import protocol
 from seep.engine import Position, perft
 from seep.format import position_from_dict
-from seep.match import Match, replay_record
 from seep.moves import Move
 from seep.notation import format_position
+from seep.session import Session, replay_record
 from seep.verify import verify_move
 from seepkit.bruteforce import brute_legal, move_key
 
@@ -83,8 +83,7 @@ def test_recorded_games_replay(path: Path) -> None:
 @pytest.mark.parametrize("path", RECORDS, ids=lambda p: p.stem)
 def test_record_round_trip(path: Path) -> None:
     record = json.loads(path.read_text())
-    match = Match.from_record(record)
-    again = match.to_record()
+    again = Session.from_record(record).to_record()
     assert again["deals"] == record["deals"]
 
 

@@ -15,17 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from seep.engine import (
-    BID,
-    BREAK,
-    BUILD,
-    CAPTURE,
-    CEMENT,
-    REDEAL,
-    THROW,
-    Position,
-    make_code,
-)
+from seep.codes import BID, BREAK, BUILD, CAPTURE, CEMENT, REDEAL, THROW, make_code
+from seep.engine import Position
 from seep.errors import IllegalMoveError
 from seep.options import Rules
 from seep.verify import check, verify_move

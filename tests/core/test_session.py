@@ -12,11 +12,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_match import CASES
 
+from seepkit.reference_match import Match
 from seep import IllegalMoveError, InvalidPositionError, MalformedMoveError, Rules
 from seep.baazi import settle_deal
 from seep.format import position_from_dict
-from seep.match import Match, deal_result
 from seep.moves import Move
+from seep.scoring import deal_result
 from seep.session import Session
 from seepkit.builders import finished_position
 from seepkit.play import play_deal
@@ -30,7 +31,7 @@ def play_match(s: Session, rng: random.Random) -> list[Any]:
         out = s.outcome()
         assert out is not None
         outcomes.append(out)
-        if s.is_over:
+        if s.match_over:
             return outcomes
         s.start_next_deal()
 
@@ -110,13 +111,13 @@ def test_moves_are_checked_once_with_reasons() -> None:
     with pytest.raises(IllegalMoveError, match="bid"):
         s.play(illegal)
     with pytest.raises(IllegalMoveError, match=f"seat {bidder} is to move"):
-        s.check(pos.legal_codes()[0], seat=(bidder + 1) % 4)
+        s.verify(pos.legal_codes()[0], seat=(bidder + 1) % 4)
     with pytest.raises(MalformedMoveError):
         s.play({"action": "fly"})
     with pytest.raises(MalformedMoveError):
         s.play(None)  # type: ignore[arg-type]
     assert s.moves_made == 0
-    code = s.check(Move(pos.legal_codes()[0]).to_dict(), seat=bidder)
+    code = s.verify(Move(pos.legal_codes()[0]).to_dict(), seat=bidder)
     assert s.play(code) == (bidder, code)
     play_deal(s, random.Random(0))
     with pytest.raises(IllegalMoveError, match="deal 1 is over"):
@@ -132,7 +133,7 @@ def test_length_by_deals() -> None:
     outs = play_match(s, random.Random(2))
     assert [o.deal for o in outs] == [1, 2, 3]
     assert [o.match_over for o in outs] == [False, False, True]
-    assert s.is_over and s.deals_finished == 3
+    assert s.match_over and s.deals_finished == 3
     with pytest.raises(IllegalMoveError, match="match is over"):
         s.start_next_deal()
 
@@ -179,7 +180,7 @@ def test_nine_point_rule_ends_the_baazi() -> None:
     scores = out.result["score"]
     loser = 0 if scores[0] < 9 else 1
     assert out.under_min[loser] and not out.under_min[1 - loser]
-    assert out.winner == 1 - loser and out.diff == 0 and s.is_over
+    assert out.winner == 1 - loser and out.diff == 0 and s.match_over
     assert out.dealer & 1 == loser
 
 
@@ -190,7 +191,7 @@ def test_min_score_option_ends_the_baazi() -> None:
     out = s.outcome()
     assert out is not None
     if any(out.under_min) and not all(out.under_min):
-        assert out.winner == (1 if out.under_min[0] else 0) and s.is_over
+        assert out.winner == (1 if out.under_min[0] else 0) and s.match_over
 
 
 # --- the outcome is what next_deal then does -----------------------------------------------------
@@ -282,11 +283,11 @@ def test_record_round_trip_and_steps() -> None:
     rec = s.to_record()
     assert len(rec["deals"]) == 3 and all("result" in d for d in rec["deals"])
     back = Session.from_record(rec, deals=3)
-    assert back.to_record() == rec and back.is_over
+    assert back.to_record() == rec and back.match_over
     steps = [(x.deal_number, x.moves_made) for x in Session.steps(rec)]
     assert len(steps) == 3 + sum(len(d["moves"]) for d in rec["deals"])
     moves = [m for d in rec["deals"] for m in d["moves"]]
-    assert s2.replay(moves) == len(moves)
+    assert s2.restore(moves) == len(moves)
     assert s2.to_record() == rec
 
 
@@ -369,3 +370,14 @@ def test_copy_and_redealt() -> None:
         r.to_record()
     with pytest.raises(InvalidPositionError):
         s.redealt(Session(seed=6).position)
+
+
+def test_deal_records_are_the_history_with_its_sweeps() -> None:
+    """deal_records() holds each move's seat, code and sweep, and writes the record's moves."""
+    s = Session(seed=5)
+    play_deal(s, random.Random(5))
+    records = s.deal_records()
+    assert [(r.seat, r.code) for r in records] == list(s.history)
+    assert [r.sweep for r in records] == s.deal_sweeps()
+    assert [r.to_dict() for r in records] == s.to_record()["deals"][0]["moves"]
+    assert s.deal_records(0) == records

@@ -371,13 +371,12 @@ def test_options_and_preset() -> None:
 
 
 def test_match_alternates_dealers_and_records_replay() -> None:
-    from seep.match import replay_record
-    from seep.session import Session
+    from seep.session import Session, replay_record
 
     session = Session("two_player", seed=5, deals=3)
     rng = random.Random(5)
     dealers = []
-    while not session.is_over:
+    while not session.match_over:
         if session.position.is_over():
             out = session.outcome()
             assert out is not None

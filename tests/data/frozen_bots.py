@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from seep.bots import make_bot
+from seep.arena.frozen import make_arena_bot
 from seep.engine import Position
 from seep.view import View
 
@@ -60,7 +60,7 @@ def record(bots: dict[str, int], position_seed: int, move_seed: int) -> dict[str
     data: dict[str, list[dict[str, Any]]] = {}
     for k, (name, count) in enumerate(bots.items()):
         rows = positions(count, position_seed + k)
-        bot = make_bot(name)
+        bot = make_arena_bot(name)
         for i, row in enumerate(rows):
             row["seed"] = move_seed + i
             row["move"] = int(bot.choose(replay(row), random.Random(row["seed"])).move)

@@ -20,10 +20,10 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent.parent / "src"))
 
 from seep.engine import Position, perft  # noqa: E402
-from seep.match import Match  # noqa: E402
 from seep.moves import Move  # noqa: E402
 from seep.notation import format_position  # noqa: E402
 from seep.options import Rules  # noqa: E402
+from seep.session import Session  # noqa: E402
 
 
 def start_after(seed: int, rules: Rules, plies: int) -> Position:
@@ -78,14 +78,14 @@ def make_records() -> None:
         (103, "two_houses"),
         (104, "two_player"),
     ]:
-        match = Match(seed, rules)
+        session = Session(rules, seed=seed)
         rng = random.Random(seed)
-        while match.deals_finished < 3:
-            match.play(rng.choice(match.position.legal_codes()))
-            if match.position.is_over():
-                match.next_deal()
+        while session.deals_finished < 3:
+            if session.deal_over:
+                session.start_next_deal()
+            session.play(rng.choice(session.position.legal_codes()))
         path = HERE / "records" / f"match-{seed}-{rules}.json"
-        path.write_text(json.dumps(match.to_record(), indent=1) + "\n")
+        path.write_text(json.dumps(session.to_record(), indent=1) + "\n")
 
 
 def make_playthroughs() -> None:

@@ -9,7 +9,8 @@ import pytest
 
 np = pytest.importorskip("numpy")
 
-from seep.engine import CAPTURE, Position  # noqa: E402
+from seep.codes import CAPTURE  # noqa: E402
+from seep.engine import Position  # noqa: E402
 from seep.integrations.actions import MoveBuilder  # noqa: E402
 from seep.integrations.features import (  # noqa: E402
     MOVE_FEATURE_NAMES,
@@ -173,7 +174,7 @@ def test_observation_of_the_position_is_the_views(rules: Rules) -> None:
             for name, values in _expected(view).items():
                 assert obs[OBS_FIELDS[name]].tolist() == np.float32(values).tolist(), name
             checked += 1
-        if session.is_over:
+        if session.match_over:
             break
         if session.deal_over:
             session.start_next_deal()

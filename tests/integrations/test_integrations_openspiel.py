@@ -12,7 +12,7 @@ np = pytest.importorskip("numpy")
 from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 
 import seep.integrations.openspiel  # noqa: E402, F401  (registers python_seep)
-from seep.engine import PHASE_OVER  # noqa: E402
+from seep.codes import PHASE_OVER  # noqa: E402
 from seep.integrations.actions import NUM_ACTIONS  # noqa: E402
 
 

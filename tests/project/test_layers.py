@@ -35,6 +35,7 @@ CORE = {
     "seep.options",
     "seep.protocol",
     "seep.scoring",
+    "seep.session",
     "seep.svg",
     "seep.verify",
     "seep.view",

@@ -19,7 +19,7 @@ pytest.importorskip("sqlalchemy")
 from fastapi.testclient import TestClient
 
 from seep.cards import card_list
-from seep.engine import PHASE_BID
+from seep.codes import PHASE_BID
 from seep.web.app import create_app
 from seep.web.tables import Table, TableManager
 

@@ -32,7 +32,7 @@ httpx = pytest.importorskip("httpx")
 ws_client = pytest.importorskip("websockets.asyncio.client")
 ws_exceptions = pytest.importorskip("websockets.exceptions")
 
-from seep.match import replay_record  # noqa: E402
+from seep.session import replay_record  # noqa: E402
 from seep.web.store import Store, StoreConflict, leases_t, moves_t, tables_t  # noqa: E402
 from seep.web.tables import Table, parse_settings  # noqa: E402
 

@@ -4,8 +4,8 @@ reason comes from the rules checker (``seep.verify.check``), never from the page
 from __future__ import annotations
 
 from seep.cards import card_value
-from seep.match import first_dealer
 from seep.moves import Move
+from seep.session import first_dealer
 from seep.web.messages import State
 from seep.web.tables import Table, parse_settings
 

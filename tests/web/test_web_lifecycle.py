@@ -20,7 +20,7 @@ import httpx
 import pytest
 from sqlalchemy import event, func, insert, select
 
-from seep.match import replay_record
+from seep.session import replay_record
 from seep.web.store import WAL_LIMIT_BYTES, Store, moves_t, tables_t
 from seep.web.tables import Table, TableManager
 from seepkit.server import free_port

@@ -27,8 +27,8 @@ from pydantic import TypeAdapter
 from starlette.websockets import WebSocketDisconnect
 
 from seep.engine import Position
-from seep.match import Match, deal_seed
 from seep.options import Rules
+from seep.session import Session, deal_seed
 from seep.web.app import CSP
 from seep.web.limits import ClientResolver, LogLimiter, RateLimiter, parse_networks
 from seep.web.messages import SCHEMA_PATH, ServerMessage, schema_text
@@ -209,13 +209,13 @@ def test_a_running_match_gives_away_no_hidden_card_and_no_token(tmp_path: Path) 
     assert len(seen.texts) > 200
     seed = record["seed"]
     assert isinstance(seed, int) and len(record["deals"]) == 2
-    m = Match(seed, record["rules"])
+    s = Session(record["rules"], seed=seed)
     for i, deal in enumerate(record["deals"]):
-        assert m.position.to_dict() == deal["start"]
+        assert s.position.to_dict() == deal["start"]
         for mv in deal["moves"]:
-            m.play({k: v for k, v in mv.items() if k != "seat"})
+            s.play({k: v for k, v in mv.items() if k != "seat"})
         if i + 1 < len(record["deals"]):
-            m.next_deal()
+            s.start_next_deal()
 
     # Nothing sent while it ran names the seed, a deal's seed, or their RNGs' state.
     deal_seeds = [deal_seed(seed, i) for i in range(3)]
@@ -237,7 +237,7 @@ def test_a_running_match_gives_away_no_hidden_card_and_no_token(tmp_path: Path) 
             continue
         for dealer in range(4):
             assert _deck(Position.new_deal(n, dealer, rules).to_dict()) not in decks, n
-        assert _deck(Match(n, rules).position.to_dict()) != decks[0], n
+        assert _deck(Session(rules, seed=n).position.to_dict()) != decks[0], n
         for i in range(1, len(decks)):
             dealt = Position.new_deal(deal_seed(n, i), 0, rules).to_dict()
             assert _deck(dealt) != decks[i], n

@@ -14,7 +14,7 @@ import pytest
 from starlette.websockets import WebSocketDisconnect
 
 from seep import protocol
-from seep.match import Match, replay_record
+from seep.session import Session, replay_record
 from seepkit.web import (
     LeakChecker,
     Player,
@@ -77,7 +77,7 @@ def test_whole_deal_against_bots_with_a_spectator(tmp_path: Path) -> None:
         for mv in record["deals"][0]["moves"]:
             pos = protocol.apply(pos, {k: v for k, v in mv.items() if k != "seat"})
         assert protocol.score(pos)["score"] == record["deals"][0]["result"]["score"]
-        assert Match.from_record(record).deals_finished == 1
+        assert Session.from_record(record).deals_finished == 1
         steps = client.get(f"/api/tables/{code}/replay").json()["steps"]
         assert len(steps) == len(replayed) and steps[0]["move"] is None
         assert steps[-1]["position"] == replayed[-1][1]

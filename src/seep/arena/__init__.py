@@ -55,6 +55,7 @@ from .runner import (
     RoundRobinResult,
     round_robin,
     run_match,
+    self_play_records,
 )
 from .stats import elo_expected, elo_ratings, mean_ci, ratio_ci, t_quantile, wilson
 
@@ -77,6 +78,7 @@ __all__ = [
     "ratio_ci",
     "round_robin",
     "run_match",
+    "self_play_records",
     "t_quantile",
     "wilson",
 ]

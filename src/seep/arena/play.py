@@ -27,8 +27,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots import Bot, make_bot
-from ..engine import CAPTURE, REDEAL, code_action, code_houses, code_loose
+from ..bots import Bot
+from ..codes import CAPTURE, REDEAL, code_action, code_houses, code_loose
 from ..errors import SeepError
 from ..moves import Move
 from ..options import Rules
@@ -108,11 +108,9 @@ class BotSpec:
 
     def make(self) -> Bot:
         """A fresh bot (raises :class:`~seep.errors.SeepError` for an unknown name)."""
-        from .oracle import ARENA_ONLY  # measurement-only bots, never in the registry
+        from .frozen import make_arena_bot  # measuring instruments, never in the registry
 
-        if self.name in ARENA_ONLY:
-            return ARENA_ONLY[self.name](**dict(self.settings))
-        return make_bot(self.name, **dict(self.settings))
+        return make_arena_bot(self.name, **dict(self.settings))
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,7 +271,7 @@ def play_game(config: MatchConfig, pair: int, seating: int) -> GameResult:
             seconds[side[seat]] += clock() - t0
             code = int(decision.move)
             try:
-                session.check(code)
+                session.verify(code)
             except SeepError:
                 raise BotError(
                     f"bot {specs[side[seat]].label!r} on seat {seat} chose an illegal move "
@@ -305,7 +303,7 @@ def play_game(config: MatchConfig, pair: int, seating: int) -> GameResult:
         sweep_points[1] += pos.sweeps[1 - a_team]
         under[0] += outcome.under_min[a_team]  # R46 as the match applies it
         under[1] += outcome.under_min[1 - a_team]
-        if session.is_over:
+        if session.match_over:
             if baazis and outcome.winner is not None:
                 winner = 0 if outcome.winner == a_team else 1
             break

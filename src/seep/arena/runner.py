@@ -37,6 +37,7 @@ __all__ = [
     "RoundRobinResult",
     "round_robin",
     "run_match",
+    "self_play_records",
 ]
 
 BACKENDS = ("local", "ray")
@@ -531,3 +532,18 @@ def round_robin(
     except ValueError as exc:  # e.g. prior=0 and a bot that won every game
         raise ArenaError(f"no Elo ratings: {exc}") from None
     return RoundRobinResult(specs, matches, elo, anchor, seconds, workers, backend, warnings)
+
+
+def self_play_records(
+    bot: str,
+    deals: int,
+    seed: int,
+    workers: int = 1,
+    progress: ProgressCallback | None = None,
+) -> list[dict[str, Any]]:
+    """The docs/format.md game records of ``deals`` (even) self-play deals of ``bot`` from the
+    run seed ``seed``: what ``seep train`` learns from (``bots.train`` is handed this function
+    by ``seep``'s command line, so the bots never import the arena)."""
+    return run_match(
+        bot, bot, deals=deals, seed=seed, workers=workers, records=True, progress=progress
+    ).records()

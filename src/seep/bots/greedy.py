@@ -25,14 +25,13 @@ from ..codes import BID, CAPTURE, PHASE_BID, THROW, code_action, code_card, code
 from ..errors import SeepError
 from ..floor import sweep_values
 from ..moves import Move
+from ..notation import card_text, move_words
 from ..view import View
 from .base import Decision
 from .tactics import (
     Counting,
     Outcome,
     capture_text,
-    card_text,
-    describe,
     simulate,
     team_margin,
 )
@@ -134,4 +133,4 @@ class GreedyBot:
             why = "nothing worth capturing"
         if code_action(out.code) == THROW:
             return Decision(Move(out.code), f"throws {card_text(code_card(out.code))}: {why}")
-        return Decision(Move(out.code), f"{describe(out.code)}: {why}")
+        return Decision(Move(out.code), f"{move_words(out.code)}: {why}")

@@ -65,6 +65,7 @@ from ..engine import Position
 from ..errors import SeepError
 from ..floor import sweep_values
 from ..moves import Move
+from ..notation import card_text, move_words
 from ..view import View
 from .base import Decision
 from .greedy import bid_reason
@@ -73,8 +74,6 @@ from .tactics import (
     Outcome,
     capture_outlook,
     capture_text,
-    card_text,
-    describe,
     simulate,
     team_margin,
 )
@@ -379,17 +378,17 @@ def _reason(
     mate = partner_of(view.seat, view.rules.players)
     me, partner = 1 << view.seat, (1 << mate if mate >= 0 else 0)
     if action == BUILD:
-        return f"{describe(code)}, keeping a card of {value} to take it later"
+        return f"{move_words(code)}, keeping a card of {value} to take it later"
     if action == CEMENT:
         owners = _owners_before(view, value)
         if owners & me:
-            return f"{describe(code)}: my house grows and cannot be broken"
+            return f"{move_words(code)}: my house grows and cannot be broken"
         if owners & partner:
-            return f"{describe(code)}: it joins my partner's house"
-        return f"{describe(code)}: I share the opponents' house (I hold another {value})"
+            return f"{move_words(code)}: it joins my partner's house"
+        return f"{move_words(code)}: I share the opponents' house (I hold another {value})"
     if action == BREAK:
         old = code_house(code)
         if _owners_before(view, old) & partner:
-            return f"{describe(code)}: my partner's house becomes mine, safer at {value}"
-        return f"{describe(code)}: the opponents' house becomes mine"
-    return describe(code)
+            return f"{move_words(code)}: my partner's house becomes mine, safer at {value}"
+        return f"{move_words(code)}: the opponents' house becomes mine"
+    return move_words(code)

@@ -1,4 +1,6 @@
-"""The registry of bots by name, the difficulty presets, and :func:`make_bot`.
+"""The registry of bots by name, the difficulties, and :func:`make_bot`. The frozen
+``name@1`` bots that the new ones are measured against are the arena's
+(:mod:`seep.arena.frozen`), not the registry's.
 
 The built-in bots are imported on the first :func:`make_bot` call (they are the costly part of
 importing :mod:`seep.bots`); they import :mod:`seep.bots.base`, never this module, so the
@@ -12,7 +14,7 @@ from typing import Any
 
 from .base import Bot, RandomBot, UnknownBotError
 
-__all__ = ["BOTS", "DIFFICULTIES", "FROZEN", "make_bot", "register"]
+__all__ = ["BOTS", "DIFFICULTIES", "make_bot", "register"]
 
 #: Bot factories by name; :func:`register` adds more (an arena plugin, an example).
 BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot}
@@ -27,9 +29,10 @@ _SEARCH: dict[str, Any] = {
     "duty_first": True,
     "endgame": 8,
 }
-#: Difficulty presets: a bot name and its settings. Budgets in playouts and in ``work`` (legal
-#: moves looked at), not milliseconds, so that a preset plays the same moves from the same seed
-#: on any machine and under any load (the arena's figures reproduce exactly); on one core of the
+#: Difficulties: a bot name and its settings ("preset" alone means a rules preset,
+#: :data:`seep.options.PRESETS`). Budgets in playouts and in ``work`` (legal moves looked at),
+#: not milliseconds, so that a difficulty plays the same moves from the same seed on any
+#: machine and under any load (the arena's figures reproduce exactly); on one core of the
 #: reference machine ``hard`` and ``expert`` take at most 0.1 s and 1 s per move
 #: (``python bench/move_cost.py hard --deals 6 --every 1 --repeat 3 --limit 100``, and
 #: ``expert --deals 2 --every 1 --repeat 3 --limit 1000``).
@@ -44,20 +47,6 @@ DIFFICULTIES: dict[str, tuple[str, dict[str, Any]]] = {
 }
 
 
-#: Frozen bots: today's presets as they were before issue 14 (``name@1``), kept playing the
-#: same moves so that the new bots are measured against them (``seep arena expert expert@1``).
-#: Resolved by :func:`make_bot` like a difficulty, but not offered to players.
-FROZEN: dict[str, tuple[str, dict[str, Any]]] = {
-    "heuristic@1": ("heuristic", {}),
-    "hard@1": ("ismcts@1", {"iterations": 300, "candidates": 3}),
-    "expert@1": ("ismcts@1", {"iterations": 1500, "candidates": 3}),
-}
-
-
-#: The frozen bots' own factories (not in :data:`BOTS`: not offered to players).
-_FROZEN_BOTS: dict[str, Callable[..., Bot]] = {}
-
-
 def register(name: str, factory: Callable[..., Bot]) -> None:
     """Add a bot factory under ``name``."""
     BOTS[name] = factory
@@ -68,14 +57,11 @@ def make_bot(name: str, **settings: Any) -> Bot:
     (``easy``, ``medium``, ``hard``, ``expert``), with optional settings."""
     _load_builtin()
     if name in DIFFICULTIES:
-        base, preset = DIFFICULTIES[name]
-        return BOTS[base](**{**preset, **settings})
-    if name in FROZEN:
-        base, preset = FROZEN[name]
-        return _FROZEN_BOTS.get(base, BOTS.get(base, RandomBot))(**{**preset, **settings})
+        base, fixed = DIFFICULTIES[name]
+        return BOTS[base](**{**fixed, **settings})
     factory = BOTS.get(name)
     if factory is None:
-        known = ", ".join([*BOTS, *DIFFICULTIES, *FROZEN])
+        known = ", ".join([*BOTS, *DIFFICULTIES])
         raise UnknownBotError(f"unknown bot {name!r} (known: {known})")
     return factory(**settings)
 
@@ -86,11 +72,9 @@ def _load_builtin() -> None:
     from .greedy import GreedyBot
     from .heuristic import HeuristicBot
     from .ismcts import IsmctsBot
-    from .ismcts_v1 import IsmctsBotV1
     from .policy import PolicyBot
 
     BOTS.setdefault("greedy", GreedyBot)
     BOTS.setdefault("heuristic", HeuristicBot)
     BOTS.setdefault("ismcts", IsmctsBot)
-    _FROZEN_BOTS.setdefault("ismcts@1", IsmctsBotV1)
     BOTS.setdefault("policy", PolicyBot)

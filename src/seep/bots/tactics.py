@@ -1,5 +1,6 @@
 """Shared helpers of the rule-based bots: what a move does, card counting, capture outlooks,
-and short human descriptions of moves.
+and what a capture takes and scores in words (a move in words is
+:func:`seep.notation.move_words`).
 
 Everything here works from a :class:`~seep.view.View` (the seat's information set) or from
 public floor masks, never from hidden cards, so bots built on it stay honest.
@@ -7,8 +8,6 @@ public floor masks, never from hidden cards, so bots built on it stay honest.
 >>> from seep.cards import parse_card, parse_cards
 >>> capture_outlook(parse_cards("3S 4H 7D"), 7, 6)   # 7D and {3S, 4H}: 3 points, all taken
 (3, True)
->>> card_text(parse_card("TD")), cards_text(parse_cards("TD 5S"))
-('10♦', '5♠ and 10♦')
 """
 
 from __future__ import annotations
@@ -16,23 +15,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from math import comb
 
-from ..cards import RANKS, VALUE_MASK, cards_of_mask, mask_points, seat_to_move
+from ..cards import VALUE_MASK, mask_points, seat_to_move
 from ..codes import (
-    BID,
-    BUILD,
     CAPTURE,
-    CEMENT,
-    REDEAL,
-    THROW,
     code_action,
     code_card,
-    code_house,
     code_houses,
     code_loose,
-    code_value,
 )
 from ..engine import Position
 from ..floor import ALL_UNIONS, floor_index, group_unions
+from ..notation import card_text, cards_text
 from ..view import View
 
 __all__ = [
@@ -40,32 +33,9 @@ __all__ = [
     "Outcome",
     "capture_outlook",
     "capture_text",
-    "card_text",
-    "cards_text",
-    "describe",
     "simulate",
     "team_margin",
 ]
-
-_SUIT_SYMBOLS = "♠♥♦♣"
-
-
-def card_text(card: int) -> str:
-    """A card as players write it: ``10♦``, ``A♠``, ``K♥``."""
-    rank = RANKS[card >> 2]
-    return ("10" if rank == "T" else rank) + _SUIT_SYMBOLS[card & 3]
-
-
-def cards_text(mask: int, limit: int = 6) -> str:
-    """Cards of a set in words: ``3♣``, ``10♦ and 5♠``, ``2♥, 3♣ and 7♦``; long lists end
-    with ``and n more``."""
-    names = [card_text(c) for c in cards_of_mask(mask)]
-    if len(names) > limit:
-        names = [*names[: limit - 1], f"{len(names) - limit + 1} more"]
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
-
 
 # --- capture outlooks ------------------------------------------------------------------------
 
@@ -248,35 +218,6 @@ def simulate(shell: Position, code: int, team: int, base: int) -> Outcome:
         )
     finally:
         shell.pop()
-
-
-def describe(code: int) -> str:
-    """A short neutral description of a move: ``7♣ captures 3♠ and 4♥``, ``throws 3♣``,
-    ``builds a house of 12 from 4♥ with 8♣``, ``breaks the house of 9 up to 12 with 3♣ (Q♦ joins
-    it)``, ..."""
-    action = code_action(code)
-    if action == BID:
-        return f"bids {code_value(code)}"
-    if action == REDEAL:
-        return "shows the hand for a redeal"
-    card = card_text(code_card(code))
-    loose = code_loose(code)
-    if action == THROW:
-        return f"throws {card}"
-    if action == CAPTURE:
-        return f"{card} captures {_taken_text(code)}"
-    value = code_value(code)
-    extra = f" with {cards_text(loose)}" if loose else ""
-    if action == BUILD:
-        return f"builds a house of {value} from {card}{extra}"
-    if action == CEMENT:
-        return f"adds {card}{extra} to the house of {value}"
-    # R29: the card played breaks the house; the loose cards of the new value merge into it
-    # (not "with 3♣ with Q♦", which reads as if Q♦ broke it).
-    joins = ""
-    if loose:
-        joins = f" ({cards_text(loose)} {'joins' if loose.bit_count() == 1 else 'join'} it)"
-    return f"breaks the house of {code_house(code)} up to {value} with {card}{joins}"
 
 
 def _taken_text(code: int) -> str:

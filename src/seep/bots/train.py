@@ -3,8 +3,9 @@
 Needs numpy (the ``train`` extra); the bots that use the network never import this module.
 
 1. **Records.** Self-play deals of a bot (default ``heuristic``) are played with the arena
-   (:func:`seep.arena.run_match`, docs/format.md game records) from ``--seed``; or read from
-   ``--records FILE`` (``seep arena A B --records FILE``).
+   (:func:`seep.arena.self_play_records`, docs/format.md game records) from ``--seed``: the
+   command line hands :func:`run_train` that function, so this module never imports the
+   arena; or read from ``--records FILE`` (``seep arena A B --records FILE``).
 2. **Positions.** Every play-phase position of every deal is replayed; its features
    (:func:`~seep.bots.valuenet.features`) are paired with what the rest of the deal added to
    the score difference, from the side to move, in points / 100.
@@ -22,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -136,8 +138,14 @@ def _predict(params: dict[str, Any], x: Any) -> Any:
     return np.tanh(x @ params["w1"].T + params["b1"]) @ params["w2"] + params["b2"]
 
 
-def run_train(args: argparse.Namespace) -> int:
-    """Run ``seep train`` from parsed arguments; returns the exit status."""
+#: ``self_play(bot, deals, seed, workers, progress)``: the game records of self-play deals
+#: (:func:`seep.arena.self_play_records`); ``progress(done, total, deals)`` as the arena calls it.
+SelfPlay = Callable[[str, int, int, int, Callable[[int, int, int], None]], list[dict[str, Any]]]
+
+
+def run_train(args: argparse.Namespace, self_play: SelfPlay) -> int:
+    """Run ``seep train`` from parsed arguments, playing the self-play deals (unless
+    ``--records`` gives them) with ``self_play``; returns the exit status."""
     try:
         import numpy as np
     except ImportError:
@@ -157,23 +165,12 @@ def run_train(args: argparse.Namespace) -> int:
             return 2
         source = f"records {Path(args.records).name}"
     else:
-        from ..arena import run_match
-
         pairs = (args.deals + 1) // 2
 
         def progress(done: int, total: int, deals: int) -> None:
             _bar("self-play", done, total)
 
-        result = run_match(
-            args.bot,
-            args.bot,
-            deals=2 * pairs,
-            seed=args.seed,
-            workers=args.workers,
-            records=True,
-            progress=progress,
-        )
-        records = result.records()
+        records = self_play(args.bot, 2 * pairs, args.seed, args.workers, progress)
         source = f"{2 * pairs} self-play deals of {args.bot}, arena seed {args.seed}"
     x, y, deal = dataset(records)
     held = deal % 10 == 0

@@ -3,7 +3,7 @@
 The table, the move lists, the echo of a move and the hints all name cards through
 :func:`card_name` (the core's :func:`seep.cards.card_name`, which the notation uses too).
 The bots word their reasons for every interface with suit symbols (``10♥``, as
-:func:`seep.bots.tactics.card_text` writes them, which suits the web page);
+:func:`seep.notation.card_text` writes them, which suits the web page);
 :func:`in_card_names` rewrites those words before the terminal shows them, so a hint names
 ``TH`` exactly as the screen and the notation do.
 
@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import re
 
-from ..bots.tactics import card_text as _bot_card_text
 from ..cards import CARD_NAMES, card_name
+from ..notation import card_text as _bot_card_text
 
 __all__ = ["card_name", "in_card_names"]
 

@@ -23,9 +23,9 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
-from ..cards import cards_of_mask
+from ..cards import cards_of_mask, format_cards
 from ..moves import Move
-from ..notation import format_move
+from ..notation import format_move, move_words
 from .names import card_name
 
 __all__ = ["LIMIT", "Option", "Step", "describe_move", "next_step"]
@@ -56,34 +56,20 @@ class Step:
 
 
 def describe_move(move: Move) -> str:
-    """A move in words, for the numbered list (the notation is shown beside it)."""
+    """A move in words, for the numbered list of one card's uses (the notation is shown beside
+    it): :func:`seep.notation.move_words` in the imperative with the terminal's card names,
+    except that a throw and a capture leave out the card, which the list is about."""
     action = move.action
-    if action == "bid":
-        return f"bid {move.value}"
     if action == "redeal":
         return "show the hand and deal again (no card above 8)"
     if action == "throw":
         return "throw it onto the floor"
-    loose = " ".join(card_name(c) for c in cards_of_mask(move.loose))
     if action == "capture":
         items = [f"house {v}" for v in move.houses]
-        if loose:
-            items.append(loose)
+        if move.loose:
+            items.append(" ".join(card_name(c) for c in cards_of_mask(move.loose)))
         return "capture " + " + ".join(items)
-    assert move.card is not None  # every move but a bid and a redeal plays a card
-    # The played card is named first and the floor's cards after it, as the bots word it
-    # (seep.bots.tactics.describe): "with QD" alone reads as if QD were played.
-    card = card_name(move.card)
-    extra = f" with {loose}" if loose else ""
-    if action == "build":
-        return f"build a house of {move.value} from {card}{extra}"
-    if action == "cement":
-        return f"add {card}{extra} to the house of {move.value}"
-    # R29: the card played breaks the house; loose cards of the new value merge into it.
-    joins = ""
-    if loose:
-        joins = f" ({loose} {'joins' if move.loose.bit_count() == 1 else 'join'} it)"
-    return f"break the house of {move.house} up to {move.value} with {card}{joins}"
+    return move_words(move, "imperative", card_name, format_cards)
 
 
 def _move_label(move: Move) -> str:

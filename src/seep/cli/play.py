@@ -395,7 +395,7 @@ class Game:
             self.say("(type h for help)", "dim")
             return None
         try:
-            move = Move(self.session.check(code))
+            move = Move(self.session.verify(code))
         except SeepError as exc:  # pragma: no cover - the engine's check found it legal
             self.say(f"You cannot make that move: {exc}", "red")
             return None

@@ -23,8 +23,8 @@ from .names import card_name
 __all__ = [
     "SEAT_NAMES",
     "TEAM_NAMES",
-    "card_text",
-    "cards_text",
+    "card_markup",
+    "cards_markup",
     "deal_summary",
     "hand_text",
     "plural",
@@ -68,25 +68,26 @@ def team_names(players: int = 4) -> tuple[str, str]:
     return TEAM_NAMES if players == 4 else ("N", "S")
 
 
-def card_text(card: int) -> Text:
-    """A card as typed (``9S``), hearts and diamonds in red."""
+def card_markup(card: int) -> Text:
+    """A card as typed (``9S``), hearts and diamonds in red (rich markup; the same card in
+    words, with its suit symbol, is :func:`seep.notation.card_text`)."""
     name = card_name(card)
     return Text(name, style="bold red" if name[1] in "HD" else "bold")
 
 
-def cards_text(mask: int) -> Text:
+def cards_markup(mask: int) -> Text:
     """Cards of a set in index order (by rank, then suit), space separated; ``-`` if none."""
     cards = list(cards_of_mask(mask))
     if not cards:
         return Text("-", style="dim")
-    return Text(" ").join(card_text(c) for c in cards)
+    return Text(" ").join(card_markup(c) for c in cards)
 
 
 def hand_text(mask: int) -> Text:
     """A hand, sorted, each card with the number that chooses it: ``1:2C  2:9S ...``."""
     parts = []
     for i, c in enumerate(cards_of_mask(mask), 1):
-        parts.append(Text.assemble((f"{i}:", "cyan"), card_text(c)))
+        parts.append(Text.assemble((f"{i}:", "cyan"), card_markup(c)))
     return Text("  ").join(parts) if parts else Text("(no cards)", style="dim")
 
 
@@ -124,7 +125,7 @@ def _houses_table(pos: Position, you: int | None) -> Table | Text:
     t.add_column("cards (sets)")
     t.add_column("owners")
     for value, cards, cemented, owners in houses:
-        sets = Text(" | ").join(cards_text(s) for s in house_sets(cards, value))
+        sets = Text(" | ").join(cards_markup(s) for s in house_sets(cards, value))
         n = pos.rules.players
         who = ", ".join(seat_label(s, you, n) for s in range(n) if owners >> s & 1)
         kind = Text("* cemented", style="bold magenta") if cemented else Text("ordinary")
@@ -171,7 +172,7 @@ def position_view(
         label = Text(marker + seat_label(s, you, n), style="bold" if s == to_move else "")
         # A record shows every hand; at the table only the sizes of the others are known.
         held: Text | str = (
-            cards_text(pos.hands[s]) if you is None else str(pos.hands[s].bit_count())
+            cards_markup(pos.hands[s]) if you is None else str(pos.hands[s].bit_count())
         )
         seats.add_row(label, teams_named[s & 1], held, last_moves[s] or "-")
 
@@ -198,9 +199,9 @@ def position_view(
     if pos.phase == "bid":
         loose: Text = Text(f"{pos.loose.bit_count()} cards face down", style="dim")
         if you is None:
-            loose = Text.assemble(cards_text(pos.loose), (" (face down)", "dim"))
+            loose = Text.assemble(cards_markup(pos.loose), (" (face down)", "dim"))
     else:
-        loose = cards_text(pos.loose)
+        loose = cards_markup(pos.loose)
     floor = Group(Text.assemble(("floor, loose: ", "bold"), loose), _houses_table(pos, you))
 
     parts: list[RenderableType] = [head, seats, teams, baazi, floor]

@@ -49,11 +49,11 @@ from collections.abc import Iterable, Sequence
 from typing import Final
 
 from ..cards import CARD_NAMES
-from ..engine import BID, BREAK, BUILD, CAPTURE, CEMENT, REDEAL, THROW
-from ..engine import SH_ACTION as _SH_ACTION
-from ..engine import SH_CARD as _SH_CARD
-from ..engine import SH_HOUSE as _SH_HOUSE
-from ..engine import SH_VALUE as _SH_VALUE
+from ..codes import BID, BREAK, BUILD, CAPTURE, CEMENT, REDEAL, THROW
+from ..codes import SH_ACTION as _SH_ACTION
+from ..codes import SH_CARD as _SH_CARD
+from ..codes import SH_HOUSE as _SH_HOUSE
+from ..codes import SH_VALUE as _SH_VALUE
 
 __all__ = [
     "BID0",

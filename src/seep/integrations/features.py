@@ -29,7 +29,8 @@ import numpy as np
 import numpy.typing as npt
 
 from ..cards import VALUE_MASK, card_value, mask_points, mask_value_sum
-from ..engine import BID, BREAK, BUILD, CAPTURE, CEMENT, REDEAL, Position
+from ..codes import BID, BREAK, BUILD, CAPTURE, CEMENT, REDEAL
+from ..engine import Position
 from ..view import View
 from .actions import NUM_ACTIONS, NUM_USES, MoveBuilder
 from .hotpath import NUM_REALS, REAL_FIELDS, observation_parts, view_parts

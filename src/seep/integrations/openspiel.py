@@ -47,7 +47,8 @@ import numpy as np
 import pyspiel  # type: ignore[import-not-found]
 
 from ..cards import CARD_NAMES, format_cards, mask_points
-from ..engine import PHASE_BID, Position
+from ..codes import PHASE_BID
+from ..engine import Position
 from ..moves import Move
 from ..notation import format_position
 from ..options import STANDARD, Rules

@@ -181,7 +181,7 @@ class SeepAECEnv(AECEnv):  # type: ignore[misc]
         seed = self._rng.getrandbits(62)
         if outcome.winner is not None:
             self._finish((1.0, -1.0) if outcome.winner == 0 else (-1.0, 1.0), truncated=False)
-        elif session.is_over:  # max_deals deals without a baazi
+        elif session.match_over:  # max_deals deals without a baazi
             self._finish((0.0, 0.0), truncated=True)
         else:
             session.start_next_deal(seed)

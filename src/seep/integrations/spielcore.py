@@ -221,7 +221,7 @@ class SpielCore:
             self.player = seat_to_move(pos.dealer, pos.plays, len(pos.hands))
             return
         self.builder = MoveBuilder()
-        if session.is_over:
+        if session.match_over:
             self.over = True
             self.player = TERMINAL
             return

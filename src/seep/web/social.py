@@ -17,24 +17,16 @@ from typing import Any
 
 from .. import __version__
 from ..bots.heuristic import HeuristicBot, _reason
-from ..bots.tactics import Counting, card_text, cards_text
+from ..bots.tactics import Counting
 from ..cards import card_name
 from ..codes import (
-    BUILD,
-    CAPTURE,
-    CEMENT,
     PHASE_PLAY,
-    THROW,
-    code_action,
     code_card,
-    code_house,
-    code_houses,
-    code_loose,
-    code_value,
 )
 from ..engine import Position
 from ..floor import sweep_values
 from ..moves import Move
+from ..notation import move_words
 from ..view import View
 
 __all__ = [
@@ -168,24 +160,9 @@ def _risk_text(code: int, risk: dict[str, Any]) -> str:
 
 
 def _move_words(code: int) -> str:
-    """A card play as the coach says it to its player: "you throw 9♠", "you build 11 from 9♠
-    with 2♣", "you play 9♠ onto the house of 11", "you take the house of 10 and 3♠ with 10♦"."""
-    action = code_action(code)
-    card = card_text(code_card(code))
-    loose = code_loose(code)
-    extra = f" with {cards_text(loose)}" if loose else ""
-    if action == THROW:
-        return f"you throw {card}"
-    if action == CAPTURE:
-        taken = [f"the house of {9 + i}" for i in range(5) if code_houses(code) >> i & 1]
-        if loose:
-            taken.append(cards_text(loose))
-        return f"you take {' and '.join(taken)} with {card}"
-    if action == BUILD:
-        return f"you build {code_value(code)} from {card}{extra}"
-    if action == CEMENT:
-        return f"you play {card}{extra} onto the house of {code_value(code)}"
-    return f"you raise the house of {code_house(code)} to {code_value(code)} with {card}{extra}"
+    """A card play as the coach says it to its player: "you throw 9♠", "you build a house of 11
+    from 9♠ with 2♣" (:func:`seep.notation.move_words`)."""
+    return move_words(code, "you")
 
 
 def report(view: dict[str, Any], legal: list[dict[str, Any]], counts: Any) -> dict[str, Any]:

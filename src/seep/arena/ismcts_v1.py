@@ -85,6 +85,8 @@ import time
 from collections.abc import Callable
 from typing import NamedTuple
 
+from ..bots.base import Decision
+from ..bots.heuristic import HeuristicBot
 from ..cards import VALUE, VALUE_MASK, card_points, seat_to_move
 from ..codes import (
     BUILD,
@@ -106,8 +108,6 @@ from ..moves import Move
 from ..options import Rules
 from ..verify import capture_else_throw_is_legal
 from ..view import View
-from .base import Decision
-from .heuristic import HeuristicBot
 
 __all__ = ["IsmctsBotV1"]
 
