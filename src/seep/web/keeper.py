@@ -22,9 +22,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..bots import Decision
-from ..engine import Position
 from ..errors import SeepError
-from . import review, wire
+from . import practice, wire
 from .botpool import BotPool
 from .driver import STORE_RETRY_FIRST as STORE_RETRY_FIRST
 from .driver import STORE_RETRY_MAX as STORE_RETRY_MAX
@@ -32,7 +31,7 @@ from .driver import Callbacks, Driver, log_store_problem
 from .hub import RATE_LIMIT, Connection, Hub
 from .limits import MessageBudget, SocketCounts
 from .store import Store, StoreConflict, StoreUnavailable
-from .table import Seat, Table, TableError, hash_token
+from .table import Seat, Table, TableError
 
 __all__ = ["CLOSE_MOVED", "CODE_ALPHABET", "SLOW_BOTS", "TableKeeper"]
 
@@ -247,55 +246,15 @@ class TableKeeper:
         # Easy and medium bots take a fraction of a millisecond: a process hop costs more.
         return table.bot.choose(view, rng)
 
-    # --- practice reviews ---------------------------------------------------------------------
-
     def _review(self, table: Table) -> None:
-        """Practice: review the deal just over for its player, in a worker thread (the loop
-        goes on), and send it to his connections only (:mod:`seep.web.review`)."""
-        session = table.session
-        assert session is not None
-        history = session.history
-        seats = [i for i, s in enumerate(table.seats) if s.kind == "human"]
-        if not history or not seats:
-            return
-        start = session.copy()
-        start.undo(len(history))  # back to the deal's bid-phase position
-        table.review = None
-        self._background(self._reviewing(table, start.position, history, seats[0]))
+        practice.review(table, self._background, self._send_reviews)
 
-    async def _reviewing(
-        self, table: Table, start: Position, history: tuple[tuple[int, int], ...], seat: int
-    ) -> None:
-        try:
-            found = await asyncio.wait_for(
-                asyncio.to_thread(review.review_deal, start, history, seat),
-                timeout=review.REVIEW_SECONDS * 4,
-            )
-        except Exception as exc:  # a busy server or a bug: the summary shows no review
-            logging.getLogger("seep.web").warning("table %s: no review: %r", table.code, exc)
-            return
-        session = table.session
-        if session is None or not session.deal_over or session.history != history:
-            return  # taken back meanwhile (undo): the deal goes on
-        table.review = {
-            "type": "review",
-            "deal": session.deals_finished,
-            "seat": seat,
-            "moves": len(history),
-            **found,
-        }
+    def _send_reviews(self, table: Table) -> None:
         for conn in self.hub.of(table.code):
-            self._send_review(table, conn)
+            practice.send_review(table, conn)
 
     def _send_review(self, table: Table, conn: Connection) -> None:
-        """The deal's review to ``conn`` if it holds the reviewed seat and the reviewed deal is
-        still the one on show, over."""
-        got = table.review
-        session = table.session
-        if got is None or session is None or conn.seat != got["seat"]:
-            return
-        if session.deal_over and len(session.history) == got["moves"]:
-            conn.push(wire.dumps(got))
+        practice.send_review(table, conn)
 
     # --- presence -----------------------------------------------------------------------------
 
@@ -411,38 +370,3 @@ class TableKeeper:
         logging.getLogger("seep.web").info("table %s left this server: %s", code, reason)
         self._teardown(code)
         self.hub.close_all(code, CLOSE_MOVED, "the table moved to another server: reconnecting")
-
-    def _start_rematch(self, table: Table) -> None:
-        """A new match for the players who accepted, in the same seats (a new table code:
-        each match keeps its own record); bots take the other seats."""
-        if self.may_create is not None:
-            self.may_create(table.client)  # a rematch is a new table: the same limits
-        new = Table(self._new_code(), table.settings, secrets.randbits(62))
-        new.client = table.client
-        new.alone_since = self.clock()
-        tokens: dict[int, str] = {}
-        for i in sorted(table.rematch):
-            old = table.seats[i]
-            if old.kind == "human":
-                tokens[i] = secrets.token_hex(24)
-                new.seats[i] = Seat(name=old.name, kind="human", token_hash=hash_token(tokens[i]))
-        if not tokens:
-            return
-        new.host = table.host if table.host in tokens else min(tokens)
-        new.start(new.host)
-        if self.store is not None:
-            for _ in range(8):
-                try:
-                    self.store.create_table(new)
-                    break
-                except StoreConflict:
-                    new.code = self._new_code()
-        if not self.clustered:
-            self.tables[new.code] = new
-        if self.created is not None:
-            self.created(new.client, new.code)
-        table.rematched = new.code
-        for c in self.hub.of(table.code):
-            token = tokens.get(c.seat) if c.seat is not None else None
-            seat = c.seat if token is not None else None
-            c.push(wire.dumps({"type": "rematch", "code": new.code, "seat": seat, "token": token}))

@@ -15,9 +15,9 @@ from .game_handlers import Handler
 from .hub import CHAT_LIMIT, Connection
 from .keeper import TableKeeper
 from .messages import Chat, Claim, Emote, Mute, Watch
-from .table import Table, TableError, hash_token
+from .table import Seat, Table, TableError, hash_token
 
-__all__ = ["CLAIM_LIMIT", "HANDLERS"]
+__all__ = ["CLAIM_LIMIT", "HANDLERS", "start_rematch"]
 
 CLAIM_LIMIT = 10  # wrong transfer codes per client per minute
 
@@ -70,7 +70,7 @@ async def on_rematch(k: TableKeeper, table: Table, conn: Connection, msg: Any) -
     table.rematch.add(conn.seat)
     here = {c.seat for c in k.hub.of(table.code) if c.seat is not None}
     if here <= table.rematch:
-        k._start_rematch(table)
+        start_rematch(k, table)
     table.version += 1
     k.hub.broadcast(table)
 
@@ -143,6 +143,36 @@ async def on_report(k: TableKeeper, table: Table, conn: Connection, msg: Any) ->
         raise TableError("not_allowed", "the game has not started: no position yet")
     report = social.report(state["view"], state["legal"], state["legal_counts"])
     conn.push(wire.dumps({"type": "report", "report": report}))
+
+
+def start_rematch(k: TableKeeper, table: Table) -> None:
+    """A new match for the players who accepted, in the same seats (a new table code:
+    each match keeps its own record); bots take the other seats."""
+    if k.may_create is not None:
+        k.may_create(table.client)  # a rematch is a new table: the same limits
+    new = Table(k._new_code(), table.settings, secrets.randbits(62))
+    new.client = table.client
+    new.alone_since = k.clock()
+    tokens: dict[int, str] = {}
+    for i in sorted(table.rematch):
+        old = table.seats[i]
+        if old.kind == "human":
+            tokens[i] = secrets.token_hex(24)
+            new.seats[i] = Seat(name=old.name, kind="human", token_hash=hash_token(tokens[i]))
+    if not tokens:
+        return
+    new.host = table.host if table.host in tokens else min(tokens)
+    new.start(new.host)
+    k._store_new(new)
+    if not k.clustered:
+        k.tables[new.code] = new
+    if k.created is not None:
+        k.created(new.client, new.code)
+    table.rematched = new.code
+    for c in k.hub.of(table.code):
+        token = tokens.get(c.seat) if c.seat is not None else None
+        seat = c.seat if token is not None else None
+        c.push(wire.dumps({"type": "rematch", "code": new.code, "seat": seat, "token": token}))
 
 
 HANDLERS: dict[str, Handler] = {

@@ -20,10 +20,10 @@ import functools
 import json
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from sqlalchemy import (
     Column,
@@ -50,18 +50,17 @@ from sqlalchemy.exc import DatabaseError, IntegrityError, OperationalError
 
 from . import migrations
 
-if TYPE_CHECKING:
-    from .tables import Table
-
 __all__ = [
     "DEFAULT_URL",
     "LIVE",
     "WAL_LIMIT_BYTES",
     "BadDatabase",
     "Lease",
+    "SeatRow",
     "Store",
     "StoreConflict",
     "StoreUnavailable",
+    "TableRow",
     "database_url",
 ]
 
@@ -72,6 +71,38 @@ LIVE = ("waiting", "playing")  # the statuses loaded at start-up; "finished", "c
 # needs between checkpoints must grow again, at the cost of every table's latency (600 tables:
 # p99 293 ms with 4 MiB, 90 ms with 64 MiB; bench/server.py --tables 600).
 WAL_LIMIT_BYTES = 64 * 1024 * 1024
+
+
+class SeatRow(Protocol):
+    """What the store keeps of a seat (never a token: its hash)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def token_hash(self) -> str | None: ...
+
+
+class TableRow(Protocol):
+    """What the store keeps of a table: any record with these fields (a
+    :class:`seep.web.table.Table` is one), so the store needs no table module."""
+
+    @property
+    def code(self) -> str: ...
+    @property
+    def settings(self) -> Mapping[str, Any]: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def host(self) -> int: ...
+    @property
+    def version(self) -> int: ...
+    @property
+    def seats(self) -> Sequence[SeatRow]: ...
+
 
 metadata = MetaData()
 tables_t = SqlTable(
@@ -314,13 +345,13 @@ class Store:
     # --- writes -----------------------------------------------------------------------------
 
     @staticmethod
-    def _seats(table: Table) -> str:
+    def _seats(table: TableRow) -> str:
         return json.dumps(
             [{"name": s.name, "kind": s.kind, "token_hash": s.token_hash} for s in table.seats]
         )
 
     @_write
-    def create_table(self, table: Table) -> None:
+    def create_table(self, table: TableRow) -> None:
         """Store a new table; :class:`StoreConflict` when its code is taken (by another
         instance at the same moment: codes are unique by the database)."""
         try:
@@ -328,7 +359,7 @@ class Store:
         except IntegrityError:
             raise StoreConflict(f"table code {table.code} is taken") from None
 
-    def _create_table(self, table: Table) -> None:
+    def _create_table(self, table: TableRow) -> None:
         with self.engine.begin() as c:
             c.execute(
                 insert(tables_t).values(
@@ -344,7 +375,7 @@ class Store:
             )
 
     @_write
-    def save_table(self, table: Table) -> None:
+    def save_table(self, table: TableRow) -> None:
         """Store a table's seats, host and status."""
         with self.engine.begin() as c:
             done = c.execute(
@@ -360,7 +391,7 @@ class Store:
             self._check_held(done.rowcount, table.code)
 
     @_write
-    def add_move(self, table: Table, seq: int, move: dict[str, Any], version: int) -> None:
+    def add_move(self, table: TableRow, seq: int, move: dict[str, Any], version: int) -> None:
         """Store move number ``seq`` (from 0) of a table, made in state ``version``;
         :class:`StoreConflict` when that move number is stored already or, with an owner,
         another instance holds the table."""
@@ -384,17 +415,17 @@ class Store:
         with self.engine.begin() as c:
             c.execute(delete(moves_t).where(moves_t.c.code == code, moves_t.c.seq >= first))
 
-    def finish(self, table: Table, record: dict[str, Any]) -> None:
+    def finish(self, table: TableRow, record: dict[str, Any]) -> None:
         """Mark a table finished, keeping its game record."""
         self._end(table, "finished", record)
 
-    def close_table(self, table: Table, record: dict[str, Any] | None) -> None:
+    def close_table(self, table: TableRow, record: dict[str, Any] | None) -> None:
         """Mark a table closed (abandoned, or never started), keeping its finished deals as a
         game record; its moves stay too."""
         self._end(table, "closed", record)
 
     @_write
-    def _end(self, table: Table, status: str, record: dict[str, Any] | None) -> None:
+    def _end(self, table: TableRow, status: str, record: dict[str, Any] | None) -> None:
         with self.engine.begin() as c:
             done = c.execute(
                 update(tables_t)

@@ -33,8 +33,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from ..match import replay_record
-from . import inbox, wire
+from . import inbox, presence, records, social_handlers, wire
 from .cluster import Leases
 from .driver import STORE_UNAVAILABLE, log_store_problem
 from .hub import RATE_LIMIT, Connection
@@ -200,15 +199,7 @@ class TableManager(TableKeeper):
         table.client = client
         table.alone_since = self.clock()
         seat, token = table.join(req.name or "Player", 0)
-        if self.store is not None:
-            for _ in range(8):
-                try:
-                    self.store.create_table(table)
-                    break
-                except StoreConflict:  # another instance took the code at the same moment
-                    table.code = self._new_code()
-            else:
-                raise TableError("internal_error", "no free table code")  # pragma: no cover
+        self._store_new(table)
         if not self.clustered:
             # Several instances: the one the proxy sends the table's traffic to claims it.
             self.tables[table.code] = table
@@ -380,132 +371,32 @@ class TableManager(TableKeeper):
     def replay(self, code: str) -> dict[str, Any]:
         """Every position of the record's deals, replayed by the engine, for the replay page:
         ``{"steps": [{"deal", "index", "move", "position", "result"}]}``."""
-        record = self.record(code)
-        steps: list[dict[str, Any]] = []
-        deal = -1
-        index = 0
-        for move, position in replay_record(record):
-            if move is None:
-                deal += 1
-                index = -1
-            result = None
-            if move is not None and index == len(record["deals"][deal]["moves"]) - 1:
-                result = record["deals"][deal].get("result")
-            steps.append(
-                {"deal": deal, "index": index, "move": move, "position": position, "result": result}
-            )
-            index += 1
-        return {"steps": steps}
+        return records.replay(self.record(code))
 
     def summary(self, code: str) -> dict[str, Any]:
         """The public summary of a table, live or finished and stored."""
-        table = self.tables.get(code.upper())
-        if table is not None:
-            return table.public()
-        public: dict[str, Any] = self._finished(code)["public"]
-        return public
+        return records.summary(self.tables, self.store, code)
 
     def record(self, code: str) -> dict[str, Any]:
         """The docs/format.md game record of a table, live or finished and stored."""
-        table = self.tables.get(code.upper())
-        if table is not None:
-            return table.record()
-        record: dict[str, Any] | None = self._finished(code)["record"]
-        if record is None:
-            raise TableError("not_allowed", f"table {code.upper()} closed before it started")
-        return record
-
-    def _finished(self, code: str) -> dict[str, Any]:
-        """A finished table kept in the store (no longer in memory after a restart)."""
-        stored = self.store.load_finished(code.upper()) if self.store is not None else None
-        if stored is None:
-            raise TableError("unknown_table", f"no table {code}")
-        return stored
+        return records.record(self.tables, self.store, code)
 
     # --- connections ------------------------------------------------------------------------
 
     def connect(self, code: str, client: str = "") -> Connection:
-        """A new connection to a table (raises ``unknown_table``, or ``table_over`` for a
-        table finished or closed): a spectator's until its ``hello`` names a seat
-        (:meth:`hello`). It gets the spectator's state at once. ``client`` is the client's
-        key: its sockets are capped (``too_many_connections``), and refused while it serves
-        a penalty for flooding (``rate_limited``)."""
-        table = self.tables.get(code.upper())
-        if table is None:
-            stored = self.store.load_finished(code.upper()) if self.store is not None else None
-            if stored is not None:
-                status = stored["public"]["status"]
-                raise TableError(
-                    "table_over",
-                    f"table {code.upper()} is {status}: its finished deals are at "
-                    f"/replay/{code.upper()}",
-                )
-            raise TableError("unknown_table", f"no table {code}")
-        conn = self.hub.admit(
-            table,
-            client,
-            budget=self.budget,
-            sockets=self.sockets,
-            spectators_per_client=self.spectators_per_client,
-            max_connections=self.max_connections,
-            on_trial_over=self._trial_over,
-        )
-        self.hub.send_state(table, conn)
-        self._watchers_changed(table)
-        return conn  # a spectator never wakes a paused table
-
-    def _trial_over(self, conn: Connection) -> None:
-        """A socket let into a full table on trial said no hello with a seat in time."""
-        if conn.trial:
-            self.hub.drop_trial(conn)
+        """A new connection to a table (:func:`seep.web.presence.connect`)."""
+        return presence.connect(self, code, client)
 
     def hello(self, conn: Connection, token: str) -> None:
-        """The ``hello`` handshake: the connection takes the seat its token holds. A token that
-        fits no seat gets ``unknown_token`` and the connection goes on watching."""
-        table = self.get(conn.code)
-        if conn.seat is not None:
-            raise TableError("not_allowed", "this connection already holds a seat")
-        seat = table.seat_of_token(token)
-        if seat is None:
-            if conn.trial:
-                self.hub.drop_trial(conn)
-            raise TableError("unknown_token", "this token holds no seat at this table: watching")
-        if conn.trial:
-            self.hub.make_room(table, conn, self.max_connections)
-        conn.seat = seat
-        s = table.seats[seat]
-        s.connections += 1
-        if seat == table.host:
-            self._host_left.pop(table.code, None)
-        self.driver.end_grace(table.code, seat)
-        s.away = False  # the bot gives the seat back
-        self._changed(table, game=False)
-        self._send_review(table, conn)
+        """The ``hello`` handshake (:func:`seep.web.presence.hello`)."""
+        presence.hello(self, conn, token)
 
     def disconnect(self, conn: Connection) -> None:
-        """A connection has gone."""
-        self.sockets.remove(conn.client, conn.code, conn)
-        conns = self.hub.conns.get(conn.code)
-        if conns is None or conn not in conns:
-            return
-        conns.discard(conn)
-        table = self.tables.get(conn.code)
-        if table is None:
-            return
-        if table.status == "finished" and not conns:
-            self._forget(table)  # over and unwatched: the store keeps it
-            return
-        if conn.seat is None:
-            self._watchers_changed(table)
-            return
-        s = table.seats[conn.seat]
-        s.connections -= 1
-        if s.connections == 0:
-            if table.status == "playing":
-                self._start_grace(table, conn.seat)
-            elif conn.seat == table.host:
-                self._host_left[table.code] = self.clock()
-            self._changed(table, game=False)
+        """A connection has gone (:func:`seep.web.presence.disconnect`)."""
+        presence.disconnect(self, conn)
+
+    def _start_rematch(self, table: Table) -> None:
+        social_handlers.start_rematch(self, table)
 
     async def handle(self, conn: Connection, text: str | bytes) -> None:
         """One message from a client: errors go back to that client only."""
