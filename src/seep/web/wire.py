@@ -235,39 +235,32 @@ def _clock(t: TableFacts) -> dict[str, Any] | None:
     return {"seat": to_move, "deadline": t.deadline}
 
 
-def _seat_part(t: TableFacts, seat: int | None) -> tuple[dict[str, Any] | None, dict[str, Any]]:
-    """The part of ``state`` that depends on the seat: its view (without the history, which
-    every seat shares) and, for the seat to move, its legal moves and dead cards."""
+def _moves_part(t: TableFacts, seat: int | None) -> dict[str, Any]:
+    """The part of ``state`` only the seat to move gets: its legal moves and dead cards."""
     session = t.session
-    extra: dict[str, Any] = {
-        "legal": [],
-        "dead": {},
-        "dead_reasons": {},
-        "legal_counts": None,
-    }
-    if session is None:
-        return None, extra
+    if session is None or seat is None or t.to_move != seat:
+        return {"legal": [], "dead": {}, "dead_reasons": {}, "legal_counts": None}
     pos = session.position
-    if seat is None:
-        return PublicView.from_position(pos).to_dict(history=False), extra
-    view = View.from_position(pos, seat).to_dict(history=False)
-    # The legal moves only for the seat to move: nobody else needs them.
-    if t.to_move == seat:
-        # A huge list (issue 12) goes as counts per card: the page asks for one card's
-        # moves with a 'moves' message.
-        codes, counts = social.legal_or_counts(pos)
-        legal = [move_dict(c) for c in codes]
-        used = set(counts) if counts is not None else {m.get("card") for m in legal}
-        dead, dead_reasons = dead_cards(pos, seat, used)
-        extra = {"legal": legal, "dead": dead, "dead_reasons": dead_reasons, "legal_counts": counts}
-    return view, extra
+    # A huge list (issue 12) goes as counts per card: the page asks for one card's moves with
+    # a 'moves' message.
+    codes, counts = social.legal_or_counts(pos)
+    legal = [move_dict(c) for c in codes]
+    used = set(counts) if counts is not None else {m.get("card") for m in legal}
+    dead, dead_reasons = dead_cards(pos, seat, used)
+    return {"legal": legal, "dead": dead, "dead_reasons": dead_reasons, "legal_counts": counts}
 
 
 def state(t: TableFacts, seat: int | None) -> dict[str, Any]:
     """The ``state`` message for a connection at ``seat`` (``None``: a spectator)."""
-    view, extra = _seat_part(t, seat)
-    if view is not None and t.session is not None:
-        view["history"] = [move_record(s, c) for s, c in t.session.history]
+    session = t.session
+    view: dict[str, Any] | None = None
+    if session is not None:
+        pos, history = session.position, session.history
+        if seat is None:
+            view = PublicView.from_position(pos, history).to_dict()
+        else:
+            view = View.from_position(pos, seat, history).to_dict()
+    extra = _moves_part(t, seat)
     return {
         "type": "state",
         "version": t.version,
@@ -286,14 +279,32 @@ def state(t: TableFacts, seat: int | None) -> dict[str, Any]:
     }
 
 
+def _cut(d: Mapping[str, Any], holes: tuple[str, ...]) -> list[str]:
+    """The JSON text of ``d`` cut at the values of ``holes`` (keys of ``d``, in its order):
+    ``pieces[0] + value_0 + pieces[1] + ... + pieces[-1]`` is the whole text."""
+    pieces: list[str] = []
+    cur = "{"
+    for i, (key, value) in enumerate(d.items()):
+        cur += ("," if i else "") + dumps(key) + ":"
+        if key in holes:
+            pieces.append(cur)
+            cur = ""
+        else:
+            cur += dumps(value)
+    pieces.append(cur + "}")
+    assert len(pieces) == len(holes) + 1
+    return pieces
+
+
 class StateWriter:
     """One table's ``state`` messages as JSON text, each distinct one written once per change.
 
-    :meth:`begin` writes what every connection's state shares (the table, the deal's history,
-    the match, the summary ...); :meth:`text` then writes a seat's (or the spectator's) own
-    part and joins them. The deal's history is kept serialised move by move: a new move is
-    one more item, and a history that is no longer an extension of the kept one (an undo, a
-    new deal) is written again.
+    :meth:`begin` writes what every connection's state shares: the table, the deal's public
+    view (:class:`~seep.view.PublicView`, cut where a seat's view differs: its ``seat`` and
+    its ``hands``), the history, the match, the summary; :meth:`text` then fills in a seat's
+    (or the spectator's) own part. The deal's history is kept serialised move by move: a new
+    move is one more item, and a history that is no longer an extension of the kept one (an
+    undo, a new deal) is written again.
     """
 
     def __init__(self) -> None:
@@ -301,6 +312,8 @@ class StateWriter:
         self._items: list[str] = []  # the JSON of each move record of ``_moves``
         self._table: TableFacts | None = None
         self._shared: tuple[str, str, str] = ("", "", "")
+        self._view: list[str] = []  # the public view cut at seat, hands and history
+        self._sizes: list[Any] = []
         self._history = "[]"
         self._texts: dict[int | None, str] = {}
 
@@ -322,8 +335,13 @@ class StateWriter:
         if session is not None:
             self._history = self._history_text(session.history)
             sweeps = session.deal_sweeps()
+            public = PublicView.from_position(session.position)
+            self._sizes = list(public.hand_sizes)
+            self._view = _cut(
+                dict(public.to_dict(history=False), history=None), ("seat", "hands", "history")
+            )
         else:
-            self._history, sweeps = "[]", []
+            self._history, sweeps, self._view = "[]", [], []
         head = f'{{"type":"state","version":{dumps(t.version)},"seat":'
         table = dumps(table_public(t))
         tail = (
@@ -344,13 +362,19 @@ class StateWriter:
         t = self._table
         assert t is not None, "begin() first"
         head, table, tail = self._shared
-        view, extra = _seat_part(t, seat)
-        if view is None:
+        seat_text = dumps(seat)
+        if not self._view or t.session is None:
             view_text = "null"
         else:
-            view_text = dumps(view)[:-1] + ',"history":' + self._history + "}"
+            hands = self._sizes
+            if seat is not None:
+                hands = hands[:]
+                hands[seat] = card_list(t.session.position.hands[seat])
+            a, b, c, d = self._view
+            view_text = f"{a}{seat_text}{b}{dumps(hands)}{c}{self._history}{d}"
+        extra = _moves_part(t, seat)
         text = (
-            f'{head}{dumps(seat)},"table":{table},"view":{view_text}'
+            f'{head}{seat_text},"table":{table},"view":{view_text}'
             f',"legal":{dumps(extra["legal"])},"dead":{dumps(extra["dead"])}'
             f',"dead_reasons":{dumps(extra["dead_reasons"])}'
             f"{tail}{dumps(extra['legal_counts'])}}}"
