@@ -25,6 +25,7 @@ from ..bots import Decision
 from ..errors import SeepError
 from . import practice, wire
 from .botpool import BotPool
+from .cluster import Leases
 from .driver import STORE_RETRY_FIRST as STORE_RETRY_FIRST
 from .driver import STORE_RETRY_MAX as STORE_RETRY_MAX
 from .driver import Callbacks, Driver, log_store_problem
@@ -115,6 +116,14 @@ class TableKeeper:
         # counts a new table.
         self.may_create: Callable[[str], None] | None = None
         self.created: Callable[[str, str], None] | None = None
+        # Several instances: the leases of the tables held here, and the lobby read from the
+        # database (when, and what).
+        self.leases = (
+            Leases(store, self.tables, self._restore, self.drop)
+            if store is not None and store.owner is not None
+            else None
+        )
+        self._lobby_cache: tuple[float, dict[str, Any]] | None = None
 
     @property
     def conns(self) -> dict[str, set[Connection]]:

@@ -34,7 +34,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from . import inbox, presence, records, social_handlers, wire
-from .cluster import Leases
 from .driver import STORE_UNAVAILABLE, log_store_problem
 from .hub import RATE_LIMIT, Connection
 from .inbox import MAX_MESSAGE_BYTES
@@ -81,16 +80,6 @@ class TableManager(TableKeeper):
     ``lease_seconds``, and a table whose lease is lost or asked for leaves memory, its clients
     told to reconnect.
     """
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        store = self.store
-        self.leases = (
-            Leases(store, self.tables, self._restore, self.drop)
-            if store is not None and store.owner is not None
-            else None
-        )
-        self._lobby_cache: tuple[float, dict[str, Any]] | None = None  # several instances
 
     # --- lifecycle --------------------------------------------------------------------------
 
