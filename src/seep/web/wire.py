@@ -279,21 +279,27 @@ def state(t: TableFacts, seat: int | None) -> dict[str, Any]:
     }
 
 
+# Marks a hole in a view's JSON text: a view holds only the core's data (cards, numbers, the
+# rules' names), never this string, so the text is cut at its quoted form.
+_HOLE = "\x00hole\x00"
+_HOLE_TEXT = dumps(_HOLE)
+_VIEW_HOLES = ("seat", "hands", "history")
+
+
 def _cut(d: Mapping[str, Any], holes: tuple[str, ...]) -> list[str]:
     """The JSON text of ``d`` cut at the values of ``holes`` (keys of ``d``, in its order):
     ``pieces[0] + value_0 + pieces[1] + ... + pieces[-1]`` is the whole text."""
-    pieces: list[str] = []
-    cur = "{"
-    for i, (key, value) in enumerate(d.items()):
-        cur += ("," if i else "") + dumps(key) + ":"
-        if key in holes:
-            pieces.append(cur)
-            cur = ""
-        else:
-            cur += dumps(value)
-    pieces.append(cur + "}")
+    pieces = dumps({k: _HOLE if k in holes else v for k, v in d.items()}).split(_HOLE_TEXT)
     assert len(pieces) == len(holes) + 1
     return pieces
+
+
+def _members(d: Mapping[str, Any]) -> str:
+    """The members of a JSON object's text, without its braces (``"a":1,"b":2``)."""
+    return dumps(d)[1:-1]
+
+
+_NOT_TO_MOVE = _members({"legal": [], "dead": {}, "dead_reasons": {}})
 
 
 class StateWriter:
@@ -337,22 +343,19 @@ class StateWriter:
             sweeps = session.deal_sweeps()
             public = PublicView.from_position(session.position)
             self._sizes = list(public.hand_sizes)
-            self._view = _cut(
-                dict(public.to_dict(history=False), history=None), ("seat", "hands", "history")
-            )
+            self._view = _cut(dict(public.to_dict(history=False), history=None), _VIEW_HOLES)
         else:
             self._history, sweeps, self._view = "[]", [], []
         head = f'{{"type":"state","version":{dumps(t.version)},"seat":'
         table = dumps(table_public(t))
-        tail = (
-            f',"last_moves":{dumps(last_moves(t))}'
-            f',"history_sweeps":{dumps(sweeps)}'
-            f',"match":{dumps(match_info(session))}'
-            f',"summary":{dumps(summary(t))}'
-            f',"clock":{dumps(_clock(t))}'
-            ',"legal_counts":'
-        )
-        self._shared = (head, table, tail)
+        shared = {
+            "last_moves": last_moves(t),
+            "history_sweeps": sweeps,
+            "match": match_info(session),
+            "summary": summary(t),
+            "clock": _clock(t),
+        }
+        self._shared = (head, table, f',{_members(shared)},"legal_counts":')
 
     def text(self, seat: int | None) -> str:
         """The state for ``seat`` (``None``: a spectator) of the change :meth:`begin` began."""
@@ -372,13 +375,13 @@ class StateWriter:
                 hands[seat] = card_list(t.session.position.hands[seat])
             a, b, c, d = self._view
             view_text = f"{a}{seat_text}{b}{dumps(hands)}{c}{self._history}{d}"
-        extra = _moves_part(t, seat)
-        text = (
-            f'{head}{seat_text},"table":{table},"view":{view_text}'
-            f',"legal":{dumps(extra["legal"])},"dead":{dumps(extra["dead"])}'
-            f',"dead_reasons":{dumps(extra["dead_reasons"])}'
-            f"{tail}{dumps(extra['legal_counts'])}}}"
-        )
+        if seat is not None and t.to_move == seat:
+            extra = _moves_part(t, seat)
+            counts = extra.pop("legal_counts")
+            moves, counts_text = _members(extra), dumps(counts)
+        else:
+            moves, counts_text = _NOT_TO_MOVE, "null"
+        text = f'{head}{seat_text},"table":{table},"view":{view_text},{moves}{tail}{counts_text}}}'
         self._texts[seat] = text
         return text
 
