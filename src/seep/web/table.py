@@ -280,15 +280,8 @@ class Table:
             )
         if not isinstance(data, dict):
             raise TableError("malformed_move", "'move' must be a docs/format.md move object")
-        try:
-            # The turn is checked above, once: the session checks the move itself.
-            return self.session.check(data)
-        except MalformedMoveError as exc:  # before its base class
-            raise TableError("malformed_move", str(exc)) from None
-        except IllegalMoveError as exc:
-            refusal = exc.refusal  # None for a refusal that is no rule's
-            reason = wire.reason_dict(refusal) if refusal is not None else None
-            raise TableError("illegal_move", str(exc), reason) from None
+        # The turn is checked here, once: the session checks the move itself.
+        return self._by_the_rules(data)
 
     def check_code(self, code: int) -> int:
         """``code`` if it is a legal move of the seat to move (a bot's choice: membership
@@ -296,10 +289,17 @@ class Table:
         :meth:`check_move` does."""
         if self.session is None or self.to_move is None:
             raise TableError("not_allowed", f"the table is {self.status}: no moves now")
+        return self._by_the_rules(code)
+
+    def _by_the_rules(self, move: Any) -> int:
+        """The session's check of a move of the seat to move, its refusal a TableError."""
+        assert self.session is not None
         try:
-            return self.session.check(code)
+            return self.session.check(move)
+        except MalformedMoveError as exc:  # before its base class
+            raise TableError("malformed_move", str(exc)) from None
         except IllegalMoveError as exc:
-            refusal = exc.refusal
+            refusal = exc.refusal  # None for a refusal that is no rule's
             reason = wire.reason_dict(refusal) if refusal is not None else None
             raise TableError("illegal_move", str(exc), reason) from None
 
