@@ -10,19 +10,16 @@ A move goes the keeper's one commit path (:meth:`~seep.web.keeper.TableKeeper.co
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ..cards import card_name, parse_card
 from . import social, wire
 from .hub import Connection
-from .keeper import TableKeeper
+from .keeper import Handler, TableKeeper
 from .messages import Kick, MoveMessage, MovesRequest, Sit
 from .table import Table, TableError
 
-__all__ = ["HANDLERS", "Handler"]
-
-Handler = Callable[[TableKeeper, Table, Connection, Any], Awaitable[None]]
+__all__ = ["HANDLERS"]
 
 
 async def on_move(k: TableKeeper, table: Table, conn: Connection, msg: Any) -> None:

@@ -18,7 +18,7 @@ import logging
 import secrets
 import time
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from ..bots import Decision
@@ -34,7 +34,7 @@ from .limits import MessageBudget, SocketCounts
 from .store import Store, StoreConflict, StoreUnavailable
 from .table import Seat, Table, TableError
 
-__all__ = ["CLOSE_MOVED", "CODE_ALPHABET", "SLOW_BOTS", "TableKeeper"]
+__all__ = ["CLOSE_MOVED", "CODE_ALPHABET", "SLOW_BOTS", "Handler", "TableKeeper"]
 
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L: read aloud without doubt
 # Bots whose thinking takes long enough to stall every other table: they run in the bot pool,
@@ -379,3 +379,8 @@ class TableKeeper:
         logging.getLogger("seep.web").info("table %s left this server: %s", code, reason)
         self._teardown(code)
         self.hub.close_all(code, CLOSE_MOVED, "the table moved to another server: reconnecting")
+
+
+#: A socket message's handler (:mod:`seep.web.game_handlers`, :mod:`seep.web.social_handlers`):
+#: the keeper, the table, the sender's connection and the parsed message.
+Handler = Callable[[TableKeeper, Table, Connection, Any], Awaitable[None]]

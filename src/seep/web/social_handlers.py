@@ -11,9 +11,8 @@ from collections import deque
 from typing import Any
 
 from . import social, wire
-from .game_handlers import Handler
 from .hub import CHAT_LIMIT, Connection
-from .keeper import TableKeeper
+from .keeper import Handler, TableKeeper
 from .messages import Chat, Claim, Emote, Mute, Watch
 from .table import Seat, Table, TableError, hash_token
 
