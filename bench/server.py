@@ -13,9 +13,10 @@ turn comes. Latency is measured at the human tables only: what expert bots cost 
 
 Reports the moves per second the server made (all seats), the deals finished, the latency of
 the clients' moves (from a move sent to the state that shows it, received) and the server's CPU
-(its processes and their children: the bot workers). The bots' pause before each move
-(``--bot-delay``, the server's default 0.6 s) is the game's pace, not part of any latency. The
-run fails (exit 1) if a table stops advancing: every table must keep moving, deal after deal.
+(its processes and their children: the bot workers), in cores and per move made. The bots'
+pause before each move (``--bot-delay``, the server's default 0.6 s) is the game's pace, not
+part of any latency. The run fails (exit 1) if a table stops advancing: every table must keep
+moving, deal after deal.
 
     python bench/server.py [--tables 200] [--seconds 30] [--bot-delay 0.6] [--bots easy] [--json]
     python bench/server.py --scenario expert [--expert-tables 24] [--human-tables 50]
@@ -275,6 +276,10 @@ async def run(args: Any, base: str, wsbase: str) -> dict[str, Any]:
         "latency_ms_max": round(lat[-1] * 1000, 2) if lat else None,
         "latency_ms_mean": round(statistics.fmean(lat) * 1000, 2) if lat else None,
         "server_cpu": round(cpu, 2),
+        # What one move (of any seat) costs the server: its processes' CPU over the moves made.
+        "server_cpu_us_per_move": (
+            round(cpu * elapsed / stats.moves_seen * 1e6, 1) if stats.moves_seen else None
+        ),
         "client_cpu": round(client_cpu, 2),
         "load_average": round(os.getloadavg()[0], 2),
         "errors": stats.errors,
@@ -435,7 +440,8 @@ def main() -> int:
             f"p99 {result['latency_ms_p99']} ms, max {result['latency_ms_max']} ms"
         )
         print(
-            f"server CPU: {result['server_cpu']} cores, clients' {result['client_cpu']}, "
+            f"server CPU: {result['server_cpu']} cores "
+            f"({result['server_cpu_us_per_move']} us a move), clients' {result['client_cpu']}, "
             f"load average {result['load_average']}; errors {result['errors']}, "
             f"failed clients {result['failed_clients']} {result['failures'] or ''}"
         )

@@ -49,7 +49,7 @@ from .format import position_from_dict
 from .moves import Move
 from .options import Rules
 
-__all__ = ["View"]
+__all__ = ["PublicView", "View"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -298,43 +298,33 @@ class View:
 
     # --- docs/format.md --------------------------------------------------------------------------
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, *, history: bool = True) -> dict[str, Any]:
         """The docs/format.md view: a position's fields with other hands, the stock and a
-        face-down floor replaced by their sizes, plus ``seat`` and ``history``."""
-        bid_phase = self.phase_id == PHASE_BID
+        face-down floor replaced by their sizes, plus ``seat`` and ``history`` (left out with
+        ``history=False``, for a writer that keeps the deal's history serialised)."""
         hands: list[Any] = list(self.hand_sizes)
         hands[self.seat] = card_list(self.hand)
-        return {
-            "format": "seep/1",
-            "rules": self.rules.to_dict(),
-            "seat": self.seat,
-            "dealer": self.dealer,
-            "phase": self.phase,
-            "bid": self.bid or None,
-            "plays": self.plays,
-            "to_move": self.to_move,
-            "hands": hands,
-            "stock": self.stock_size,
-            "loose": self.facedown if bid_phase else card_list(self.loose),
-            "houses": [
-                {
-                    "value": v,
-                    "cards": card_list(cards),
-                    "cemented": cem,
-                    "owners": [s for s in range(len(self.hand_sizes)) if owners >> s & 1],
-                }
-                for v, cards, cem, owners in self.houses
-            ],
-            "captured": [card_list(self.captured[0]), card_list(self.captured[1])],
-            "sweeps": list(self.sweeps),
-            "last_capture": None if self.last_capture < 0 else self.last_capture,
-            "match": {
-                "diff": self.match[0],
-                "baazis": list(self.match[1]),
-                "deals": self.match[2],
-            },
-            "history": [dict(Move(code).to_dict(), seat=s) for s, code in self.history],
-        }
+        return _view_dict(self, self.seat, hands, history)
+
+    def public(self) -> PublicView:
+        """What everyone sees of this view's deal: a spectator's view."""
+        return PublicView(
+            rules=self.rules,
+            dealer=self.dealer,
+            phase_id=self.phase_id,
+            bid=self.bid,
+            plays=self.plays,
+            hand_sizes=self.hand_sizes,
+            stock_size=self.stock_size,
+            loose=self.loose,
+            facedown=self.facedown,
+            houses=self.houses,
+            captured=self.captured,
+            sweeps=self.sweeps,
+            last_capture=self.last_capture,
+            match=self.match,
+            history=self.history,
+        )
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> View:
@@ -426,6 +416,104 @@ class View:
         view = cls.from_position(pos, seat, history)
         view.determinize(random.Random(0))  # raises when no full position fits
         return view
+
+
+@dataclass(frozen=True, slots=True)
+class PublicView:
+    """The public information of a deal: what a spectator, who holds no seat, sees. A
+    :class:`View` without a hand: every hand is its size, and ``seat`` is ``None`` in its
+    docs/format.md dict (docs/web.md "state": a spectator's ``view``)."""
+
+    rules: Rules
+    dealer: int
+    phase_id: int
+    bid: int
+    plays: int
+    hand_sizes: tuple[int, ...]
+    stock_size: int
+    loose: int
+    facedown: int
+    houses: tuple[tuple[int, int, bool, int], ...]
+    captured: tuple[int, int]
+    sweeps: tuple[int, int]
+    last_capture: int
+    match: tuple[int, tuple[int, int], int]
+    history: tuple[tuple[int, int], ...] = field(default=())
+
+    @classmethod
+    def from_position(cls, pos: Position, history: Sequence[tuple[int, int]] = ()) -> PublicView:
+        """The public view of a full position; ``history`` as for :meth:`View.from_position`."""
+        bid_phase = pos.phase_id == PHASE_BID
+        return cls(
+            rules=pos.rules,
+            dealer=pos.dealer,
+            phase_id=pos.phase_id,
+            bid=pos.bid,
+            plays=pos.plays,
+            hand_sizes=tuple([h.bit_count() for h in pos.hands]),
+            stock_size=len(pos.stock),
+            loose=0 if bid_phase else pos.loose,
+            facedown=pos.loose.bit_count() if bid_phase else 0,
+            houses=tuple(pos.houses()),
+            captured=(pos.captured[0], pos.captured[1]),
+            sweeps=(pos.sweeps[0], pos.sweeps[1]),
+            last_capture=pos.last_capture,
+            match=(pos.match_diff, pos.match_baazis, pos.match_deals),
+            history=tuple(history),
+        )
+
+    @property
+    def phase(self) -> str:
+        """``"bid"``, ``"play"`` or ``"over"``."""
+        return PHASE_NAMES[self.phase_id]
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat to move (``None`` once the deal is over)."""
+        if self.phase_id == PHASE_OVER:
+            return None
+        return seat_to_move(self.dealer, self.plays, self.rules.players)
+
+    def to_dict(self, *, history: bool = True) -> dict[str, Any]:
+        """A view's docs/format.md dict with every hand as its size and ``seat`` ``None``."""
+        return _view_dict(self, None, list(self.hand_sizes), history)
+
+
+def _view_dict(
+    v: View | PublicView, seat: int | None, hands: list[Any], history: bool
+) -> dict[str, Any]:
+    """The docs/format.md fields of a view (one seat's or the public one), in their order."""
+    bid_phase = v.phase_id == PHASE_BID
+    n = len(v.hand_sizes)
+    out: dict[str, Any] = {
+        "format": "seep/1",
+        "rules": v.rules.to_dict(),
+        "seat": seat,
+        "dealer": v.dealer,
+        "phase": v.phase,
+        "bid": v.bid or None,
+        "plays": v.plays,
+        "to_move": v.to_move,
+        "hands": hands,
+        "stock": v.stock_size,
+        "loose": v.facedown if bid_phase else card_list(v.loose),
+        "houses": [
+            {
+                "value": value,
+                "cards": card_list(cards),
+                "cemented": cem,
+                "owners": [s for s in range(n) if owners >> s & 1],
+            }
+            for value, cards, cem, owners in v.houses
+        ],
+        "captured": [card_list(v.captured[0]), card_list(v.captured[1])],
+        "sweeps": list(v.sweeps),
+        "last_capture": None if v.last_capture < 0 else v.last_capture,
+        "match": {"diff": v.match[0], "baazis": list(v.match[1]), "deals": v.match[2]},
+    }
+    if history:
+        out["history"] = [dict(Move(code).to_dict(), seat=s) for s, code in v.history]
+    return out
 
 
 def _mask_of(cards: Any) -> int:

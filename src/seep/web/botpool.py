@@ -157,7 +157,7 @@ class BotPool:
         if data.get("late"):
             return self._fall_back(view, seed)
         move = Move.from_dict(data["move"])
-        if int(move) not in view.legal_codes():
+        if not view.shell().is_legal(int(move)):
             # Only our own worker answers, but what crosses a process boundary is checked.
             log.error("bot worker answered an illegal move %s", data["move"])
             return self._fall_back(view, seed)

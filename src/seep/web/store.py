@@ -12,6 +12,9 @@ Only *live* tables (``waiting`` or ``playing``) are read at start-up, through an
 Several server instances may share one database (docs/deploy.md): each running table then has
 one owner at a time, recorded in ``leases`` (owner instance id, expiry, and who else wants it),
 and the primary key (table, move number) of ``moves`` turns a second writer of a move away.
+
+The tables it keeps, the records its writes take and its refusals are in :mod:`seep.web.schema`;
+its queries in :mod:`seep.web.store_reads`.
 """
 
 from __future__ import annotations
@@ -21,37 +24,36 @@ import json
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from sqlalchemy import (
-    Column,
-    Float,
-    ForeignKey,
-    Index,
-    Integer,
-    MetaData,
-    String,
-    Text,
     bindparam,
     create_engine,
     delete,
     event,
     exists,
-    func,
     insert,
     select,
     update,
 )
-from sqlalchemy import Table as SqlTable
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DatabaseError, IntegrityError, OperationalError
 
 from . import migrations
-
-if TYPE_CHECKING:
-    from .tables import Table
+from .schema import (
+    LIVE,
+    Lease,
+    SeatRow,
+    StoreConflict,
+    StoreUnavailable,
+    TableRow,
+    leases_t,
+    metadata,
+    moves_t,
+    tables_t,
+)
+from .store_reads import StoreReads
 
 __all__ = [
     "DEFAULT_URL",
@@ -59,52 +61,24 @@ __all__ = [
     "WAL_LIMIT_BYTES",
     "BadDatabase",
     "Lease",
+    "SeatRow",
     "Store",
     "StoreConflict",
     "StoreUnavailable",
+    "TableRow",
     "database_url",
+    "leases_t",
+    "metadata",
+    "moves_t",
+    "tables_t",
 ]
 
 DEFAULT_URL = "sqlite:///data/seep.db"
-LIVE = ("waiting", "playing")  # the statuses loaded at start-up; "finished", "closed" are kept
 # SQLite truncates its write-ahead log to this size whenever a checkpoint lets it start over.
 # Not much smaller: a busy server writes ~15 MB of log a second, and a log cut below what it
 # needs between checkpoints must grow again, at the cost of every table's latency (600 tables:
 # p99 293 ms with 4 MiB, 90 ms with 64 MiB; bench/server.py --tables 600).
 WAL_LIMIT_BYTES = 64 * 1024 * 1024
-
-metadata = MetaData()
-tables_t = SqlTable(
-    "tables",
-    metadata,
-    Column("code", String(8), primary_key=True),
-    Column("settings", Text, nullable=False),  # JSON
-    Column("seed", String(24), nullable=False),  # 62-bit: a string for every database
-    Column("status", String(12), nullable=False),
-    Column("host", Integer, nullable=False),
-    Column("seats", Text, nullable=False),  # JSON: name, kind, token_hash per seat
-    Column("version", Integer, nullable=False),
-    Column("created", Float, nullable=False),
-    Column("record", Text),  # the docs/format.md game record once finished
-)
-moves_t = SqlTable(
-    "moves",
-    metadata,
-    Column("code", String(8), ForeignKey("tables.code"), primary_key=True),
-    Column("seq", Integer, primary_key=True),
-    Column("move", Text, nullable=False),  # the docs/format.md move with its seat
-)
-status_index = Index("ix_tables_status", tables_t.c.status)
-
-# One row per table some instance holds (several instances on one database only).
-leases_t = SqlTable(
-    "leases",
-    metadata,
-    Column("code", String(8), primary_key=True),
-    Column("owner", String(64), nullable=False),  # the holding instance's id
-    Column("expires", Float, nullable=False),  # time.time() of the end of the lease
-    Column("wanted", String(64)),  # another instance that asked for the table
-)
 
 
 class BadDatabase(Exception):
@@ -135,16 +109,6 @@ def _check_sqlite_file(path: Path) -> None:
         raise BadDatabase(f"the database {path} is not an SQLite database file")
 
 
-class StoreConflict(Exception):
-    """A write that another writer got in first: a table code already taken, a move number
-    already stored, or a table whose lease another instance holds."""
-
-
-class StoreUnavailable(Exception):
-    """A write the database could not take now (locked by another writer, disk full, ...):
-    nothing of it was stored, and the same write may be tried again later."""
-
-
 # How long a write waits for another writer's lock before it gives up (SQLite's busy timeout).
 # Short: writes run on the event loop's thread, so every table waits as long as one write
 # does (the driver retries a failed move with backoff instead; docs/web.md "Liveness").
@@ -172,15 +136,6 @@ def _write(method: W) -> W:
     return wrapper  # type: ignore[return-value]
 
 
-@dataclass(frozen=True)
-class Lease:
-    """The answer to :meth:`Store.take_lease`: ``owner`` holds the table until ``expires``."""
-
-    taken: bool
-    owner: str
-    expires: float
-
-
 def database_url(url: str | None = None) -> str:
     """The database to use: ``url``, else ``SEEP_DATABASE_URL``, else ./data/seep.db."""
     return url or os.environ.get("SEEP_DATABASE_URL") or DEFAULT_URL
@@ -200,7 +155,7 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cur.close()
 
 
-class Store:
+class Store(StoreReads):
     """The server's database. Every write is its own transaction, committed on return.
 
     ``owner`` is this server instance's id when several instances share the database: writes to
@@ -314,13 +269,13 @@ class Store:
     # --- writes -----------------------------------------------------------------------------
 
     @staticmethod
-    def _seats(table: Table) -> str:
+    def _seats(table: TableRow) -> str:
         return json.dumps(
             [{"name": s.name, "kind": s.kind, "token_hash": s.token_hash} for s in table.seats]
         )
 
     @_write
-    def create_table(self, table: Table) -> None:
+    def create_table(self, table: TableRow) -> None:
         """Store a new table; :class:`StoreConflict` when its code is taken (by another
         instance at the same moment: codes are unique by the database)."""
         try:
@@ -328,7 +283,7 @@ class Store:
         except IntegrityError:
             raise StoreConflict(f"table code {table.code} is taken") from None
 
-    def _create_table(self, table: Table) -> None:
+    def _create_table(self, table: TableRow) -> None:
         with self.engine.begin() as c:
             c.execute(
                 insert(tables_t).values(
@@ -344,7 +299,7 @@ class Store:
             )
 
     @_write
-    def save_table(self, table: Table) -> None:
+    def save_table(self, table: TableRow) -> None:
         """Store a table's seats, host and status."""
         with self.engine.begin() as c:
             done = c.execute(
@@ -360,7 +315,7 @@ class Store:
             self._check_held(done.rowcount, table.code)
 
     @_write
-    def add_move(self, table: Table, seq: int, move: dict[str, Any], version: int) -> None:
+    def add_move(self, table: TableRow, seq: int, move: dict[str, Any], version: int) -> None:
         """Store move number ``seq`` (from 0) of a table, made in state ``version``;
         :class:`StoreConflict` when that move number is stored already or, with an owner,
         another instance holds the table."""
@@ -384,17 +339,17 @@ class Store:
         with self.engine.begin() as c:
             c.execute(delete(moves_t).where(moves_t.c.code == code, moves_t.c.seq >= first))
 
-    def finish(self, table: Table, record: dict[str, Any]) -> None:
+    def finish(self, table: TableRow, record: dict[str, Any]) -> None:
         """Mark a table finished, keeping its game record."""
         self._end(table, "finished", record)
 
-    def close_table(self, table: Table, record: dict[str, Any] | None) -> None:
+    def close_table(self, table: TableRow, record: dict[str, Any] | None) -> None:
         """Mark a table closed (abandoned, or never started), keeping its finished deals as a
         game record; its moves stay too."""
         self._end(table, "closed", record)
 
     @_write
-    def _end(self, table: Table, status: str, record: dict[str, Any] | None) -> None:
+    def _end(self, table: TableRow, status: str, record: dict[str, Any] | None) -> None:
         with self.engine.begin() as c:
             done = c.execute(
                 update(tables_t)
@@ -500,132 +455,3 @@ class Store:
             cond.append(leases_t.c.code == code)
         with self.engine.begin() as c:
             c.execute(delete(leases_t).where(*cond))
-
-    # --- reads ------------------------------------------------------------------------------
-
-    def running(self, code: str) -> bool:
-        """True when a table has this code and is live (waiting or playing)."""
-        with self.engine.connect() as c:
-            row = c.execute(
-                select(tables_t.c.code).where(tables_t.c.code == code, tables_t.c.status.in_(LIVE))
-            ).first()
-        return row is not None
-
-    def count_running(self) -> int:
-        """How many tables are live (on every instance sharing the database)."""
-        with self.engine.connect() as c:
-            n = c.execute(
-                select(func.count()).select_from(tables_t).where(tables_t.c.status.in_(LIVE))
-            ).scalar()
-        return int(n or 0)
-
-    def load_table(self, code: str) -> dict[str, Any] | None:
-        """One unfinished table with its moves in order (as :meth:`load_unfinished` gives
-        them), or ``None``."""
-        with self.engine.connect() as c:
-            row = c.execute(
-                select(tables_t).where(tables_t.c.code == code, tables_t.c.status.in_(LIVE))
-            ).first()
-            if row is None:
-                return None
-            moves = c.execute(
-                select(moves_t.c.move).where(moves_t.c.code == code).order_by(moves_t.c.seq)
-            ).all()
-        return {
-            "code": row.code,
-            "settings": json.loads(row.settings),
-            "seed": int(row.seed),
-            "status": row.status,
-            "host": row.host,
-            "seats": json.loads(row.seats),
-            "version": row.version,
-            "moves": [json.loads(m.move) for m in moves],
-        }
-
-    def exists(self, code: str) -> bool:
-        """True when a table has this code (codes are never reused)."""
-        with self.engine.connect() as c:
-            return (
-                c.execute(select(tables_t.c.code).where(tables_t.c.code == code)).first()
-                is not None
-            )
-
-    def load_unfinished(self) -> list[dict[str, Any]]:
-        """Every live table (waiting or playing), with its moves in order: two queries, which
-        read only live rows (the status index), however many tables are finished or closed."""
-        out: dict[str, dict[str, Any]] = {}
-        live = tables_t.c.status.in_(LIVE)
-        with self.engine.connect() as c:
-            for row in c.execute(select(tables_t).where(live)):
-                out[row.code] = {
-                    "code": row.code,
-                    "settings": json.loads(row.settings),
-                    "seed": int(row.seed),
-                    "status": row.status,
-                    "host": row.host,
-                    "seats": json.loads(row.seats),
-                    "version": row.version,
-                    "moves": [],
-                }
-            moves = c.execute(
-                select(moves_t.c.code, moves_t.c.move)
-                .join(tables_t, tables_t.c.code == moves_t.c.code)
-                .where(live)
-                .order_by(moves_t.c.code, moves_t.c.seq)
-            )
-            for m in moves:
-                out[m.code]["moves"].append(json.loads(m.move))
-        return list(out.values())
-
-    def waiting_tables(self, limit: int) -> list[dict[str, Any]]:
-        """The waiting tables of every instance, oldest first, at most ``limit``: code,
-        settings and seats (name and kind only; a seat's token hash never leaves here). Reads
-        only waiting rows (the status index). For the lobby when several instances share the
-        database."""
-        query = (
-            select(tables_t.c.code, tables_t.c.settings, tables_t.c.seats)
-            .where(tables_t.c.status == "waiting")
-            .order_by(tables_t.c.created)
-            .limit(limit)
-        )
-        with self.engine.connect() as c:
-            rows = c.execute(query).all()
-        return [
-            {
-                "code": code,
-                "settings": json.loads(settings),
-                "seats": [{"name": s["name"], "kind": s["kind"]} for s in json.loads(seats)],
-            }
-            for code, settings, seats in rows
-        ]
-
-    def load_finished(self, code: str) -> dict[str, Any] | None:
-        """A finished or closed table's public summary and game record (``None`` for a table
-        closed before it started), or ``None``."""
-        with self.engine.connect() as c:
-            row = c.execute(
-                select(tables_t).where(
-                    tables_t.c.code == code, tables_t.c.status.in_(("finished", "closed"))
-                )
-            ).first()
-        if row is None:
-            return None
-        seats = json.loads(row.seats)
-        return {
-            "public": {
-                "code": row.code,
-                "status": row.status,
-                "host": row.host,
-                "settings": json.loads(row.settings),
-                "seats": [
-                    {
-                        "name": s["name"],
-                        "kind": s["kind"],
-                        "connected": s["kind"] == "bot",
-                        "away": False,
-                    }
-                    for s in seats
-                ],
-            },
-            "record": json.loads(row.record) if row.record is not None else None,
-        }

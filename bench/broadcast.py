@@ -1,0 +1,127 @@
+"""Server CPU per move at each move of a deal: does the broadcast grow with the deal?
+
+Plays ``--tables`` deals in process, each at a table of four seated players (one socket each)
+and ``--spectators`` watchers, through the server's own path for a socket message
+(:meth:`seep.web.tables.TableManager.handle`: parse, check, store, apply, drive, broadcast),
+and measures the CPU time of each move's handling (``time.process_time``), sockets and the
+database left out. Prints the median CPU per move at move 1 (the bid), 12, 24 and 48 of the
+deal, and over all of them: a broadcast that does not grow with the deal shows the same figure
+at move 1 and move 48.
+
+    python bench/broadcast.py [--tables 40] [--sockets 4] [--spectators 2] [--seed 1] [--json]
+
+``--sockets 1 --spectators 0`` is bench/server.py's table: one player's socket, the other
+seats' moves made by the server (as bots' are; their thinking left out).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import statistics
+import sys
+import time
+from typing import Any
+
+from seep.moves import Move
+from seep.web.tables import TableManager
+
+MOVES_SHOWN = (1, 12, 24, 48)
+
+
+def _drain(conns: list[Any]) -> None:
+    for conn in conns:
+        while not conn.queue.empty():
+            conn.queue.get_nowait()
+
+
+async def _one_deal(
+    rng: random.Random, sockets: int, spectators: int, times: dict[int, list[float]]
+) -> None:
+    manager = TableManager(None, bot_delay=1e9, rate_limit=1 << 30, ready_seconds=0)
+    created = manager.create({"name": "P0"})
+    code = created["code"]
+    tokens = [created["token"]]
+    for i in range(1, 4):
+        tokens.append(manager.join(code, {"name": f"P{i}"})["token"])
+    seats = []
+    for token in tokens[:sockets]:
+        conn = manager.connect(code)
+        manager.hello(conn, token)
+        seats.append(conn)
+    watchers = [manager.connect(code) for _ in range(spectators)]
+    conns = seats + watchers
+    await manager.handle(seats[0], json.dumps({"type": "start"}))
+    _drain(conns)
+    table = manager.tables[code]
+    index = 0
+    while table.to_move is not None:
+        pos = table.position
+        assert pos is not None
+        choice = rng.choice(pos.legal_codes())
+        if table.to_move < sockets:
+            move = Move(choice).to_dict()
+            text = json.dumps({"type": "move", "version": table.version, "move": move})
+            t0 = time.process_time()
+            await manager.handle(seats[table.to_move], text)
+        else:
+            # A seat with no socket: its move goes the way a bot's does, from the server itself.
+            commit = getattr(manager, "commit", None) or manager._play  # main's name: _play
+            t0 = time.process_time()
+            commit(table, choice)
+        spent = time.process_time() - t0
+        index += 1
+        times.setdefault(index, []).append(spent)
+        _drain(conns)
+    manager.shutdown()
+
+
+async def _run(args: Any) -> dict[str, Any]:
+    rng = random.Random(args.seed)
+    times: dict[int, list[float]] = {}
+    for _ in range(args.tables):
+        await _one_deal(rng, args.sockets, args.spectators, times)
+    every = [t for ts in times.values() for t in ts]
+
+    def us(values: list[float]) -> float:
+        return round(statistics.median(values) * 1e6, 1)
+
+    return {
+        "tables": args.tables,
+        "sockets": args.sockets,
+        "spectators": args.spectators,
+        "cpu_us_per_move": {str(k): us(times[k]) for k in MOVES_SHOWN if k in times},
+        "cpu_us_per_move_all": us(every),
+        "moves": len(every),
+    }
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--tables", type=int, default=40, help="deals played (one table each)")
+    ap.add_argument(
+        "--sockets", type=int, default=4, help="seats with a socket (the others move unseen)"
+    )
+    ap.add_argument("--spectators", type=int, default=2, help="watchers at each table")
+    ap.add_argument("--seed", type=int, default=1, help="seed of the moves chosen")
+    ap.add_argument("--json", action="store_true", help="print one JSON object")
+    args = ap.parse_args()
+    result = asyncio.run(_run(args))
+    if args.json:
+        print(json.dumps(result))
+        return 0
+    print(
+        f"{result['tables']} deals, {result['sockets']} seated sockets and "
+        f"{result['spectators']} spectators a "
+        f"table, {result['moves']} moves: server CPU per move (median)"
+    )
+    for k, v in result["cpu_us_per_move"].items():
+        print(f"  move {k:>2}: {v:8.1f} us")
+    print(f"  all     : {result['cpu_us_per_move_all']:8.1f} us")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

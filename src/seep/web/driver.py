@@ -1,0 +1,226 @@
+"""What moves a table by itself: the bots, the turn clock, the grace period and the timeouts.
+
+A :class:`Driver` holds the timers of every table: one task per table for what happens next
+by itself (a bot's move, the clock's auto-play, the next deal once nobody is waited for, the
+end of the wait for ``next``), the grace period of each absent player, and quick match's
+countdowns. It is handed callbacks (:class:`Callbacks`) for what it does (think for a seat,
+commit a move, leave a finished deal, tell the players, drop a table) and imports no manager.
+
+A move the database refuses (locked, disk full) is tried again with backoff
+(:data:`STORE_RETRY_FIRST` doubling to :data:`STORE_RETRY_MAX`, docs/web.md "Liveness").
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from ..bots import Decision
+from .store import StoreConflict, StoreUnavailable
+from .table import Table
+
+__all__ = [
+    "STORE_RETRYING",
+    "STORE_RETRY_FIRST",
+    "STORE_RETRY_MAX",
+    "STORE_UNAVAILABLE",
+    "Callbacks",
+    "Driver",
+    "log_store_problem",
+]
+
+STORE_RETRY_FIRST = 0.25
+STORE_RETRY_MAX = 4.0
+STORE_LOG_SECONDS = 10.0  # a failing database is logged once per table this often
+STORE_UNAVAILABLE = "the server could not save that (its database is busy or full): try again"
+STORE_RETRYING = "the server cannot save moves right now (its database is busy or full): retrying"
+_store_logged: dict[str, float] = {}
+
+
+def log_store_problem(code: str, exc: StoreUnavailable) -> None:
+    """Log a refused write, at most once per table every :data:`STORE_LOG_SECONDS`: a full
+    disk must not fill the log too."""
+    now = time.monotonic()
+    if now - _store_logged.get(code, -STORE_LOG_SECONDS) < STORE_LOG_SECONDS:
+        return
+    if len(_store_logged) > 10_000:
+        _store_logged.clear()
+    _store_logged[code] = now
+    logging.getLogger("seep.web").warning("table %s: the database refused a write: %s", code, exc)
+
+
+@dataclass(frozen=True)
+class Callbacks:
+    """What the driver asks of the table's owner."""
+
+    think: Callable[[Table, int], Awaitable[Decision]]  # a bot's choice for a seat
+    commit: Callable[[Table, int], None]  # check, store, apply and broadcast a move
+    advance: Callable[[Table], None]  # leave a finished deal
+    tell: Callable[[str, str, str], None]  # (table code, error code, words) to all
+    drop: Callable[[str, str], None]  # (table code, why): another instance holds it
+    grace_over: Callable[[str, int], None]  # (table code, seat): its grace period ran out
+    countdown_over: Callable[[str], None]  # a quick match's countdown ran out
+
+
+@dataclass
+class _Task:
+    key: tuple[int, int, bool]  # (game version, seat, by bot) it was scheduled for
+    task: asyncio.Task[None]
+
+
+class Driver:
+    """Every table's timers. ``clock`` gives the time shown as a deadline."""
+
+    def __init__(self, callbacks: Callbacks, clock: Callable[[], float]) -> None:
+        self.on = callbacks
+        self.clock = clock
+        self.tasks: dict[str, _Task] = {}
+        self._grace: dict[tuple[str, int], asyncio.TimerHandle] = {}
+        self._countdowns: dict[str, asyncio.TimerHandle] = {}
+
+    def drive(self, table: Table, bot_delay: float, ready_seconds: float) -> None:
+        """Schedule what happens next by itself: a bot's move, the clock's auto-play, or the
+        next deal. Nothing moves while no seated player is connected: bots take an absent
+        player's seat only while another one is here, and spectators never wake a table."""
+        key: tuple[int, int, bool] | None = None
+        delay = 0.0
+        live = any(s.kind == "human" and s.connections > 0 for s in table.seats)
+        seat = table.to_move
+        if table.status == "playing" and live:
+            if seat is not None:
+                if table.by_bot(seat):
+                    key, delay = (table.game_version, seat, True), bot_delay
+                elif table.settings["turn_seconds"]:
+                    key = (table.game_version, seat, False)
+                    delay = table.settings["turn_seconds"]
+            elif table.all_ready():
+                # Nobody to wait for (bots and absent players only): show the summary a while.
+                key, delay = (table.game_version, -1, True), bot_delay * 4
+            elif table.deal_over() and ready_seconds > 0:
+                # A player who never says "next" holds nobody up for longer than this.
+                key, delay = (table.game_version, -2, False), ready_seconds
+        old = self.tasks.get(table.code)
+        if old is not None and key is not None and old.key == key:
+            return
+        if old is not None:
+            old.task.cancel()
+            del self.tasks[table.code]
+        table.deadline = None
+        if key is None:
+            return
+        if seat is not None and not key[2]:
+            table.deadline = self.clock() + delay
+        task = asyncio.get_running_loop().create_task(self._run(table, key, delay))
+        self.tasks[table.code] = _Task(key, task)
+
+    async def _run(self, table: Table, key: tuple[int, int, bool], delay: float) -> None:
+        await asyncio.sleep(delay)
+        try:
+            if table.game_version != key[0]:
+                return
+            if key[1] < 0:
+                self.tasks.pop(table.code, None)
+                self.on.advance(table)
+                return
+            decision = await self.on.think(table, key[1])
+            if table.game_version != key[0] or table.to_move != key[1]:
+                return
+            await self._commit_stored(table, key, int(decision.move))
+        except asyncio.CancelledError:
+            raise
+        except StoreConflict as exc:
+            self.on.drop(table.code, str(exc))
+        except Exception as exc:  # a bug must not stop the loop; the table waits instead
+            with contextlib.suppress(Exception):
+                logging.getLogger("seep.web").exception(
+                    "table %s: automatic move failed: %s", table.code, exc
+                )
+
+    async def _commit_stored(self, table: Table, key: tuple[int, int, bool], move: int) -> None:
+        """Commit the driver's move, trying again with backoff while the database refuses the
+        write (locked, disk full): the same move each time, so nothing is lost or played twice
+        (the move is made only once stored), and the players are told once, then again when it
+        goes on. The task stays registered meanwhile, so no second one thinks for the seat."""
+        wait = STORE_RETRY_FIRST
+        told = False
+        while table.game_version == key[0] and table.to_move == key[1]:
+            self.tasks.pop(table.code, None)  # the move's own drive schedules the next
+            try:
+                self.on.commit(table, move)
+            except StoreUnavailable as exc:
+                task = asyncio.current_task()
+                assert task is not None
+                self.tasks[table.code] = _Task(key, task)
+                log_store_problem(table.code, exc)
+                if not told:
+                    told = True
+                    self.on.tell(table.code, "store_retrying", STORE_RETRYING)
+                await asyncio.sleep(wait)
+                wait = min(wait * 2, STORE_RETRY_MAX)
+                continue
+            if told:
+                self.on.tell(
+                    table.code, "store_recovered", "the moves are saved again: play goes on"
+                )
+            return
+
+    # --- grace periods and countdowns ---------------------------------------------------------
+
+    def start_grace(self, code: str, seat: int, seconds: float) -> None:
+        """An absent player's grace period: after ``seconds`` a bot may play for him."""
+        self.end_grace(code, seat)
+        self._grace[(code, seat)] = asyncio.get_running_loop().call_later(
+            seconds, self._grace_over, code, seat
+        )
+
+    def _grace_over(self, code: str, seat: int) -> None:
+        self._grace.pop((code, seat), None)
+        self.on.grace_over(code, seat)
+
+    def end_grace(self, code: str, seat: int) -> None:
+        """The player is back (or the seat went to another device): no grace period runs."""
+        handle = self._grace.pop((code, seat), None)
+        if handle is not None:
+            handle.cancel()
+
+    def count_down(self, code: str, seconds: float) -> None:
+        """Quick match's countdown of table ``code`` (a new one replaces the old)."""
+        self.end_countdown(code)
+        self._countdowns[code] = asyncio.get_running_loop().call_later(
+            seconds, self._countdown_over, code
+        )
+
+    def _countdown_over(self, code: str) -> None:
+        self._countdowns.pop(code, None)
+        self.on.countdown_over(code)
+
+    def end_countdown(self, code: str) -> None:
+        """The table started (or left memory): its countdown stops."""
+        handle = self._countdowns.pop(code, None)
+        if handle is not None:
+            handle.cancel()
+
+    def teardown(self, code: str) -> None:
+        """Table ``code`` leaves memory: its task, grace periods and countdown stop."""
+        task = self.tasks.pop(code, None)
+        if task is not None:
+            task.task.cancel()
+        for key in [k for k in self._grace if k[0] == code]:
+            self._grace.pop(key).cancel()
+        self.end_countdown(code)
+
+    def shutdown(self) -> None:
+        """Cancel every timer."""
+        for t in self.tasks.values():
+            t.task.cancel()
+        self.tasks.clear()
+        for h in self._grace.values():
+            h.cancel()
+        self._grace.clear()
+        for h in self._countdowns.values():
+            h.cancel()
+        self._countdowns.clear()

@@ -1,0 +1,386 @@
+"""The tables in memory and the one path every change takes: check, store, apply, drive, send.
+
+:class:`TableKeeper` is the core of :class:`seep.web.tables.TableManager`: it holds the live
+tables, their :class:`~seep.web.hub.Hub` of connections, their
+:class:`~seep.web.driver.Driver` of timers, and makes every change the same way. A move is
+checked once (a player's by the table: turn, version, rules; a bot's by membership), written
+to the :class:`~seep.web.store.Store` *before* anything is sent (a move a player has seen is
+never lost), made, then :meth:`TableKeeper._changed` bumps the version, sets the bots and the
+clock going and broadcasts. The socket message handlers (:mod:`seep.web.handlers`) and the
+manager call it; it calls neither.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
+
+from ..bots import Decision
+from ..errors import SeepError
+from . import practice, wire
+from .botpool import BotPool
+from .cluster import Leases
+from .driver import STORE_RETRY_FIRST as STORE_RETRY_FIRST
+from .driver import STORE_RETRY_MAX as STORE_RETRY_MAX
+from .driver import Callbacks, Driver, log_store_problem
+from .hub import RATE_LIMIT, Connection, Hub
+from .limits import MessageBudget, SocketCounts
+from .store import Store, StoreConflict, StoreUnavailable
+from .table import Seat, Table, TableError
+
+__all__ = ["CLOSE_MOVED", "CODE_ALPHABET", "SLOW_BOTS", "Handler", "TableKeeper"]
+
+CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L: read aloud without doubt
+# Bots whose thinking takes long enough to stall every other table: they run in the bot pool,
+# and one client may open only so many tables of them.
+SLOW_BOTS = ("hard", "expert", "ismcts")
+# WebSocket close code for a table this server no longer holds (RFC 6455 "service restart"):
+# the client reconnects, and the proxy sends it to the table's new owner.
+CLOSE_MOVED = 1012
+
+
+class TableKeeper:
+    """The live tables and the commit path (see the module). The parameters are
+    :class:`~seep.web.tables.TableManager`'s."""
+
+    def __init__(
+        self,
+        store: Store | None = None,
+        *,
+        bot_delay: float = 0.6,
+        grace_seconds: float = 30.0,
+        rate_limit: int = RATE_LIMIT,
+        ready_seconds: float = 60.0,
+        waiting_seconds: float = 30 * 60.0,
+        abandoned_seconds: float = 24 * 3600.0,
+        bot_pool: BotPool | None = None,
+        max_slow_tables: int = 4,
+        quick_seconds: float = 20.0,
+        clock: Callable[[], float] = time.time,
+        lease_seconds: float = 10.0,
+        orphan_seconds: float = 10 * 60.0,
+        max_public_waiting: int = 3,
+    ) -> None:
+        self.store = store
+        self.bot_delay = bot_delay
+        self.grace_seconds = grace_seconds
+        self.rate_limit = rate_limit
+        self.ready_seconds = ready_seconds
+        self.waiting_seconds = waiting_seconds
+        self.abandoned_seconds = abandoned_seconds
+        self.bot_pool = bot_pool
+        self.max_slow_tables = max_slow_tables
+        self.quick_seconds = quick_seconds
+        self.clock = clock
+        self.tables: dict[str, Table] = {}
+        self.hub = Hub()
+        self.driver = Driver(
+            Callbacks(
+                think=self._think,
+                commit=self.commit,
+                advance=self._advance,
+                tell=self.hub.tell,
+                drop=self.drop,
+                grace_over=self._grace_over,
+                countdown_over=self._countdown_over,
+            ),
+            lambda: self.clock(),
+        )
+        self._reviews: set[asyncio.Task[None]] = set()  # practice reviews being made
+        # Called with (client, what) for malformed messages; the app limits it to a line a
+        # minute per client.
+        self.log_bad_input: Callable[[str, str], None] | None = None
+        self.lease_seconds = lease_seconds
+        self._bad_claims: dict[str, deque[float]] = {}  # client -> times of wrong codes
+        self._watch_pending: set[str] = set()  # tables whose watchers' broadcast is due
+        # Per client key, all its sockets together (the app sets them from its SEEP_*
+        # settings; 0: no limit): sockets server-wide and per table, one message budget.
+        self.sockets = SocketCounts(0, 0)
+        self.budget = MessageBudget(0)
+        self.spectators_per_client = 0  # spectator sockets per client key per table
+        self.max_connections = 200  # sockets per table, hub.SEAT_RESERVE beside
+        # A started table with no human connected closes after this (0: abandoned_seconds).
+        self.orphan_seconds = orphan_seconds
+        self.max_public_waiting = max_public_waiting  # per client key (0: no limit)
+        # Since when each waiting table's host has been away (created, or his last socket
+        # gone): past the grace period a seated player may start it and become host.
+        self._host_left: dict[str, float] = {}
+        # The app's creation limits (seep.web.limits), which a rematch counts against too:
+        # ``may_create(client)`` raises TableError over a limit, ``created(client, code)``
+        # counts a new table.
+        self.may_create: Callable[[str], None] | None = None
+        self.created: Callable[[str, str], None] | None = None
+        # Several instances: the leases of the tables held here, and the lobby read from the
+        # database (when, and what).
+        self.leases = (
+            Leases(store, self.tables, self._restore, self.drop)
+            if store is not None and store.owner is not None
+            else None
+        )
+        self._lobby_cache: tuple[float, dict[str, Any]] | None = None
+
+    @property
+    def conns(self) -> dict[str, set[Connection]]:
+        """Each table's connections, by code (the hub's)."""
+        return self.hub.conns
+
+    @property
+    def observers(self) -> list[Callable[[Table], None]]:
+        """Called with each table just before its state is sent."""
+        return self.hub.observers
+
+    @property
+    def _drivers(self) -> Mapping[str, object]:
+        return self.driver.tasks
+
+    @property
+    def clustered(self) -> bool:
+        """True when several instances share the database (the store has an owner id)."""
+        return self.store is not None and self.store.owner is not None
+
+    def get(self, code: str) -> Table:
+        """A live table by code (any case), or :class:`TableError` ``unknown_table``."""
+        table = self.tables.get(code.upper())
+        if table is None:
+            raise TableError("unknown_table", f"no table {code}")
+        return table
+
+    def host_here(self, table: Table) -> bool:
+        """True when the table's host is seated with a live socket (a human: a bot host
+        never waits)."""
+        host = table.seats[table.host]
+        return host.kind == "human" and host.connections > 0
+
+    def host_away(self, table: Table) -> bool:
+        """True when a waiting table's host has been away longer than the grace period: any
+        seated player may then start it and becomes host."""
+        if table.status != "waiting" or self.host_here(table):
+            return False
+        now = self.clock()
+        return now - self._host_left.setdefault(table.code, now) > self.grace_seconds
+
+    # --- the commit path ----------------------------------------------------------------------
+
+    def commit(self, table: Table, move: Any, *, seat: int | None = None, version: int = 0) -> None:
+        """Make a move at ``table``, checked once: a player's (``seat`` given) by the table
+        (turn, ``version``, the rules: :meth:`Table.check_move`), a bot's code by membership
+        (:meth:`Table.check_code`). Then stored, made, driven and broadcast."""
+        code = table.check_code(move) if seat is None else table.check_move(seat, move, version)
+        mover = table.to_move
+        assert mover is not None
+        if self.store is not None:
+            # Written before anything is sent: a move a player has seen is never lost.
+            try:
+                self.store.add_move(
+                    table, table.moves_made, wire.move_record(mover, code), table.version + 1
+                )
+            except StoreConflict as exc:
+                # Another instance writes this table now: its stored moves are the truth.
+                self.drop(table.code, str(exc))
+                return
+        table.apply(code)
+        if table.settings["practice"] and table.deal_over():
+            self._review(table)
+        self._changed(table, game=True)
+
+    def _changed(self, table: Table, *, game: bool) -> None:
+        """Bump the version, set the clock and the bots going, and send everyone his state."""
+        table.version += 1
+        if game:
+            table.game_version = table.version
+        self.driver.drive(table, self.bot_delay, self.ready_seconds)
+        self.hub.broadcast(table)
+        if table.status == "finished" and not self.hub.conns.get(table.code):
+            self._forget(table)
+
+    def _begin(self, table: Table, seat: int) -> None:
+        """Start ``table`` as ``seat`` (its host, or quick match's countdown for him)."""
+        table.start(seat)
+        self.driver.end_countdown(table.code)
+        if self.store is not None:
+            self.store.save_table(table)
+        for i, s in enumerate(table.seats):
+            if s.kind == "human" and s.connections == 0:
+                self._start_grace(table, i)  # a player who joined and never came: as if gone
+        self._changed(table, game=True)
+
+    def _advance(self, table: Table) -> None:
+        """Leave a finished deal: the next deal, or the end of the match (its record stored)."""
+        table.review = None
+        table.advance()
+        if self.store is not None and table.status == "finished":
+            try:
+                self.store.finish(table, table.record())
+            except StoreUnavailable as exc:
+                # Every move is stored: the record is written when the database takes it.
+                log_store_problem(table.code, exc)
+                self._background(self._finish_later(table))
+        self._changed(table, game=True)
+
+    async def _finish_later(self, table: Table) -> None:
+        """Store a finished table's record, trying again with backoff while refused."""
+        assert self.store is not None
+        wait = STORE_RETRY_FIRST
+        while True:
+            await asyncio.sleep(wait)
+            try:
+                self.store.finish(table, table.record())
+            except StoreUnavailable as exc:
+                log_store_problem(table.code, exc)
+                wait = min(wait * 2, STORE_RETRY_MAX)
+            except StoreConflict:
+                return  # another instance holds the table now: its store is the truth
+            else:
+                return
+
+    def _background(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._reviews.add(task)
+        task.add_done_callback(self._reviews.discard)
+
+    async def _think(self, table: Table, seat: int) -> Decision:
+        view = table.view(seat)
+        rng = table.rngs[seat]
+        bots = table.settings["bots"]
+        if bots in SLOW_BOTS:
+            if self.bot_pool is not None:
+                return await self.bot_pool.choose(bots, view, rng.getrandbits(63))
+            return await asyncio.to_thread(table.bot.choose, view, rng)
+        # Easy and medium bots take a fraction of a millisecond: a process hop costs more.
+        return table.bot.choose(view, rng)
+
+    def _review(self, table: Table) -> None:
+        practice.review(table, self._background, self._send_reviews)
+
+    def _send_reviews(self, table: Table) -> None:
+        for conn in self.hub.of(table.code):
+            practice.send_review(table, conn)
+
+    def _send_review(self, table: Table, conn: Connection) -> None:
+        practice.send_review(table, conn)
+
+    # --- presence -----------------------------------------------------------------------------
+
+    def _start_grace(self, table: Table, seat: int) -> None:
+        self.driver.start_grace(table.code, seat, self.grace_seconds)
+
+    def _grace_over(self, code: str, seat: int) -> None:
+        table = self.tables.get(code)
+        if table is None or table.status != "playing":
+            return
+        s = table.seats[seat]
+        if s.kind == "human" and s.connections == 0 and not s.away:
+            s.away = True
+            self._changed(table, game=False)
+
+    def _countdown_over(self, code: str) -> None:
+        table = self.tables.get(code)
+        if table is None or table.status != "waiting" or table.starts_at is None:
+            return  # started by its host meanwhile, or gone
+        try:
+            self._begin(table, table.host)
+        except Exception as exc:  # a timer's failure must not stop the loop
+            logging.getLogger("seep.web").exception("table %s: quick start failed: %s", code, exc)
+
+    def _watchers_changed(self, table: Table) -> None:
+        """Spectators came, went or gave a name: everyone's state says so within a second
+        (one broadcast a second at most, however fast sockets open and close)."""
+        code = table.code
+        if code in self._watch_pending:
+            return
+
+        def flush() -> None:
+            self._watch_pending.discard(code)
+            t = self.tables.get(code)
+            # Nothing to send when the list is as last sent (a player's socket is a
+            # spectator's only until its hello).
+            if t is not None and self.hub.conns.get(code) and self.hub.watching(code) != t.watching:
+                t.version += 1
+                self.hub.broadcast(t)
+
+        self._watch_pending.add(code)
+        asyncio.get_running_loop().call_later(1.0, flush)
+
+    # --- tables entering and leaving memory ---------------------------------------------------
+
+    def _new_code(self) -> str:
+        # 31**6 (about 887 million) codes: with lookups limited per client (docs/web.md
+        # "Limits") nobody finds a table he was not given the code of.
+        for length in (6, 6, 6, 7, 7, 8, 8, 8):
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(length))
+            if code not in self.tables and (self.store is None or not self.store.exists(code)):
+                return code
+        raise TableError("internal_error", "no free table code")  # pragma: no cover
+
+    def _store_new(self, table: Table) -> None:
+        """Store a new table, drawing another code while another instance takes its code."""
+        if self.store is None:
+            return
+        for _ in range(8):
+            try:
+                self.store.create_table(table)
+                return
+            except StoreConflict:  # another instance took the code at the same moment
+                table.code = self._new_code()
+        raise TableError("internal_error", "no free table code")  # pragma: no cover
+
+    def _restore(self, row: Mapping[str, Any]) -> Table | None:
+        """A stored table rebuilt by replaying its moves and put in memory (its players' grace
+        periods start now: nobody is connected yet), or ``None`` (logged) when its moves no
+        longer replay."""
+        table = Table(row["code"], row["settings"], row["seed"])
+        table.host = row["host"]
+        table.seats = [
+            Seat(name=s["name"], kind=s["kind"], token_hash=s["token_hash"]) for s in row["seats"]
+        ]
+        if row["status"] == "playing":
+            table.status = "playing"
+            try:
+                table.replay(row["moves"])
+            except (SeepError, KeyError, TypeError, ValueError) as exc:
+                logging.getLogger("seep.web").error(
+                    "table %s not resumed: its moves do not replay: %s", table.code, exc
+                )
+                return None
+        table.version = table.game_version = row["version"] + 1
+        table.alone_since = self.clock()  # a restart gives everyone the full time again
+        self.tables[table.code] = table
+        for i, s in enumerate(table.seats):
+            if s.kind == "human" and table.status == "playing":
+                self._start_grace(table, i)
+        return table
+
+    def _forget(self, table: Table) -> None:
+        """Drop a table that is over from memory (the store keeps it), ending its timers and
+        its connections; with several instances its lease goes too."""
+        self._teardown(table.code)
+        self.hub.close_all(table.code)
+        if self.clustered and self.store is not None:
+            with contextlib.suppress(Exception):  # an unreleased lease just runs out
+                self.store.release_lease(table.code)
+
+    def _teardown(self, code: str) -> None:
+        """A table leaves memory: its bot driver and grace timers stop."""
+        self.tables.pop(code, None)
+        self._host_left.pop(code, None)
+        self.driver.teardown(code)
+
+    def drop(self, code: str, reason: str) -> None:
+        """Forget a table this instance no longer holds: its timers stop and its clients are
+        told to reconnect (the proxy sends them to the holder). Everything is in the store."""
+        if code not in self.tables:
+            return
+        logging.getLogger("seep.web").info("table %s left this server: %s", code, reason)
+        self._teardown(code)
+        self.hub.close_all(code, CLOSE_MOVED, "the table moved to another server: reconnecting")
+
+
+#: A socket message's handler (:mod:`seep.web.game_handlers`, :mod:`seep.web.social_handlers`):
+#: the keeper, the table, the sender's connection and the parsed message.
+Handler = Callable[[TableKeeper, Table, Connection, Any], Awaitable[None]]

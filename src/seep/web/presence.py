@@ -1,0 +1,99 @@
+"""Who is at a table: sockets coming (as spectators), saying ``hello`` with a seat's token,
+and going. A seated player gone starts his grace period (:mod:`seep.web.driver`); a waiting
+table's host gone starts the wait after which another player may start it.
+"""
+
+from __future__ import annotations
+
+from .hub import Connection, Hub
+from .keeper import TableKeeper
+from .table import TableError
+
+__all__ = ["connect", "disconnect", "hello"]
+
+
+def connect(k: TableKeeper, code: str, client: str = "") -> Connection:
+    """A new connection to a table (raises ``unknown_table``, or ``table_over`` for a
+    table finished or closed): a spectator's until its ``hello`` names a seat
+    (:func:`hello`). It gets the spectator's state at once. ``client`` is the client's
+    key: its sockets are capped (``too_many_connections``), and refused while it serves
+    a penalty for flooding (``rate_limited``)."""
+    table = k.tables.get(code.upper())
+    if table is None:
+        stored = k.store.load_finished(code.upper()) if k.store is not None else None
+        if stored is not None:
+            status = stored["public"]["status"]
+            raise TableError(
+                "table_over",
+                f"table {code.upper()} is {status}: its finished deals are at "
+                f"/replay/{code.upper()}",
+            )
+        raise TableError("unknown_table", f"no table {code}")
+    conn = k.hub.admit(
+        table,
+        client,
+        budget=k.budget,
+        sockets=k.sockets,
+        spectators_per_client=k.spectators_per_client,
+        max_connections=k.max_connections,
+        on_trial_over=_trial_over,
+    )
+    k.hub.send_state(table, conn)
+    k._watchers_changed(table)
+    return conn  # a spectator never wakes a paused table
+
+
+def _trial_over(conn: Connection) -> None:
+    """A socket let into a full table on trial said no hello with a seat in time."""
+    if conn.trial:
+        Hub.drop_trial(conn)
+
+
+def hello(k: TableKeeper, conn: Connection, token: str) -> None:
+    """The ``hello`` handshake: the connection takes the seat its token holds. A token that
+    fits no seat gets ``unknown_token`` and the connection goes on watching."""
+    table = k.get(conn.code)
+    if conn.seat is not None:
+        raise TableError("not_allowed", "this connection already holds a seat")
+    seat = table.seat_of_token(token)
+    if seat is None:
+        if conn.trial:
+            k.hub.drop_trial(conn)
+        raise TableError("unknown_token", "this token holds no seat at this table: watching")
+    if conn.trial:
+        k.hub.make_room(table, conn, k.max_connections)
+    conn.seat = seat
+    s = table.seats[seat]
+    s.connections += 1
+    if seat == table.host:
+        k._host_left.pop(table.code, None)
+    k.driver.end_grace(table.code, seat)
+    s.away = False  # the bot gives the seat back
+    k._changed(table, game=False)
+    k._send_review(table, conn)
+
+
+def disconnect(k: TableKeeper, conn: Connection) -> None:
+    """A connection has gone."""
+    k.sockets.remove(conn.client, conn.code, conn)
+    conns = k.hub.conns.get(conn.code)
+    if conns is None or conn not in conns:
+        return
+    conns.discard(conn)
+    table = k.tables.get(conn.code)
+    if table is None:
+        return
+    if table.status == "finished" and not conns:
+        k._forget(table)  # over and unwatched: the store keeps it
+        return
+    if conn.seat is None:
+        k._watchers_changed(table)
+        return
+    s = table.seats[conn.seat]
+    s.connections -= 1
+    if s.connections == 0:
+        if table.status == "playing":
+            k._start_grace(table, conn.seat)
+        elif conn.seat == table.host:
+            k._host_left[table.code] = k.clock()
+        k._changed(table, game=False)

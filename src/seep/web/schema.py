@@ -1,0 +1,114 @@
+"""What the store keeps: the database's tables (SQLAlchemy Core metadata, which the schema's
+Alembic revisions follow), the records a write takes (:class:`TableRow`: any object with those
+fields, a :class:`seep.web.table.Table` among them, so the store needs no table module), a
+lease's answer and the refusals of a write.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from sqlalchemy import Column, Float, ForeignKey, Index, Integer, MetaData, String, Text
+from sqlalchemy import Table as SqlTable
+
+__all__ = [
+    "LIVE",
+    "Lease",
+    "SeatRow",
+    "StoreConflict",
+    "StoreUnavailable",
+    "TableRow",
+    "leases_t",
+    "metadata",
+    "moves_t",
+    "status_index",
+    "tables_t",
+]
+
+LIVE = ("waiting", "playing")  # the statuses loaded at start-up; "finished", "closed" are kept
+
+
+class SeatRow(Protocol):
+    """What the store keeps of a seat (never a token: its hash)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def token_hash(self) -> str | None: ...
+
+
+class TableRow(Protocol):
+    """What the store keeps of a table: any record with these fields (a
+    :class:`seep.web.table.Table` is one), so the store needs no table module."""
+
+    @property
+    def code(self) -> str: ...
+    @property
+    def settings(self) -> Mapping[str, Any]: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def host(self) -> int: ...
+    @property
+    def version(self) -> int: ...
+    @property
+    def seats(self) -> Sequence[SeatRow]: ...
+
+
+metadata = MetaData()
+tables_t = SqlTable(
+    "tables",
+    metadata,
+    Column("code", String(8), primary_key=True),
+    Column("settings", Text, nullable=False),  # JSON
+    Column("seed", String(24), nullable=False),  # 62-bit: a string for every database
+    Column("status", String(12), nullable=False),
+    Column("host", Integer, nullable=False),
+    Column("seats", Text, nullable=False),  # JSON: name, kind, token_hash per seat
+    Column("version", Integer, nullable=False),
+    Column("created", Float, nullable=False),
+    Column("record", Text),  # the docs/format.md game record once finished
+)
+moves_t = SqlTable(
+    "moves",
+    metadata,
+    Column("code", String(8), ForeignKey("tables.code"), primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("move", Text, nullable=False),  # the docs/format.md move with its seat
+)
+status_index = Index("ix_tables_status", tables_t.c.status)
+
+# One row per table some instance holds (several instances on one database only).
+leases_t = SqlTable(
+    "leases",
+    metadata,
+    Column("code", String(8), primary_key=True),
+    Column("owner", String(64), nullable=False),  # the holding instance's id
+    Column("expires", Float, nullable=False),  # time.time() of the end of the lease
+    Column("wanted", String(64)),  # another instance that asked for the table
+)
+
+
+class StoreConflict(Exception):
+    """A write that another writer got in first: a table code already taken, a move number
+    already stored, or a table whose lease another instance holds."""
+
+
+class StoreUnavailable(Exception):
+    """A write the database could not take now (locked by another writer, disk full, ...):
+    nothing of it was stored, and the same write may be tried again later."""
+
+
+@dataclass(frozen=True)
+class Lease:
+    """The answer to :meth:`Store.take_lease`: ``owner`` holds the table until ``expires``."""
+
+    taken: bool
+    owner: str
+    expires: float

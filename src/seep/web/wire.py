@@ -1,0 +1,391 @@
+"""What goes on the wire: the one place that writes a table's messages (docs/web.md).
+
+``state`` (:func:`state` as a dict, :class:`StateWriter` as the JSON text a broadcast sends),
+the table's public summary (:func:`table_public`), the lobby's rows (:func:`lobby_row`), a move
+as a record (:func:`move_record`) and a refusal's reason (:func:`reason_dict`). Every rule
+question goes to the core: the views come from :class:`seep.view.View` (a seat's) and
+:class:`seep.view.PublicView` (a spectator's), the legal moves from the position, a dead card's
+reason from the rules checker.
+
+The functions read a table through :class:`TableFacts`, the few attributes they need, so this
+module imports no table: the table module (:mod:`seep.web.table`) sits above it.
+
+A broadcast must not grow with the deal (issue 24): :class:`StateWriter` writes the parts all
+seats share once per change and keeps the deal's history serialised, appending each new move,
+so the state at move 48 costs what it costs at move 1. The text is byte for byte
+``dumps(state(table, seat))``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence, Set
+from typing import Any, Protocol
+
+from ..cards import card_list, card_name
+from ..engine import PHASE_PLAY, Position
+from ..moves import Move
+from ..session import Session
+from ..verify import Refusal, check
+from ..view import PublicView, View
+from . import social
+
+__all__ = [
+    "SeatFacts",
+    "StateWriter",
+    "TableFacts",
+    "dead_cards",
+    "dumps",
+    "lobby_row",
+    "move_dict",
+    "move_record",
+    "reason_dict",
+    "seat_public",
+    "state",
+    "stored_lobby_row",
+    "table_public",
+]
+
+_ENCODER = json.JSONEncoder(separators=(",", ":"), check_circular=False)
+
+
+def dumps(msg: Any) -> str:
+    """A message as compact JSON (no spaces: a tenth smaller, and quicker to write)."""
+    return _ENCODER.encode(msg)
+
+
+def move_dict(code: int) -> dict[str, Any]:
+    """A move's docs/format.md dict."""
+    return Move(code).to_dict()
+
+
+def move_record(seat: int, code: int) -> dict[str, Any]:
+    """A move as stored and shown in a history: its docs/format.md dict with its ``seat``."""
+    return dict(Move(code).to_dict(), seat=seat)
+
+
+def reason_dict(refusal: Refusal) -> dict[str, Any]:
+    """A refusal as the page words it: the rule's number, the template's English (the key of
+    its translation: a rule may have several) and the facts filled into it."""
+    return {"rule": refusal.rule, "template": refusal.template, "args": dict(refusal.args)}
+
+
+def dead_cards(
+    pos: Position, seat: int, used: Set[Any]
+) -> tuple[dict[str, str], dict[str, dict[str, Any]]]:
+    """Why each card of ``seat``'s hand with no legal use has none: the rules checker's
+    refusal of throwing it (R16 the bid, R21d retention, R21f(b) a house of its value ...),
+    as English text and as the refusal's rule and arguments (for the page's own language)."""
+    if pos.phase_id != PHASE_PLAY:
+        return {}, {}
+    texts: dict[str, str] = {}
+    reasons: dict[str, dict[str, Any]] = {}
+    for card in range(52):
+        if pos.hands[seat] >> card & 1 and card_name(card) not in used:
+            name = card_name(card)
+            refusal = check(pos, int(Move.throw(card)))
+            if refusal is None:
+                texts[name] = "no legal use now"
+            else:
+                texts[name] = f"{refusal.text} ({refusal.rule})"
+                reasons[name] = reason_dict(refusal)
+    return texts, reasons
+
+
+class SeatFacts(Protocol):
+    """What the wire shows of a seat."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def connections(self) -> int: ...
+    @property
+    def away(self) -> bool: ...
+
+
+class TableFacts(Protocol):
+    """What the wire reads of a table (:class:`seep.web.table.Table` has it)."""
+
+    @property
+    def code(self) -> str: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def host(self) -> int: ...
+    @property
+    def settings(self) -> Mapping[str, Any]: ...
+    @property
+    def seats(self) -> Sequence[SeatFacts]: ...
+    @property
+    def muted(self) -> Set[int]: ...
+    @property
+    def watching(self) -> Mapping[str, Any]: ...
+    @property
+    def rematch(self) -> Set[int]: ...
+    @property
+    def starts_at(self) -> float | None: ...
+    @property
+    def version(self) -> int: ...
+    @property
+    def deadline(self) -> float | None: ...
+    @property
+    def ready(self) -> Set[int]: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def session(self) -> Session | None: ...
+    @property
+    def to_move(self) -> int | None: ...
+
+
+def seat_public(seat: SeatFacts) -> dict[str, Any]:
+    """A seat as everyone may see it."""
+    return {
+        "name": seat.name,
+        "kind": seat.kind,
+        "connected": seat.kind == "bot" or seat.connections > 0,
+        "away": seat.away,
+    }
+
+
+def table_public(t: TableFacts) -> dict[str, Any]:
+    """The table as anyone may see it (``GET /api/tables/{code}``, ``state.table``)."""
+    return {
+        "code": t.code,
+        "status": t.status,
+        "host": t.host,
+        "settings": dict(t.settings),
+        "seats": [seat_public(s) for s in t.seats],
+        "muted": sorted(t.muted),
+        "watching": t.watching,
+        "rematch": sorted(t.rematch),
+        "starts_at": t.starts_at,
+    }
+
+
+def lobby_row(t: TableFacts) -> dict[str, Any]:
+    """A live table's row of ``GET /api/lobby``."""
+    seats = [seat_public(s) for s in t.seats]
+    return {
+        "code": t.code,
+        "settings": dict(t.settings),
+        "seats": seats,
+        "free": sum(1 for s in t.seats if s.kind == "empty"),
+    }
+
+
+def stored_lobby_row(row: Mapping[str, Any]) -> dict[str, Any]:
+    """The lobby row of a waiting table held by another instance, from its stored seats (its
+    players count as connected: a waiting table's seats are saved on every change)."""
+    seats = [
+        {"name": s["name"], "kind": s["kind"], "connected": s["kind"] != "empty", "away": False}
+        for s in row["seats"]
+    ]
+    free = sum(1 for s in seats if s["kind"] == "empty")
+    return {"code": row["code"], "settings": row["settings"], "seats": seats, "free": free}
+
+
+def summary(t: TableFacts) -> dict[str, Any] | None:
+    """The finished deal's summary (``None`` while a deal runs): its outcome (R42, R44-R47,
+    from the session: nothing is dealt to learn it), the cards each team took and who has said
+    ``next``."""
+    session = t.session
+    out = session.outcome() if session is not None else None
+    if out is None or session is None:
+        return None
+    captured = session.position.captured
+    return dict(
+        out.to_dict(),
+        captured=[card_list(captured[0]), card_list(captured[1])],
+        ready=sorted(t.ready),
+    )
+
+
+def match_info(session: Session | None) -> dict[str, Any] | None:
+    """The running match: deals finished, the baazi difference, baazis won, history (a
+    finished deal on show counts, as on its summary)."""
+    if session is None:
+        return None
+    standing = session.standing()
+    shown = session.position
+    return {
+        "deals": standing.deals,
+        "diff": standing.diff,
+        "baazis": list(standing.baazis),
+        "history": session.results(),
+        # The deal on show so far: card points and score (R42), public information.
+        "points": list(shown.card_points()),
+        "score": list(shown.deal_scores()),
+    }
+
+
+def last_moves(t: TableFacts) -> list[dict[str, Any] | None]:
+    """Each seat's latest move of the deal on show."""
+    if t.session is None:
+        return [None] * t.players
+    return [None if m is None else move_dict(m[0]) for m in t.session.last_moves()]
+
+
+def _clock(t: TableFacts) -> dict[str, Any] | None:
+    to_move = t.to_move
+    if t.deadline is None or to_move is None:
+        return None
+    return {"seat": to_move, "deadline": t.deadline}
+
+
+def _moves_part(t: TableFacts, seat: int | None) -> dict[str, Any]:
+    """The part of ``state`` only the seat to move gets: its legal moves and dead cards."""
+    session = t.session
+    if session is None or seat is None or t.to_move != seat:
+        return {"legal": [], "dead": {}, "dead_reasons": {}, "legal_counts": None}
+    pos = session.position
+    # A huge list (issue 12) goes as counts per card: the page asks for one card's moves with
+    # a 'moves' message.
+    codes, counts = social.legal_or_counts(pos)
+    legal = [move_dict(c) for c in codes]
+    used = set(counts) if counts is not None else {m.get("card") for m in legal}
+    dead, dead_reasons = dead_cards(pos, seat, used)
+    return {"legal": legal, "dead": dead, "dead_reasons": dead_reasons, "legal_counts": counts}
+
+
+def state(t: TableFacts, seat: int | None) -> dict[str, Any]:
+    """The ``state`` message for a connection at ``seat`` (``None``: a spectator)."""
+    session = t.session
+    view: dict[str, Any] | None = None
+    if session is not None:
+        pos, history = session.position, session.history
+        if seat is None:
+            view = PublicView.from_position(pos, history).to_dict()
+        else:
+            view = View.from_position(pos, seat, history).to_dict()
+    extra = _moves_part(t, seat)
+    return {
+        "type": "state",
+        "version": t.version,
+        "seat": seat,
+        "table": table_public(t),
+        "view": view,
+        "legal": extra["legal"],
+        "dead": extra["dead"],
+        "dead_reasons": extra["dead_reasons"],
+        "last_moves": last_moves(t),
+        "history_sweeps": t.session.deal_sweeps() if t.session is not None else [],
+        "match": match_info(t.session),
+        "summary": summary(t),
+        "clock": _clock(t),
+        "legal_counts": extra["legal_counts"],
+    }
+
+
+# Marks a hole in a view's JSON text: a view holds only the core's data (cards, numbers, the
+# rules' names), never this string, so the text is cut at its quoted form.
+_HOLE = "\x00hole\x00"
+_HOLE_TEXT = dumps(_HOLE)
+_VIEW_HOLES = ("seat", "hands", "history")
+
+
+def _cut(d: Mapping[str, Any], holes: tuple[str, ...]) -> list[str]:
+    """The JSON text of ``d`` cut at the values of ``holes`` (keys of ``d``, in its order):
+    ``pieces[0] + value_0 + pieces[1] + ... + pieces[-1]`` is the whole text."""
+    pieces = dumps({k: _HOLE if k in holes else v for k, v in d.items()}).split(_HOLE_TEXT)
+    assert len(pieces) == len(holes) + 1
+    return pieces
+
+
+def _members(d: Mapping[str, Any]) -> str:
+    """The members of a JSON object's text, without its braces (``"a":1,"b":2``)."""
+    return dumps(d)[1:-1]
+
+
+_NOT_TO_MOVE = _members({"legal": [], "dead": {}, "dead_reasons": {}})
+
+
+class StateWriter:
+    """One table's ``state`` messages as JSON text, each distinct one written once per change.
+
+    :meth:`begin` writes what every connection's state shares: the table, the deal's public
+    view (:class:`~seep.view.PublicView`, cut where a seat's view differs: its ``seat`` and
+    its ``hands``), the history, the match, the summary; :meth:`text` then fills in a seat's
+    (or the spectator's) own part. The deal's history is kept serialised move by move: a new
+    move is one more item, and a history that is no longer an extension of the kept one (an
+    undo, a new deal) is written again.
+    """
+
+    def __init__(self) -> None:
+        self._moves: tuple[tuple[int, int], ...] = ()
+        self._items: list[str] = []  # the JSON of each move record of ``_moves``
+        self._table: TableFacts | None = None
+        self._shared: tuple[str, str, str] = ("", "", "")
+        self._view: list[str] = []  # the public view cut at seat, hands and history
+        self._sizes: list[Any] = []
+        self._history = "[]"
+        self._texts: dict[int | None, str] = {}
+
+    def _history_text(self, history: tuple[tuple[int, int], ...]) -> str:
+        n = len(self._moves)
+        if len(history) < n or history[:n] != self._moves:
+            n = 0
+            self._items = []
+        for s, c in history[n:]:
+            self._items.append(dumps(move_record(s, c)))
+        self._moves = history
+        return "[" + ",".join(self._items) + "]"
+
+    def begin(self, t: TableFacts) -> None:
+        """Start a change's messages: the parts every connection's state shares."""
+        session = t.session
+        self._table = t
+        self._texts = {}
+        if session is not None:
+            self._history = self._history_text(session.history)
+            sweeps = session.deal_sweeps()
+            public = PublicView.from_position(session.position)
+            self._sizes = list(public.hand_sizes)
+            self._view = _cut(dict(public.to_dict(history=False), history=None), _VIEW_HOLES)
+        else:
+            self._history, sweeps, self._view = "[]", [], []
+        head = f'{{"type":"state","version":{dumps(t.version)},"seat":'
+        table = dumps(table_public(t))
+        shared = {
+            "last_moves": last_moves(t),
+            "history_sweeps": sweeps,
+            "match": match_info(session),
+            "summary": summary(t),
+            "clock": _clock(t),
+        }
+        self._shared = (head, table, f',{_members(shared)},"legal_counts":')
+
+    def text(self, seat: int | None) -> str:
+        """The state for ``seat`` (``None``: a spectator) of the change :meth:`begin` began."""
+        got = self._texts.get(seat)
+        if got is not None:
+            return got
+        t = self._table
+        assert t is not None, "begin() first"
+        head, table, tail = self._shared
+        seat_text = dumps(seat)
+        if not self._view or t.session is None:
+            view_text = "null"
+        else:
+            hands = self._sizes
+            if seat is not None:
+                hands = hands[:]
+                hands[seat] = card_list(t.session.position.hands[seat])
+            a, b, c, d = self._view
+            view_text = f"{a}{seat_text}{b}{dumps(hands)}{c}{self._history}{d}"
+        if seat is not None and t.to_move == seat:
+            extra = _moves_part(t, seat)
+            counts = extra.pop("legal_counts")
+            moves, counts_text = _members(extra), dumps(counts)
+        else:
+            moves, counts_text = _NOT_TO_MOVE, "null"
+        text = f'{head}{seat_text},"table":{table},"view":{view_text},{moves}{tail}{counts_text}}}'
+        self._texts[seat] = text
+        return text
+
+    def end(self) -> None:
+        """The change is sent: let the table go (the history stays kept for the next one)."""
+        self._table = None
+        self._texts = {}

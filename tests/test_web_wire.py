@@ -1,0 +1,58 @@
+"""The broadcast's text is the state as ``json`` writes it (issue 24): the state writer keeps
+the deal's history serialised and cuts the public view where a seat's differs, and what
+reaches the client must stay byte for byte the same, through moves, undos and new deals."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+pytest.importorskip("pydantic")
+
+from seep.view import PublicView
+from seep.web.table import Table, parse_settings
+from seep.web.wire import StateWriter, dumps, state
+
+
+def _check(writer: StateWriter, table: Table) -> None:
+    writer.begin(table)
+    for seat in [*range(table.players), None, 0]:  # a second ask answers the same text
+        assert writer.text(seat) == dumps(state(table, seat)), (table.version, seat)
+    writer.end()
+
+
+@pytest.mark.parametrize("preset", ["standard", "two_player"])
+def test_state_text_is_the_state_as_json(preset: str) -> None:
+    rng = random.Random(7)
+    table = Table("WIRETS", parse_settings({"bots": "easy", "deals": 2, "preset": preset}), 11)
+    writer = StateWriter()
+    table.join("Host", 0)
+    _check(writer, table)  # waiting: no view yet
+    table.start(0)
+    while table.status == "playing":
+        table.version += 1
+        _check(writer, table)
+        session = table.session
+        assert session is not None
+        if session.deal_over:
+            table.advance()
+            continue
+        if len(session.history) > 6 and rng.random() < 0.05:
+            session.undo(3)  # the kept history is no longer a prefix: written again
+            continue
+        pos = session.position
+        table.apply(table.check_code(rng.choice(pos.legal_codes())))
+    _check(writer, table)
+
+
+def test_a_spectator_sees_the_public_view() -> None:
+    table = Table("WIRETS", parse_settings({"bots": "easy"}), 3)
+    table.join("Host", 0)
+    table.start(0)
+    session = table.session
+    assert session is not None
+    table.apply(table.check_code(session.position.legal_codes()[0]))
+    view = state(table, None)["view"]
+    assert view == PublicView.from_position(session.position, session.history).to_dict()
+    assert view["seat"] is None and all(isinstance(h, int) for h in view["hands"])
