@@ -29,6 +29,7 @@ CORE = {
     "seep.floor",
     "seep.format",
     "seep.match",
+    "seep.mover",
     "seep.moves",
     "seep.notation",
     "seep.options",

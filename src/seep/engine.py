@@ -65,7 +65,9 @@ from .codes import (
     make_code,
 )
 from .errors import IllegalMoveError, InvalidPositionError
-from .floor import ALL_UNIONS, MAXIMAL_UNIONS, floor_index, group_unions, split_cards
+from .floor import floor_index, group_unions, split_cards
+from .mover import PARTNER_SEATS as _PARTNER_SEATS
+from .mover import Options, house_uses, mover_facts, options_of, partner_values, throws_left
 from .moves import Move, parse_move
 from .options import STANDARD, Rules
 from .verify import check, verify_move
@@ -140,100 +142,9 @@ _BUILD_TAGS: Final = tuple(BUILD << SH_ACTION | v << SH_VALUE for v in range(14)
 _CEMENT_TAGS: Final = tuple(CEMENT << SH_ACTION | v << SH_VALUE for v in range(14))
 
 
-def _keeps(free: int, held: int, twice: int, vbit: int) -> int:
-    """The values (of ``free``) the mover may play and still hold a card of value ``vbit``."""
-    if not held & vbit:
-        return 0
-    return free if twice & vbit else free & ~vbit
-
-
-def _held_table(first_value: int, values: int) -> tuple[int, ...]:
-    """For a slice of a hand holding ``values`` ranks from ``first_value`` on: bit V of the
-    values held, and (shifted by 16) of the values held at least twice."""
-    table = []
-    for bits in range(1 << (4 * values)):
-        entry = 0
-        for i in range(values):
-            nib = bits >> (4 * i) & 15
-            if nib:
-                entry |= 1 << (first_value + i)
-                if nib & (nib - 1):
-                    entry |= 1 << (first_value + i + 16)
-        table.append(entry)
-    return tuple(table)
-
-
-_HELD_1_2: Final = _held_table(1, 2)
-_HELD_3_4: Final = _held_table(3, 2)
-_HELD_5_6: Final = _held_table(5, 2)
-_HELD_7_8: Final = _held_table(7, 2)
-_HELD_9_10: Final = _held_table(9, 2)
-_HELD_11_12: Final = _held_table(11, 2)
-_HELD_13: Final = _held_table(13, 1)
-_PARTNER_SEATS: Final = (0b0100, 0b1000, 0b0001, 0b0010)  # seat mask of s+2
-
 _ZERO_ONLY: Final[tuple[int, ...]] = (0,)
 # Copied once per call into a list (compiled, `[None] * 14` makes two lists).
 _NO_USES: Final[tuple[list[int] | None, ...]] = (None,) * 14
-
-
-class _Options:
-    """The options the move generator reads on every call, as
-    plain fields: compiled, this is a native class whose fields are C struct members, while
-    each attribute of the pure-Python :class:`~seep.options.Rules` is a dictionary lookup."""
-
-    __slots__ = (
-        "absorb_mode",
-        "absorb_never",
-        "allow_pair_build",
-        "capture_mode",
-        "house_in_sums",
-        "max_houses",
-        "partner_cement_free",
-        "partner_team",
-        "players",
-        "rules",
-        "throw_rule",
-    )
-
-    def __init__(self, rules: Rules) -> None:
-        self.rules = rules
-        self.players: int = rules.players
-        self.throw_rule: str = rules.throw_rule
-        self.house_in_sums: bool = rules.house_in_sums
-        self.capture_mode: int = MAXIMAL_UNIONS if rules.capture_rule == "maximal" else ALL_UNIONS
-        self.absorb_never: bool = rules.absorb_loose_groups == "never"
-        self.absorb_mode: int = (
-            MAXIMAL_UNIONS if rules.absorb_loose_groups == "mandatory" else ALL_UNIONS
-        )
-        # A22: -1 for no limit.
-        self.max_houses: int = -1 if rules.max_houses is None else rules.max_houses
-        self.allow_pair_build: bool = rules.allow_pair_build
-        # A14 under add_retention "team"; two players have no partner (R2P9).
-        self.partner_team: bool = rules.add_retention == "team" and rules.players == 4
-        self.partner_cement_free: bool = rules.partner_cement_free
-
-
-# The _Options of each Rules seen, by identity (Rules is frozen, so they never go stale; the
-# entry holds its Rules, so an id is never reused while it is cached). Bounded by clearing.
-_OPTIONS: Final[dict[int, _Options]] = {}
-
-
-# The last _Options used: most programs play under one Rules.
-_LAST_OPTIONS: Final = [_Options(STANDARD)]
-
-
-def _options(rules: Rules) -> _Options:
-    o = _LAST_OPTIONS[0]
-    if o.rules is rules:
-        return o
-    found = _OPTIONS.get(id(rules))
-    if found is None or found.rules is not rules:
-        if len(_OPTIONS) > 1000:
-            _OPTIONS.clear()
-        found = _OPTIONS[id(rules)] = _Options(rules)
-    _LAST_OPTIONS[0] = found
-    return found
 
 
 def _shuffle_here(seed: int) -> list[int]:
@@ -539,7 +450,7 @@ class Position:
         """All legal moves of the seat to move, as move codes, each once (docs/rules.md §7)."""
         phase = self.phase_id
         if phase == PHASE_PLAY:
-            opts = _options(self.rules)
+            opts = options_of(self.rules)
             return self._play_codes(opts, opts.throw_rule, _SUM_BITS)
         if phase == PHASE_BID:
             return self._bid_moves()
@@ -566,9 +477,9 @@ class Position:
         the generator walks the targets: for a house value V and a loose sum t, the value
         V - t is the card that builds or cements V with a t-group.
         """
-        return self._play_codes(_options(self.rules), throw_rule, values)
+        return self._play_codes(options_of(self.rules), throw_rule, values)
 
-    def _play_codes(self, opts: _Options, throw_rule: str, values: int) -> list[int]:
+    def _play_codes(self, opts: Options, throw_rule: str, values: int) -> list[int]:
         """:meth:`play_codes` with the options of the rules at hand."""
         plays = self.plays
         p = seat_to_move(self.dealer, plays, opts.players)
@@ -578,19 +489,11 @@ class Position:
         opening = plays == 0
         bid = self.bid
 
-        # Values held (bit v), and held at least twice (bit v of ht >> 16).
-        ht = (
-            _HELD_1_2[hand & 255]
-            | _HELD_3_4[hand >> 8 & 255]
-            | _HELD_5_6[hand >> 16 & 255]
-            | _HELD_7_8[hand >> 24 & 255]
-            | _HELD_9_10[hand >> 32 & 255]
-            | _HELD_11_12[hand >> 40 & 255]
-            | _HELD_13[hand >> 48]
-        )
-        held = ht & 0xFFFF
-        twice = ht >> 16
         subsets, avail = floor_index(loose)
+        # The rules' decisions for each card value (seep.mover: the counter reads the same).
+        held, twice, fragile, free, cap_vals, throw_vals, build_vals, pairs = mover_facts(
+            opts, throw_rule, hand, p, plays, bid, hpresent, self.howners, avail
+        )
         # uses[v]: the move codes (without the card) a card of value v can make; order: the
         # values with uses, in the order their first use is found (the order of the result).
         uses: list[list[int] | None] = list(_NO_USES)
@@ -599,33 +502,6 @@ class Position:
         # V-groups (R31). Uses of one base never repeat (its unions are distinct), and uses with
         # another tag (action, V, broken house) never equal each other.
         dup = 0
-
-        # Retention (R21d): the mover's own houses. A card whose value is an owned house and
-        # which is his last of that value is "fragile": it may only capture that house.
-        # R21d binds the mover's own hand under every option (A14 only widens the permission
-        # to join an opponent's house; the mover then becomes an owner only if he keeps the
-        # value himself, so every owner holds his value).
-        own = 0
-        fragile = 0
-        if hpresent:
-            howners = self.howners
-            me = 1 << p
-            hp = hpresent
-            while hp:
-                low = hp & -hp
-                hp ^= low
-                if howners[low.bit_length() - 1] & me:
-                    own |= low
-            fragile = own & ~twice & held
-        free = held & ~fragile  # values that may build, cement or break
-
-        if opening:
-            # R16: play 1 only captures or throws with the bid value, or builds the bid value.
-            cap_vals = held & (avail | hpresent) & (1 << bid)
-        elif opts.house_in_sums and hpresent:
-            cap_vals = held & _SUM_BITS  # R21g / A10: every value may find a house in a sum
-        else:
-            cap_vals = held & (avail | hpresent)
 
         # CAPTURE (R23-R26): H_v and disjoint v-groups; maximal by default (R25).
         if cap_vals & values:
@@ -649,9 +525,6 @@ class Position:
                         if w < v and hpresent >> w & 1:
                             extra.extend(_HOUSE_ITEM[w] | s for s in subsets[v - w])
                     groups = (*extra, *groups)
-                    if not groups:
-                        cap_vals ^= low
-                        continue
                 tag = _CAPTURE_TAGS[v]
                 if len(groups) == 1:
                     if not fragile & low or groups[0] & _HOUSE_ITEM[v]:
@@ -674,12 +547,8 @@ class Position:
 
         # BUILD (R27): a new ordinary house of V = v + sum(S), S non-empty, for a value V the
         # builder keeps (V > v, so a V stays in hand); loose V cards merge (R21f(a)); further
-        # V-groups may join (R31). max_houses (A22); R16 at the opening.
-        max_houses = opts.max_houses
-        if free and (max_houses < 0 or hpresent.bit_count() < max_houses):
-            build_vals = held & ~hpresent & _HOUSE_BITS
-            if opening:
-                build_vals &= 1 << bid
+        # V-groups may join (R31). Which V: build_vals (max_houses A22; R16 at the opening).
+        if build_vals:
             while build_vals:
                 lowV = build_vals & -build_vals
                 build_vals ^= lowV
@@ -712,11 +581,9 @@ class Position:
                                     out.append(base | a)
                                 continue
                         out.append(base)
-            if opts.allow_pair_build:
+            if pairs & values:
                 # A12: V onto a loose V, keeping another V, is a cemented build.
-                pairs = free & values & twice & ~hpresent & _HOUSE_BITS
-                if opening:
-                    pairs &= 1 << bid
+                pairs &= values
                 while pairs:
                     low = pairs & -pairs
                     pairs ^= low
@@ -738,35 +605,21 @@ class Position:
 
         if hpresent and free and not opening:
             hcem = self.hcem
-            partner = _PARTNER_SEATS[p]
-            partner_held = 0
+            howners = self.howners
             # With two players there is no partner (R2P9): no seat-2 bit is ever an owner, so
             # the partner branch never applies, and add_retention is void.
-            if opts.partner_team:
-                ph = self.hands[p ^ 2]
-                for V in _HOUSE_VALUES:
-                    if ph & VALUE_MASK[V]:
-                        partner_held |= 1 << V
+            partner_held = partner_values(opts, self.hands[p ^ 2]) if opts.partner_team else 0
             avail0 = avail | 1  # a cement's loose set may be empty when the card is worth V
             hp = hpresent
             while hp:
                 lowV = hp & -hp
                 hp ^= lowV
                 V = lowV.bit_length() - 1
-                owners = howners[V]
-                # CEMENT / ADD (R28): a new set {card} + S for the house of value V. Who may:
-                if owners & me:
-                    may = _keeps(free, held, twice, lowV)  # the owner's duty (R21d, R28)
-                elif owners & partner:
-                    # R33 / A13: the partner's house is free (option partner_cement_free).
-                    if opts.partner_cement_free or hcem[V]:
-                        may = free
-                    else:
-                        may = _keeps(free, held, twice, lowV)
-                elif partner_held & lowV:
-                    may = free  # A14: the partner's card lets him join an opponent's house
-                else:
-                    may = _keeps(free, held, twice, lowV)  # R28: he keeps a card of value V
+                # CEMENT / ADD (R28) with a card of a value of `may`, BREAK (R29) with one of
+                # `breakers`: who may is seep.mover's (R21d, R28, R29, R33, A13, A14).
+                may, breakers = house_uses(
+                    opts, p, V, howners[V], hcem[V], held, twice, free, partner_held
+                )
                 may &= values
                 tag = _CEMENT_TAGS[V]
                 v_groups = () if absorb_never else subsets[V]
@@ -795,14 +648,12 @@ class Position:
 
                 # BREAK (R29): another player's ordinary house raised by one card A-4 to V2;
                 # the breaker keeps a V2; it merges with H_V2 (R30) and loose V2 cards.
-                if owners & me or hcem[V] or V > 12:
-                    continue
-                for v in (1, 2, 3, 4):
+                breakers &= values
+                while breakers:
+                    low = breakers & -breakers
+                    breakers ^= low
+                    v = low.bit_length() - 1
                     V2 = V + v
-                    if V2 > 13:
-                        break
-                    if not (free & values) >> v & 1 or not held >> V2 & 1:
-                        continue
                     singles = loose & VALUE_MASK[V2]
                     tag = _BREAK_TAG | V2 << SH_VALUE | V << SH_HOUSE | singles
                     g = () if absorb_never else tuple([x for x in subsets[V2] if not x & singles])
@@ -816,26 +667,17 @@ class Position:
                     else:
                         out.append(tag)
 
-        # THROW (R22; option throw_rule; opening R16.3): never a card of a house's value
-        # (R21f(b)); by default only a card that cannot capture.
-        throw_vals = held & ~hpresent
-        if throw_rule == "no_capture_possible":
-            throw_vals &= ~cap_vals
-        if opening:
-            throw_vals &= 1 << bid
-        throw_vals &= values
+        # THROW (R22, A7, R16.3, R21f(b)): the values of mover_facts, the rules' throw_rule.
+        throw_vals = throws_left(throw_vals & values, throw_rule, bool(order))
         result: list[int] = []
-        if throw_rule == "no_other_move":
-            if order:
-                throw_vals = 0
-            # else: nothing but throws is possible, and every card without a house may go
-        else:
+        if throw_rule != "no_other_move":
             for v in order:
                 if throw_vals >> v & 1:
                     out = uses[v]
                     assert out is not None
                     out.append(_THROW_TAG)
                     throw_vals ^= 1 << v
+        # else: no use but throws is possible, and every card without a house may go
         # Cards whose only use is a throw.
         while throw_vals:
             low = throw_vals & -throw_vals
