@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Final
 
 from .cards import VALUE, seat_to_move
 from .codes import PHASE_PLAY, THROW, code_action, code_card, make_code
-from .mover import HOUSE_VALUES, house_uses, mover_facts, options_of, partner_values, throws_left
+from .mover import HOUSE_VALUES, breakers, cementers, mover_facts, options_of, throws_left
 
 if TYPE_CHECKING:  # the engine imports this module; the type is only for annotations
     from .engine import Position
@@ -156,16 +156,14 @@ def _play_counts(pos: Position) -> tuple[list[int], int]:
     p = seat_to_move(pos.dealer, plays, rules.players)
     hand = pos.hands[p]
     hpresent = pos.hpresent
-    howners = pos.howners
-    opening = plays == 0
     fl = _Floor(pos.loose)
     room = fl.room
     avail = 0
     for t in range(1, 14):
         if fl.groups(t):
             avail |= 1 << t
-    held, twice, fragile, free, cap_vals, throw_vals, build_vals, pairs = mover_facts(
-        opts, rules.throw_rule, hand, p, plays, pos.bid, hpresent, howners, avail
+    fragile, free, cap_vals, throw_vals, build_vals, pairs, cementable, keep_once, breaks = (
+        mover_facts(opts, rules.throw_rule, pos, p, hand, avail)
     )
     uses = [0] * 14
     maximal_capture = rules.capture_rule == "maximal"
@@ -210,22 +208,17 @@ def _play_counts(pos: Position) -> tuple[list[int], int]:
             uses[v] += absorbed([singles], v)
 
     # CEMENT / ADD (R28, R33, A13, A14) and BREAK (R29, R30).
-    if hpresent and free and not opening:
-        hcem = pos.hcem
-        partner_held = partner_values(opts, pos.hands[p ^ 2]) if opts.partner_team else 0
-        for V in _bits(hpresent):
-            may, breakers = house_uses(
-                opts, p, V, howners[V], hcem[V], held, twice, free, partner_held
-            )
-            for t in range(V):
-                v = V - t
-                if not may >> v & 1 or (t and not avail >> t & 1):
-                    continue
-                uses[v] += absorbed(fl.groups(t) if t else [0], V)
-            for v in _bits(breakers):
-                V2 = V + v
-                singles = (room >> 4 * V2 & 15) << 4 * V2
-                uses[v] += absorbed([singles], V2)
+    for V in _bits(hpresent):
+        may = cementers(V, free, cementable, keep_once)
+        for t in range(V):
+            v = V - t
+            if not may >> v & 1 or (t and not avail >> t & 1):
+                continue
+            uses[v] += absorbed(fl.groups(t) if t else [0], V)
+        for v in _bits(breakers(V, breaks)):
+            V2 = V + v
+            singles = (room >> 4 * V2 & 15) << 4 * V2
+            uses[v] += absorbed([singles], V2)
 
     # THROW (R22, A7, R16.3, R21f(b)).
     return uses, throws_left(throw_vals, rules.throw_rule, any(uses))

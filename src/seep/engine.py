@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Final, NamedTuple
 
 from . import scoring
@@ -64,13 +64,14 @@ from .codes import (
     code_value,
     make_code,
 )
+from .counting import card_codes, count_by_card
 from .errors import IllegalMoveError, InvalidPositionError
 from .floor import floor_index, group_unions, split_cards
 from .mover import PARTNER_SEATS as _PARTNER_SEATS
-from .mover import Options, house_uses, mover_facts, options_of, partner_values, throws_left
+from .mover import Options, mover_facts, options_of, throws_left
 from .moves import Move, parse_move
 from .options import STANDARD, Rules
-from .verify import check, verify_move
+from .verify import Refusal, check, verify_move
 
 # The move-code and phase names are defined in seep.codes; they are importable from here too
 # because every caller of the engine needs them.
@@ -91,6 +92,7 @@ __all__ = [
     "SH_HOUSE",
     "SH_VALUE",
     "THROW",
+    "LegalMoves",
     "Position",
     "Undo",
     "UndoTuple",
@@ -486,14 +488,20 @@ class Position:
         hand = self.hands[p]
         loose = self.loose
         hpresent = self.hpresent
-        opening = plays == 0
-        bid = self.bid
 
         subsets, avail = floor_index(loose)
         # The rules' decisions for each card value (seep.mover: the counter reads the same).
-        held, twice, fragile, free, cap_vals, throw_vals, build_vals, pairs = mover_facts(
-            opts, throw_rule, hand, p, plays, bid, hpresent, self.howners, avail
-        )
+        (
+            fragile,
+            free,
+            cap_vals,
+            throw_vals,
+            build_vals,
+            pairs,
+            cementable,
+            keep_once,
+            breaks,
+        ) = mover_facts(opts, throw_rule, self, p, hand, avail)
         # uses[v]: the move codes (without the card) a card of value v can make; order: the
         # values with uses, in the order their first use is found (the order of the result).
         uses: list[list[int] | None] = list(_NO_USES)
@@ -603,12 +611,7 @@ class Position:
                     else:
                         out.append(base)
 
-        if hpresent and free and not opening:
-            hcem = self.hcem
-            howners = self.howners
-            # With two players there is no partner (R2P9): no seat-2 bit is ever an owner, so
-            # the partner branch never applies, and add_retention is void.
-            partner_held = partner_values(opts, self.hands[p ^ 2]) if opts.partner_team else 0
+        if cementable or breaks:
             avail0 = avail | 1  # a cement's loose set may be empty when the card is worth V
             hp = hpresent
             while hp:
@@ -616,11 +619,9 @@ class Position:
                 hp ^= lowV
                 V = lowV.bit_length() - 1
                 # CEMENT / ADD (R28) with a card of a value of `may`, BREAK (R29) with one of
-                # `breakers`: who may is seep.mover's (R21d, R28, R29, R33, A13, A14).
-                may, breakers = house_uses(
-                    opts, p, V, howners[V], hcem[V], held, twice, free, partner_held
-                )
-                may &= values
+                # `breakers`: who may is mover_facts' (R21d, R28, R29, R33, A13, A14), read
+                # here as seep.mover.cementers and breakers read it.
+                may = free & ~(keep_once & lowV) & values if cementable & lowV else 0
                 tag = _CEMENT_TAGS[V]
                 v_groups = () if absorb_never else subsets[V]
                 ts = avail0 & (_REVERSED_SUMS[may] << V) >> 13
@@ -648,7 +649,7 @@ class Position:
 
                 # BREAK (R29): another player's ordinary house raised by one card A-4 to V2;
                 # the breaker keeps a V2; it merges with H_V2 (R30) and loose V2 cards.
-                breakers &= values
+                breakers = (breaks >> 4 * (V - 9) & 15) << 1 & values
                 while breakers:
                     low = breakers & -breakers
                     breakers ^= low
@@ -668,17 +669,19 @@ class Position:
                         out.append(tag)
 
         # THROW (R22, A7, R16.3, R21f(b)): the values of mover_facts, the rules' throw_rule.
-        throw_vals = throws_left(throw_vals & values, throw_rule, bool(order))
+        throw_vals &= values
         result: list[int] = []
-        if throw_rule != "no_other_move":
+        if throw_rule == "no_other_move":
+            throw_vals = throws_left(throw_vals, throw_rule, bool(order))
+        else:
             for v in order:
                 if throw_vals >> v & 1:
                     out = uses[v]
                     assert out is not None
                     out.append(_THROW_TAG)
                     throw_vals ^= 1 << v
-        # else: no use but throws is possible, and every card without a house may go
-        # Cards whose only use is a throw.
+        # Cards whose only use is a throw (under "no_other_move": every card without a house
+        # when no other use is possible).
         while throw_vals:
             low = throw_vals & -throw_vals
             throw_vals ^= low
@@ -717,6 +720,13 @@ class Position:
     def legal_moves(self) -> list[Move]:
         """All legal moves of the seat to move, as :class:`~seep.moves.Move` objects."""
         return [Move(c) for c in self.legal_codes()]
+
+    @property
+    def legal(self) -> LegalMoves:
+        """The legal moves of the seat to move as one object (:class:`LegalMoves`): iterate
+        the codes, ``code in pos.legal`` (the checker), ``len``, counts per card, one card's
+        moves and why a card has none, without listing a huge floor's millions."""
+        return LegalMoves(self)
 
     def play(self, move: int | dict[str, Any] | str) -> dict[str, Any]:
         """Check and make a move given as a code, a docs/format.md dict or notation text.
@@ -1089,6 +1099,158 @@ class Position:
         from .svg import position as svg_position  # seep.svg is drawn above the engine
 
         return svg_position(self)
+
+
+# Under this many floor items (loose cards and houses) the list is short and cheaper to make
+# than to count: counting is for the huge floors of throw_rule "always" (issue 12).
+_COUNT_FROM: Final = 10
+
+
+class LegalMoves:
+    """The legal moves of the seat to move in a position, as one object: ``pos.legal``
+    (python-chess's ``board.legal_moves`` is the model).
+
+    * iterating gives the codes in generator order: ``list(pos.legal) == pos.legal_codes()``;
+    * ``move in pos.legal`` is the checker (:func:`seep.verify.check`, no list made), for a
+      code, notation or a docs/format.md move, as :meth:`Position.is_legal` takes it;
+    * ``len(pos.legal)``, :meth:`by_card` and :meth:`card_count` count: a floor of many cards
+      (millions of moves) is counted by value (:mod:`seep.counting`), never listed;
+    * :meth:`of_card` lists one card's moves alone, :meth:`playable` says which cards have one;
+    * :meth:`why_dead` and :meth:`dead_cards` say why a card has no legal use (the checker's
+      refusal of throwing it: R16 at play 1, R21d retention, R21f(b) a house of its value ...);
+    * :meth:`within` answers "the list, unless it is longer than a limit", the one policy of
+      the protocol's ``legal``, the web's state and the terminal.
+
+    The object keeps what it made (the list, or the counts): after a move, ask ``pos.legal``
+    again.
+
+    >>> pos = Position.new_deal(1)
+    >>> legal = pos.legal
+    >>> [str(Move(c)) for c in legal], "bid 13" in legal, "bid 9" in legal, len(legal)
+    (['bid 10', 'bid 13'], True, False, 2)
+    >>> _ = pos.play("bid 13")
+    >>> legal = pos.legal
+    >>> {CARD_NAMES[c]: n for c, n in legal.by_card().items()}
+    {'3H': 1, '6D': 0, 'TH': 1, 'KH': 1}
+    >>> [str(Move(c)) for c in legal.of_card(CARD_NAMES.index("TH"))]
+    ['TH =13 3C']
+    >>> print(legal.why_dead(CARD_NAMES.index("6D")))
+    play 1 is bound to the bid 13: only a card of value 13 may capture or be thrown (R16)
+    """
+
+    __slots__ = ("_codes", "_counts", "position")
+
+    def __init__(self, position: Position) -> None:
+        self.position = position
+        self._codes: list[int] | None = None
+        self._counts: dict[int, int] | None = None
+
+    def _lists(self) -> bool:
+        """Whether listing is cheaper than counting here: outside the play phase (a handful
+        of bids) or on a floor of fewer than ``_COUNT_FROM`` items."""
+        pos = self.position
+        return (
+            pos.phase_id != PHASE_PLAY
+            or pos.loose.bit_count() + pos.hpresent.bit_count() < _COUNT_FROM
+        )
+
+    def _all(self) -> list[int]:
+        codes = self._codes
+        if codes is None:
+            codes = self._codes = self.position.legal_codes()
+        return codes
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._all())
+
+    def __contains__(self, move: int | str | Mapping[str, Any]) -> bool:
+        return check(self.position, move) is None
+
+    def __len__(self) -> int:
+        return self.count()
+
+    def __repr__(self) -> str:
+        return f"<LegalMoves of {self.position!r}: {self.count()}>"
+
+    def count(self) -> int:
+        """How many legal moves there are (counted, not listed, on a huge floor)."""
+        if self._codes is not None or self._lists():
+            return len(self._all())
+        return sum(self.by_card().values())
+
+    def by_card(self) -> dict[int, int]:
+        """The number of legal moves of each card of the mover's hand (0 for a card with
+        none), in card order; ``{}`` outside the play phase (bids play no card)."""
+        counts = self._counts
+        if counts is None:
+            pos = self.position
+            if pos.phase_id != PHASE_PLAY:
+                counts = {}
+            elif self._codes is not None or self._lists():
+                hand = pos.hands[seat_to_move(pos.dealer, pos.plays, len(pos.hands))]
+                counts = dict.fromkeys(cards_of_mask(hand), 0)
+                for code in self._all():
+                    card = code >> SH_CARD & 63
+                    counts[card] += 1
+            else:
+                counts = count_by_card(pos)
+            self._counts = counts
+        return counts
+
+    def card_count(self, card: int) -> int:
+        """The number of legal moves that play ``card`` (0 for a card not in the hand)."""
+        return self.by_card().get(card, 0)
+
+    def playable(self) -> int:
+        """The mask of the mover's cards that have a legal move (0 outside the play phase)."""
+        mask = 0
+        for card, n in self.by_card().items():
+            if n:
+                mask |= 1 << card
+        return mask
+
+    def of_card(self, card: int) -> list[int]:
+        """The legal moves that play ``card``, in generator order, computing only that card's
+        uses on a huge floor; ``[]`` for a card not in the hand and outside the play phase."""
+        pos = self.position
+        if pos.phase_id != PHASE_PLAY:
+            return []
+        if self._codes is not None or self._lists():
+            return [c for c in self._all() if c >> SH_CARD & 63 == card]
+        return card_codes(pos, card)
+
+    def why_dead(self, card: int) -> Refusal | None:
+        """Why ``card`` has no legal use: the checker's refusal of throwing it, which names
+        the rule that binds the card (R16 at play 1, R21d retention, R21f(b) a house of its
+        value, A7 a card that can capture ...); ``None`` when the card has a legal move."""
+        if self.card_count(card):
+            return None
+        return check(self.position, THROW << SH_ACTION | card << SH_CARD)
+
+    def dead_cards(self) -> dict[int, Refusal | None]:
+        """Each card of the mover's hand without a legal move, with :meth:`why_dead`'s
+        reason; ``{}`` outside the play phase."""
+        return {c: self.why_dead(c) for c, n in self.by_card().items() if not n}
+
+    def within(self, limit: int, card: int | None = None) -> list[int] | None:
+        """The legal moves (only those playing ``card`` when given), unless there are more
+        than ``limit``: then ``None``, and :meth:`by_card` says how many each card has (ask
+        card by card). A huge floor is counted first, never listed. Outside the play phase
+        the bids or the redeal (at most five, none playing a card) are always listed, and a
+        card has none."""
+        pos = self.position
+        if pos.phase_id != PHASE_PLAY:
+            return [] if card is not None else self._all()
+        lists = self._codes is not None or self._lists()
+        if card is not None:
+            if not lists and self.card_count(card) > limit:
+                return None
+            codes = self.of_card(card)
+        else:
+            if not lists and self.count() > limit:
+                return None
+            codes = self._all()
+        return codes if len(codes) <= limit else None
 
 
 def house_text(house: House, names: str) -> str:

@@ -16,11 +16,14 @@ written here once, and the two walks cannot drift apart. A value's facts are bit
 
 from __future__ import annotations
 
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from .cards import VALUE_MASK
 from .floor import ALL_UNIONS, MAXIMAL_UNIONS
 from .options import STANDARD, Rules
+
+if TYPE_CHECKING:  # the engine imports this module; the type is only for annotations
+    from .engine import Position
 
 __all__ = [
     "HOUSE_BITS",
@@ -28,8 +31,9 @@ __all__ = [
     "PARTNER_SEATS",
     "SUM_BITS",
     "Options",
+    "breakers",
+    "cementers",
     "held_values",
-    "house_uses",
     "mover_facts",
     "options_of",
     "partner_values",
@@ -142,31 +146,47 @@ def held_values(hand: int) -> tuple[int, int]:
 
 
 def mover_facts(
-    opts: Options,
-    throw_rule: str,
-    hand: int,
-    seat: int,
-    plays: int,
-    bid: int,
-    hpresent: int,
-    howners: list[int],
-    avail: int,
-) -> tuple[int, int, int, int, int, int, int, int]:
-    """The facts of the mover's hand, as value bitmasks: ``(held, twice, fragile, free,
-    cap_vals, throw_vals, build_vals, pair_vals)``.
+    opts: Options, throw_rule: str, pos: Position, seat: int, hand: int, avail: int
+) -> tuple[int, int, int, int, int, int, int, int, int]:
+    """The facts of the mover's hand, as bitmasks of card or house values: ``(fragile, free,
+    cap_vals, throw_vals, build_vals, pair_vals, cementable, keep_once, breaks)``. ``seat`` is
+    the seat to move, ``hand`` its hand, ``avail`` bit t for each sum t of loose cards (1..13),
+    ``throw_rule`` the rules' own for the legal moves.
 
-    ``held``/``twice``: the values held, at least twice. ``fragile``: values of the mover's
-    own houses of which he holds his last card, which may only capture that house (R21d);
-    ``free`` the others, which may build, cement and break. ``cap_vals``: the values that can
-    capture something (a loose group of sum ``avail``, a house, or under A10 a house in a
-    sum; R16: only the bid at play 1). ``throw_vals``: the values that may be thrown (R22:
-    never a house's value, R21f(b); under ``throw_rule`` ``"no_capture_possible"`` (A7) only
-    a value that cannot capture; R16.3 the bid at play 1) before ``"no_other_move"``
-    (:func:`throws_left`). ``build_vals``: the house values V the mover may build (R27: he
-    holds a V, none is on the floor; A22; R16), by a free card of value V - t; ``pair_vals``
-    the values of a pair build (A12). ``throw_rule`` is the rules' own for the legal moves.
+    * ``fragile``: values of the mover's own houses of which he holds his last card, which
+      may only capture that house (R21d); ``free`` the others, which may build, cement, break.
+    * ``cap_vals``: the values that can capture something: a loose group (of a sum in
+      ``avail``), a house, or under A10 a house in a sum; only the bid at play 1 (R16).
+    * ``throw_vals``: the values that may be thrown: never a house's value (R22, R21f(b));
+      under ``throw_rule`` ``"no_capture_possible"`` (A7) only a value that cannot capture;
+      the bid at play 1 (R16.3); ``"no_other_move"`` is :func:`throws_left`'s.
+    * ``build_vals``: the house values V the mover may build, with a free card of value
+      V - t (R27: he holds a V, no house of V is on the floor; A22; R16); ``pair_vals`` the
+      values of a pair build (A12: V on a loose V, keeping a V).
+    * ``cementable``: the houses the mover may cement or add to (R28), with any free card,
+      except that for a house of ``keep_once`` his one card of its value must stay in hand.
+      The owner keeps a card of the value (R21d, R28); the partner's house is open (R33,
+      A13: option ``partner_cement_free``, or once cemented); under A14 the partner's card
+      of the value opens an opponent's house; anyone else keeps a card of the value (R28).
+    * ``breaks``: for each house V of 9..12 another player's and not cemented (R29), the
+      free values v of 1..4 whose card raises it to a value V + v he holds, as bits v - 1 of
+      the nibble at bit ``4 * (V - 9)`` (:func:`breakers` reads it).
     """
-    held, twice = held_values(hand)
+    # held_values, written out: this runs once per legal-move generation.
+    ht = (
+        _HELD_1_2[hand & 255]
+        | _HELD_3_4[hand >> 8 & 255]
+        | _HELD_5_6[hand >> 16 & 255]
+        | _HELD_7_8[hand >> 24 & 255]
+        | _HELD_9_10[hand >> 32 & 255]
+        | _HELD_11_12[hand >> 40 & 255]
+        | _HELD_13[hand >> 48]
+    )
+    held = ht & 0xFFFF
+    twice = ht >> 16
+    plays = pos.plays
+    bid = pos.bid
+    hpresent = pos.hpresent
     opening = plays == 0
 
     # Retention (R21d): a card whose value is an owned house and which is its owner's last of
@@ -174,8 +194,9 @@ def mover_facts(
     # widens the permission to join an opponent's house; the mover then becomes an owner only
     # if he keeps the value himself, so every owner holds his value).
     fragile = 0
+    me = 1 << seat
     if hpresent:
-        me = 1 << seat
+        howners = pos.howners
         own = 0
         hp = hpresent
         while hp:
@@ -208,10 +229,41 @@ def mover_facts(
     if free and (max_houses < 0 or hpresent.bit_count() < max_houses):
         build_vals = held & ~hpresent & HOUSE_BITS
         if opts.allow_pair_build:
-            pair_vals = free & twice & ~hpresent & HOUSE_BITS  # A12: V on a loose V, keep a V
+            pair_vals = free & twice & ~hpresent & HOUSE_BITS
         if opening:
             build_vals &= 1 << bid
             pair_vals &= 1 << bid
+
+    # CEMENT / ADD (R28) and BREAK (R29); R16: play 1 does neither.
+    cementable = 0
+    keep_once = 0
+    breaks = 0
+    if hpresent and free and not opening:
+        howners = pos.howners
+        hcem = pos.hcem
+        partner = PARTNER_SEATS[seat]
+        partner_held = partner_values(opts, pos.hands[seat ^ 2]) if opts.partner_team else 0
+        hp = hpresent
+        while hp:
+            low = hp & -hp
+            hp ^= low
+            V = low.bit_length() - 1
+            owners = howners[V]
+            cemented = hcem[V]
+            if owners & me:
+                open_house = False  # the owner's duty (R21d, R28)
+            elif owners & partner:
+                open_house = opts.partner_cement_free or cemented  # R33 / A13
+            else:
+                open_house = partner_held & low != 0  # A14; else R28: he keeps a V
+            if open_house:
+                cementable |= low
+            elif held & low:
+                cementable |= low
+                keep_once |= low & ~twice
+            if not owners & me and not cemented and V < 13:
+                # Bit v of held >> V: the value V + v the break makes (at most 13).
+                breaks |= (free & 0b11110 & held >> V) >> 1 << 4 * (V - 9)
 
     # THROW (R22; A7; opening R16.3): never a card of a house's value (R21f(b)).
     throw_vals = held & ~hpresent
@@ -219,7 +271,31 @@ def mover_facts(
         throw_vals &= ~cap_vals
     if opening:
         throw_vals &= 1 << bid
-    return held, twice, fragile, free, cap_vals, throw_vals, build_vals, pair_vals
+    return (
+        fragile,
+        free,
+        cap_vals,
+        throw_vals,
+        build_vals,
+        pair_vals,
+        cementable,
+        keep_once,
+        breaks,
+    )
+
+
+def cementers(value: int, free: int, cementable: int, keep_once: int) -> int:
+    """The card values that may cement the house of ``value`` (from :func:`mover_facts`)."""
+    vbit = 1 << value
+    if not cementable & vbit:
+        return 0
+    return free & ~(keep_once & vbit)
+
+
+def breakers(value: int, breaks: int) -> int:
+    """The card values (bits 1..4) that may break the house of ``value`` (from
+    :func:`mover_facts`'s ``breaks``)."""
+    return (breaks >> 4 * (value - 9) & 15) << 1
 
 
 def partner_values(opts: Options, partner_hand: int) -> int:
@@ -233,50 +309,6 @@ def partner_values(opts: Options, partner_hand: int) -> int:
         if partner_hand & VALUE_MASK[V]:
             out |= 1 << V
     return out
-
-
-def _keeps(free: int, held: int, twice: int, vbit: int) -> int:
-    """The values (of ``free``) the mover may play and still hold a card of value ``vbit``."""
-    if not held & vbit:
-        return 0
-    return free if twice & vbit else free & ~vbit
-
-
-def house_uses(
-    opts: Options,
-    seat: int,
-    value: int,
-    owners: int,
-    cemented: bool,
-    held: int,
-    twice: int,
-    free: int,
-    partner_held: int,
-) -> tuple[int, int]:
-    """For the house of ``value`` (its owner seat mask and cemented flag) and the mover's
-    ``held``, ``twice`` and ``free`` (:func:`mover_facts`): the card values that may cement
-    it, and those that may break it.
-
-    CEMENT / ADD (R28): the owner must keep a card of the value (R21d, R28); the partner's
-    house is free to join (R33, A13: option ``partner_cement_free``, or once cemented);
-    under A14 the partner's card of the value lets the mover join an opponent's house
-    (``partner_held``, :func:`partner_values`); anyone else keeps a card of the value (R28).
-    BREAK (R29): another player's ordinary (not cemented) house below 13, raised by a free
-    A-4 to a value V2 the breaker holds.
-    """
-    vbit = 1 << value
-    me = 1 << seat
-    partner = owners & PARTNER_SEATS[seat]
-    if not owners & me and partner and (opts.partner_cement_free or cemented):
-        may = free  # R33 / A13: the partner's house
-    elif not owners & me and not partner and partner_held & vbit:
-        may = free  # A14: the partner's card of the value
-    else:
-        may = _keeps(free, held, twice, vbit)  # the owner's duty (R21d), R28
-    if owners & me or cemented or value > 12:
-        return may, 0
-    # Bit v of held >> value is the value + v the break makes (at most 13: held has no more).
-    return may, free & 0b11110 & held >> value
 
 
 def throws_left(throw_vals: int, throw_rule: str, other_uses: bool) -> int:
