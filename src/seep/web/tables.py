@@ -38,7 +38,7 @@ from ..match import replay_record
 from ..moves import Move
 from ..options import PRESETS
 from ..session import Session
-from ..verify import Refusal, check
+from ..verify import Refusal
 from ..view import View
 from . import review, social
 from .limits import (
@@ -140,10 +140,11 @@ def _dead_cards(
         return {}, {}
     texts: dict[str, str] = {}
     reasons: dict[str, dict[str, Any]] = {}
+    legal = pos.legal
     for card in range(52):
         if pos.hands[seat] >> card & 1 and card_name(card) not in used:
             name = card_name(card)
-            refusal = check(pos, int(Move.throw(card)))
+            refusal = legal.why_dead(card)
             if refusal is None:
                 texts[name] = "no legal use now"
             else:
