@@ -611,7 +611,7 @@ class Position:
                     else:
                         out.append(base)
 
-        if cementable or breaks:
+        if free and (cementable or breaks):
             avail0 = avail | 1  # a cement's loose set may be empty when the card is worth V
             hp = hpresent
             while hp:

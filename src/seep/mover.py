@@ -189,22 +189,48 @@ def mover_facts(
     hpresent = pos.hpresent
     opening = plays == 0
 
-    # Retention (R21d): a card whose value is an owned house and which is its owner's last of
-    # that value is "fragile". R21d binds the mover's own hand under every option (A14 only
-    # widens the permission to join an opponent's house; the mover then becomes an owner only
-    # if he keeps the value himself, so every owner holds his value).
-    fragile = 0
-    me = 1 << seat
+    # One pass over the houses. Retention (R21d): a card whose value is an owned house and
+    # which is its owner's last of that value is "fragile". R21d binds the mover's own hand
+    # under every option (A14 only widens the permission to join an opponent's house; the
+    # mover then becomes an owner only if he keeps the value himself, so every owner holds his
+    # value). CEMENT / ADD (R28) and BREAK (R29) of each house; R16: play 1 does neither.
+    own = 0
+    cementable = 0
+    keep_once = 0
+    breaks = 0
     if hpresent:
         howners = pos.howners
-        own = 0
+        hcem = pos.hcem
+        me = 1 << seat
+        partner = PARTNER_SEATS[seat]
+        partner_held = partner_values(opts, pos.hands[seat ^ 2]) if opts.partner_team else 0
         hp = hpresent
         while hp:
             low = hp & -hp
             hp ^= low
-            if howners[low.bit_length() - 1] & me:
+            V = low.bit_length() - 1
+            owners = howners[V]
+            if owners & me:
                 own |= low
-        fragile = own & ~twice & held
+                open_house = False  # the owner's duty (R21d, R28); he never breaks his own
+            else:
+                cemented = hcem[V]
+                if owners & partner:
+                    open_house = opts.partner_cement_free or cemented  # R33 / A13
+                else:
+                    open_house = partner_held & low != 0  # A14; else R28: he keeps a V
+                if not cemented and V < 13:
+                    # Bit v of held >> V: the value V + v the break makes (at most 13). A card
+                    # A-4 is never fragile (fragile values are houses'), so held is free here.
+                    breaks |= (held & 0b11110 & held >> V) >> 1 << 4 * (V - 9)
+            if open_house:
+                cementable |= low
+            elif held & low:
+                cementable |= low
+                keep_once |= low & ~twice
+        if opening:
+            cementable = keep_once = breaks = 0
+    fragile = own & ~twice & held
     free = held & ~fragile
 
     if opening:
@@ -233,37 +259,6 @@ def mover_facts(
         if opening:
             build_vals &= 1 << bid
             pair_vals &= 1 << bid
-
-    # CEMENT / ADD (R28) and BREAK (R29); R16: play 1 does neither.
-    cementable = 0
-    keep_once = 0
-    breaks = 0
-    if hpresent and free and not opening:
-        howners = pos.howners
-        hcem = pos.hcem
-        partner = PARTNER_SEATS[seat]
-        partner_held = partner_values(opts, pos.hands[seat ^ 2]) if opts.partner_team else 0
-        hp = hpresent
-        while hp:
-            low = hp & -hp
-            hp ^= low
-            V = low.bit_length() - 1
-            owners = howners[V]
-            cemented = hcem[V]
-            if owners & me:
-                open_house = False  # the owner's duty (R21d, R28)
-            elif owners & partner:
-                open_house = opts.partner_cement_free or cemented  # R33 / A13
-            else:
-                open_house = partner_held & low != 0  # A14; else R28: he keeps a V
-            if open_house:
-                cementable |= low
-            elif held & low:
-                cementable |= low
-                keep_once |= low & ~twice
-            if not owners & me and not cemented and V < 13:
-                # Bit v of held >> V: the value V + v the break makes (at most 13).
-                breaks |= (free & 0b11110 & held >> V) >> 1 << 4 * (V - 9)
 
     # THROW (R22; A7; opening R16.3): never a card of a house's value (R21f(b)).
     throw_vals = held & ~hpresent
