@@ -4,8 +4,11 @@ Everything here works on ints: a card is ``0..51`` and a card set a 52-bit mask
 (:mod:`seep.cards`); a house is three small ints (its cards, a cemented flag, a 4-bit mask of
 owner seats) stored by value in lists indexed ``0..13``; a move is one packed int, its *code*
 (:mod:`seep.codes`). The floor arithmetic (subset sums, groups, splits) is :mod:`seep.floor`;
-whether one move is legal, and which rule it breaks if not, is :mod:`seep.verify`; scoring and
-the match counters are :mod:`seep.scoring`.
+what the mover may do with each card value, which the generator and the counter both read, is
+:mod:`seep.mover`; whether one move is legal, and which rule it breaks if not, is
+:mod:`seep.verify`; scoring and the match counters are :mod:`seep.scoring`. The legal moves of
+a position as one object (iterate, ``in``, counts, one card's, why a card is dead) are
+:class:`LegalMoves`, ``pos.legal``.
 
 Rules are cited by their numbers in docs/rules.md (docs/rules.md).
 
@@ -114,7 +117,6 @@ _VAL: Final = VALUE
 # A house as a capture item (its code bit), also one item of a sum under house_in_sums (A10).
 _HOUSE_ITEM: Final = HOUSE_CODE_BIT
 _HOUSE_VALUES: Final = (9, 10, 11, 12, 13)
-_HOUSE_BITS: Final = 0b11111 << 9
 _SUM_BITS: Final = ((1 << 14) - 1) & ~1  # sums 1..13
 # _REVERSED_SUMS[m]: bit 13 - t for every bit t (0..13) of m.
 _REVERSED_SUMS: Final[tuple[int, ...]] = tuple(
