@@ -147,6 +147,9 @@ _CEMENT_TAGS: Final = tuple(CEMENT << SH_ACTION | v << SH_VALUE for v in range(1
 
 
 _ZERO_ONLY: Final[tuple[int, ...]] = (0,)
+# The options legal_codes used last (most programs play under one Rules), looked at before
+# the call to options_of: a call is a fair part of a generation in pure Python.
+_LAST_OPTIONS: Final = [options_of(STANDARD)]
 # Copied once per call into a list (compiled, `[None] * 14` makes two lists).
 _NO_USES: Final[tuple[list[int] | None, ...]] = (None,) * 14
 
@@ -454,7 +457,9 @@ class Position:
         """All legal moves of the seat to move, as move codes, each once (docs/rules.md §7)."""
         phase = self.phase_id
         if phase == PHASE_PLAY:
-            opts = options_of(self.rules)
+            opts = _LAST_OPTIONS[0]
+            if opts.rules is not self.rules:
+                opts = _LAST_OPTIONS[0] = options_of(self.rules)
             return self._play_codes(opts, opts.throw_rule, _SUM_BITS)
         if phase == PHASE_BID:
             return self._bid_moves()
