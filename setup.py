@@ -31,6 +31,7 @@ COMPILED_MODULES = (
     "scoring",
     "baazi",
     "verify",
+    "mover",
     "engine",
     "counting",
     # Above the core, compiled for the same reason: the search's playouts are its hot path.

@@ -6,14 +6,15 @@ counting them takes milliseconds, so the protocol can refuse a list that is too 
 how many moves each card has (``too_many_moves``).
 
 The count rests on one symmetry: whether a set of loose cards can be taken, built or absorbed
-(R23-R31) depends only on how many cards of each *value* it holds, never on their suits. So
-the generator of :meth:`seep.engine.Position.play_codes` is followed with card sets replaced
-by *count vectors* (a nibble per value 1..13, and one per house 9..13 when houses are items of
-a sum), and every vector ``k`` of a move stands for ``prod(C(c[v], k[v]))`` moves, ``c`` the
-counts on the floor. Families of groups become closures: every vector reachable from the
-move's own cards by adding whole groups (value partitions of the target) within the floor.
-tests/core/test_counting.py checks the counts against the generator on positions under every rule
-option.
+(R23-R31) depends only on how many cards of each *value* it holds, never on their suits. So the
+generator of :meth:`seep.engine.Position.play_codes` is followed, on the same facts of the
+mover's hand (:mod:`seep.mover`: which values may capture, build, cement, break or be thrown),
+with card sets replaced by *count vectors* (a nibble per value 1..13, and one per house 9..13
+when houses are items of a sum), and every vector ``k`` of a move stands for ``prod(C(c[v],
+k[v]))`` moves, ``c`` the counts on the floor. Families of groups become closures: every vector
+reachable from the move's own cards by adding whole groups (value partitions of the target)
+within the floor. tests/core/test_counting.py checks the counts against the generator on
+positions under every rule option.
 
 >>> from seep.engine import Position
 >>> pos = Position.new_deal(seed=3)
@@ -25,20 +26,21 @@ True
 from __future__ import annotations
 
 from math import comb
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from .cards import VALUE, seat_to_move
 from .codes import PHASE_PLAY, THROW, code_action, code_card, make_code
-from .engine import Position
+from .mover import HOUSE_VALUES, breakers, cementers, mover_facts, options_of, throws_left
+
+if TYPE_CHECKING:  # the engine imports this module; the type is only for annotations
+    from .engine import Position
 
 __all__ = ["card_codes", "count_by_card", "count_legal"]
 
-_HOUSE_VALUES: Final = (9, 10, 11, 12, 13)
 # A count vector holds one nibble per value v (1..13) at nibble v and one per house w
 # (9..13, as an item of a sum, A10) at nibble w + 5. Counts stay below 8, so bit 3 of each
 # nibble is free to detect a count above the room (see _fits).
 _GUARD: Final = sum(8 << 4 * i for i in range(19))
-_PARTNER_SEATS: Final = (0b0100, 0b1000, 0b0001, 0b0010)
 
 
 def _house_field(w: int) -> int:
@@ -140,80 +142,44 @@ class _Floor:
         return sum(weight(k) for k in vectors)
 
 
-def _value_bits(hand: int) -> tuple[int, int]:
-    """Bit v of the values held, and of the values held at least twice."""
-    held = twice = 0
-    for v in range(1, 14):
-        n = (hand >> 4 * (v - 1) & 15).bit_count()
-        if n:
-            held |= 1 << v
-            if n > 1:
-                twice |= 1 << v
-    return held, twice
-
-
-def _keeps(free: int, held: int, twice: int, vbit: int) -> int:
-    if not held & vbit:
-        return 0
-    return free if twice & vbit else free & ~vbit
-
-
 def _bits(mask: int) -> list[int]:
     return [v for v in range(14) if mask >> v & 1]
 
 
 def _play_counts(pos: Position) -> tuple[list[int], int]:
     """For each value 0..13: how many moves other than a throw a card of that value has; and
-    bit v of the values whose cards may be thrown. Follows ``Position.play_codes`` step by
-    step (the same rule numbers apply)."""
+    bit v of the values whose cards may be thrown. Walks the facts of ``Position.play_codes``
+    (:func:`seep.mover.mover_facts`, the same rule numbers apply) over count vectors."""
     rules = pos.rules
+    opts = options_of(rules)
     plays = pos.plays
     p = seat_to_move(pos.dealer, plays, rules.players)
     hand = pos.hands[p]
     hpresent = pos.hpresent
-    howners = pos.howners
-    opening = plays == 0
-    bid = pos.bid
-    held, twice = _value_bits(hand)
     fl = _Floor(pos.loose)
     room = fl.room
     avail = 0
     for t in range(1, 14):
         if fl.groups(t):
             avail |= 1 << t
+    fragile, free, cap_vals, throw_vals, build_vals, pairs, cementable, keep_once, breaks = (
+        mover_facts(opts, rules.throw_rule, pos, p, hand, avail)
+    )
     uses = [0] * 14
     maximal_capture = rules.capture_rule == "maximal"
     absorb = rules.absorb_loose_groups
     absorb_max = absorb == "mandatory"
 
-    # Retention (R21d): the mover's last card of an owned house's value only takes that house.
-    own = 0
-    for v in _HOUSE_VALUES:
-        if hpresent >> v & 1 and howners[v] & 1 << p:
-            own |= 1 << v
-    fragile = own & ~twice & held
-    free = held & ~fragile
-
-    if opening:
-        cap_vals = held & (avail | hpresent) & (1 << bid)  # R16
-    elif rules.house_in_sums and hpresent:
-        cap_vals = held & ((1 << 14) - 2)  # R21g / A10
-    else:
-        cap_vals = held & (avail | hpresent)
-
     # CAPTURE (R23-R26): houses are items with room 1 (nibble w + 5).
-    house_room = sum(_house_field(w) for w in _HOUSE_VALUES if hpresent >> w & 1)
+    house_room = sum(_house_field(w) for w in HOUSE_VALUES if hpresent >> w & 1)
     for v in _bits(cap_vals):
         types = fl.groups(v)
         if hpresent >> v & 1:
             types.append(_house_field(v))
         if rules.house_in_sums:
-            for w in _HOUSE_VALUES:
+            for w in HOUSE_VALUES:
                 if w < v and hpresent >> w & 1:
                     types += [_house_field(w) + s for s in fl.groups(v - w)]
-        if not types:
-            cap_vals &= ~(1 << v)
-            continue
         found = fl.closure([0], types, room + house_room, maximal_capture)
         if fragile >> v & 1:
             item = _house_field(v)
@@ -229,75 +195,33 @@ def _play_counts(pos: Position) -> tuple[list[int], int]:
         return fl.total(fl.closure(sources, fl.groups(target), room, absorb_max))
 
     # BUILD (R27) and the pair build (A12).
-    max_houses = rules.max_houses
-    if free and (max_houses is None or hpresent.bit_count() < max_houses):
-        build_vals = held & ~hpresent & (0b11111 << 9)
-        if opening:
-            build_vals &= 1 << bid
-        for V in _bits(build_vals):
-            singles = (room >> 4 * V & 15) << 4 * V
-            for t in range(1, V):
-                v = V - t
-                if not free >> v & 1 or not avail >> t & 1:
-                    continue
-                uses[v] += absorbed([s + singles for s in fl.groups(t, room - singles)], V)
-        if rules.allow_pair_build:
-            pairs = free & twice & ~hpresent & (0b11111 << 9)
-            if opening:
-                pairs &= 1 << bid
-            for v in _bits(pairs):
-                singles = (room >> 4 * v & 15) << 4 * v
-                if singles:
-                    uses[v] += absorbed([singles], v)
+    for V in _bits(build_vals):
+        singles = (room >> 4 * V & 15) << 4 * V
+        for t in range(1, V):
+            v = V - t
+            if not free >> v & 1 or not avail >> t & 1:
+                continue
+            uses[v] += absorbed([s + singles for s in fl.groups(t, room - singles)], V)
+    for v in _bits(pairs):
+        singles = (room >> 4 * v & 15) << 4 * v
+        if singles:
+            uses[v] += absorbed([singles], v)
 
     # CEMENT / ADD (R28, R33, A13, A14) and BREAK (R29, R30).
-    if hpresent and free and not opening:
-        hcem = pos.hcem
-        me = 1 << p
-        partner = _PARTNER_SEATS[p]
-        partner_held = 0
-        if rules.add_retention == "team" and rules.players == 4:  # no partner at two (R2P9)
-            partner_held = _value_bits(pos.hands[p ^ 2])[0]
-        for V in _bits(hpresent):
-            lowV = 1 << V
-            owners = howners[V]
-            if owners & me:
-                may = _keeps(free, held, twice, lowV)
-            elif owners & partner:
-                if rules.partner_cement_free or hcem[V]:
-                    may = free
-                else:
-                    may = _keeps(free, held, twice, lowV)
-            elif partner_held & lowV:
-                may = free
-            else:
-                may = _keeps(free, held, twice, lowV)
-            for t in range(V):
-                v = V - t
-                if not may >> v & 1 or (t and not avail >> t & 1):
-                    continue
-                uses[v] += absorbed(fl.groups(t) if t else [0], V)
-            if owners & me or hcem[V] or V > 12:
+    for V in _bits(hpresent):
+        may = cementers(V, free, cementable, keep_once)
+        for t in range(V):
+            v = V - t
+            if not may >> v & 1 or (t and not avail >> t & 1):
                 continue
-            for v in (1, 2, 3, 4):
-                V2 = V + v
-                if V2 > 13:
-                    break
-                if not free >> v & 1 or not held >> V2 & 1:
-                    continue
-                singles = (room >> 4 * V2 & 15) << 4 * V2
-                uses[v] += absorbed([singles], V2)
+            uses[v] += absorbed(fl.groups(t) if t else [0], V)
+        for v in _bits(breakers(V, breaks)):
+            V2 = V + v
+            singles = (room >> 4 * V2 & 15) << 4 * V2
+            uses[v] += absorbed([singles], V2)
 
     # THROW (R22, A7, R16.3, R21f(b)).
-    throw_rule = rules.throw_rule
-    throw_vals = held & ~hpresent
-    if throw_rule == "no_capture_possible":
-        throw_vals &= ~cap_vals
-    if opening:
-        throw_vals &= 1 << bid
-    if throw_rule == "no_other_move" and any(uses):
-        throw_vals = 0
-    return uses, throw_vals
+    return uses, throws_left(throw_vals, rules.throw_rule, any(uses))
 
 
 def count_by_card(pos: Position) -> dict[int, int]:

@@ -4,8 +4,11 @@ Everything here works on ints: a card is ``0..51`` and a card set a 52-bit mask
 (:mod:`seep.cards`); a house is three small ints (its cards, a cemented flag, a 4-bit mask of
 owner seats) stored by value in lists indexed ``0..13``; a move is one packed int, its *code*
 (:mod:`seep.codes`). The floor arithmetic (subset sums, groups, splits) is :mod:`seep.floor`;
-whether one move is legal, and which rule it breaks if not, is :mod:`seep.verify`; scoring and
-the match counters are :mod:`seep.scoring`.
+what the mover may do with each card value, which the generator and the counter both read, is
+:mod:`seep.mover`; whether one move is legal, and which rule it breaks if not, is
+:mod:`seep.verify`; scoring and the match counters are :mod:`seep.scoring`. The legal moves of
+a position as one object (iterate, ``in``, counts, one card's, why a card is dead) are
+:class:`LegalMoves`, ``pos.legal``.
 
 Rules are cited by their numbers in docs/rules.md (docs/rules.md).
 
@@ -18,7 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Final, NamedTuple
 
 from . import scoring
@@ -56,14 +59,18 @@ from .codes import (
     SH_VALUE,
     THROW,
 )
+from .counting import card_codes, count_by_card
 from .errors import IllegalMoveError, InvalidPositionError
-from .floor import ALL_UNIONS, MAXIMAL_UNIONS, floor_index, group_unions, split_cards
+from .floor import floor_index, group_unions, split_cards
+from .mover import PARTNER_SEATS as _PARTNER_SEATS
+from .mover import Options, mover_facts, options_of, throws_left
 from .moves import Move, MoveRecord, parse_move
 from .options import STANDARD, Rules
-from .verify import check, verify_move
+from .verify import Refusal, check, verify_move
 
 # The move-code and phase names live in seep.codes alone: import them from there.
 __all__ = [
+    "LegalMoves",
     "Position",
     "Undo",
     "UndoTuple",
@@ -78,7 +85,6 @@ _VAL: Final = VALUE
 # A house as a capture item (its code bit), also one item of a sum under house_in_sums (A10).
 _HOUSE_ITEM: Final = HOUSE_CODE_BIT
 _HOUSE_VALUES: Final = (9, 10, 11, 12, 13)
-_HOUSE_BITS: Final = 0b11111 << 9
 _SUM_BITS: Final = ((1 << 14) - 1) & ~1  # sums 1..13
 # _REVERSED_SUMS[m]: bit 13 - t for every bit t (0..13) of m.
 _REVERSED_SUMS: Final[tuple[int, ...]] = tuple(
@@ -108,100 +114,12 @@ _BUILD_TAGS: Final = tuple(BUILD << SH_ACTION | v << SH_VALUE for v in range(14)
 _CEMENT_TAGS: Final = tuple(CEMENT << SH_ACTION | v << SH_VALUE for v in range(14))
 
 
-def _keeps(free: int, held: int, twice: int, vbit: int) -> int:
-    """The values (of ``free``) the mover may play and still hold a card of value ``vbit``."""
-    if not held & vbit:
-        return 0
-    return free if twice & vbit else free & ~vbit
-
-
-def _held_table(first_value: int, values: int) -> tuple[int, ...]:
-    """For a slice of a hand holding ``values`` ranks from ``first_value`` on: bit V of the
-    values held, and (shifted by 16) of the values held at least twice."""
-    table = []
-    for bits in range(1 << (4 * values)):
-        entry = 0
-        for i in range(values):
-            nib = bits >> (4 * i) & 15
-            if nib:
-                entry |= 1 << (first_value + i)
-                if nib & (nib - 1):
-                    entry |= 1 << (first_value + i + 16)
-        table.append(entry)
-    return tuple(table)
-
-
-_HELD_1_2: Final = _held_table(1, 2)
-_HELD_3_4: Final = _held_table(3, 2)
-_HELD_5_6: Final = _held_table(5, 2)
-_HELD_7_8: Final = _held_table(7, 2)
-_HELD_9_10: Final = _held_table(9, 2)
-_HELD_11_12: Final = _held_table(11, 2)
-_HELD_13: Final = _held_table(13, 1)
-_PARTNER_SEATS: Final = (0b0100, 0b1000, 0b0001, 0b0010)  # seat mask of s+2
-
 _ZERO_ONLY: Final[tuple[int, ...]] = (0,)
+# The options legal_codes used last (most programs play under one Rules), looked at before
+# the call to options_of: a call is a fair part of a generation in pure Python.
+_LAST_OPTIONS: Final = [options_of(STANDARD)]
 # Copied once per call into a list (compiled, `[None] * 14` makes two lists).
 _NO_USES: Final[tuple[list[int] | None, ...]] = (None,) * 14
-
-
-class _Options:
-    """The options the move generator reads on every call, as
-    plain fields: compiled, this is a native class whose fields are C struct members, while
-    each attribute of the pure-Python :class:`~seep.options.Rules` is a dictionary lookup."""
-
-    __slots__ = (
-        "absorb_mode",
-        "absorb_never",
-        "allow_pair_build",
-        "capture_mode",
-        "house_in_sums",
-        "max_houses",
-        "partner_cement_free",
-        "partner_team",
-        "players",
-        "rules",
-        "throw_rule",
-    )
-
-    def __init__(self, rules: Rules) -> None:
-        self.rules = rules
-        self.players: int = rules.players
-        self.throw_rule: str = rules.throw_rule
-        self.house_in_sums: bool = rules.house_in_sums
-        self.capture_mode: int = MAXIMAL_UNIONS if rules.capture_rule == "maximal" else ALL_UNIONS
-        self.absorb_never: bool = rules.absorb_loose_groups == "never"
-        self.absorb_mode: int = (
-            MAXIMAL_UNIONS if rules.absorb_loose_groups == "mandatory" else ALL_UNIONS
-        )
-        # A22: -1 for no limit.
-        self.max_houses: int = -1 if rules.max_houses is None else rules.max_houses
-        self.allow_pair_build: bool = rules.allow_pair_build
-        # A14 under add_retention "team"; two players have no partner (R2P9).
-        self.partner_team: bool = rules.add_retention == "team" and rules.players == 4
-        self.partner_cement_free: bool = rules.partner_cement_free
-
-
-# The _Options of each Rules seen, by identity (Rules is frozen, so they never go stale; the
-# entry holds its Rules, so an id is never reused while it is cached). Bounded by clearing.
-_OPTIONS: Final[dict[int, _Options]] = {}
-
-
-# The last _Options used: most programs play under one Rules.
-_LAST_OPTIONS: Final = [_Options(STANDARD)]
-
-
-def _options(rules: Rules) -> _Options:
-    o = _LAST_OPTIONS[0]
-    if o.rules is rules:
-        return o
-    found = _OPTIONS.get(id(rules))
-    if found is None or found.rules is not rules:
-        if len(_OPTIONS) > 1000:
-            _OPTIONS.clear()
-        found = _OPTIONS[id(rules)] = _Options(rules)
-    _LAST_OPTIONS[0] = found
-    return found
 
 
 def _shuffle_here(seed: int) -> list[int]:
@@ -507,7 +425,9 @@ class Position:
         """All legal moves of the seat to move, as move codes, each once (docs/rules.md §7)."""
         phase = self.phase_id
         if phase == PHASE_PLAY:
-            opts = _options(self.rules)
+            opts = _LAST_OPTIONS[0]
+            if opts.rules is not self.rules:
+                opts = _LAST_OPTIONS[0] = options_of(self.rules)
             return self._play_codes(opts, opts.throw_rule, _SUM_BITS)
         if phase == PHASE_BID:
             return self._bid_moves()
@@ -534,31 +454,29 @@ class Position:
         the generator walks the targets: for a house value V and a loose sum t, the value
         V - t is the card that builds or cements V with a t-group.
         """
-        return self._play_codes(_options(self.rules), throw_rule, values)
+        return self._play_codes(options_of(self.rules), throw_rule, values)
 
-    def _play_codes(self, opts: _Options, throw_rule: str, values: int) -> list[int]:
+    def _play_codes(self, opts: Options, throw_rule: str, values: int) -> list[int]:
         """:meth:`play_codes` with the options of the rules at hand."""
         plays = self.plays
         p = seat_to_move(self.dealer, plays, opts.players)
         hand = self.hands[p]
         loose = self.loose
         hpresent = self.hpresent
-        opening = plays == 0
-        bid = self.bid
 
-        # Values held (bit v), and held at least twice (bit v of ht >> 16).
-        ht = (
-            _HELD_1_2[hand & 255]
-            | _HELD_3_4[hand >> 8 & 255]
-            | _HELD_5_6[hand >> 16 & 255]
-            | _HELD_7_8[hand >> 24 & 255]
-            | _HELD_9_10[hand >> 32 & 255]
-            | _HELD_11_12[hand >> 40 & 255]
-            | _HELD_13[hand >> 48]
-        )
-        held = ht & 0xFFFF
-        twice = ht >> 16
         subsets, avail = floor_index(loose)
+        # The rules' decisions for each card value (seep.mover: the counter reads the same).
+        (
+            fragile,
+            free,
+            cap_vals,
+            throw_vals,
+            build_vals,
+            pairs,
+            cementable,
+            keep_once,
+            breaks,
+        ) = mover_facts(opts, throw_rule, self, p, hand, avail)
         # uses[v]: the move codes (without the card) a card of value v can make; order: the
         # values with uses, in the order their first use is found (the order of the result).
         uses: list[list[int] | None] = list(_NO_USES)
@@ -567,33 +485,6 @@ class Position:
         # V-groups (R31). Uses of one base never repeat (its unions are distinct), and uses with
         # another tag (action, V, broken house) never equal each other.
         dup = 0
-
-        # Retention (R21d): the mover's own houses. A card whose value is an owned house and
-        # which is his last of that value is "fragile": it may only capture that house.
-        # R21d binds the mover's own hand under every option (A14 only widens the permission
-        # to join an opponent's house; the mover then becomes an owner only if he keeps the
-        # value himself, so every owner holds his value).
-        own = 0
-        fragile = 0
-        if hpresent:
-            howners = self.howners
-            me = 1 << p
-            hp = hpresent
-            while hp:
-                low = hp & -hp
-                hp ^= low
-                if howners[low.bit_length() - 1] & me:
-                    own |= low
-            fragile = own & ~twice & held
-        free = held & ~fragile  # values that may build, cement or break
-
-        if opening:
-            # R16: play 1 only captures or throws with the bid value, or builds the bid value.
-            cap_vals = held & (avail | hpresent) & (1 << bid)
-        elif opts.house_in_sums and hpresent:
-            cap_vals = held & _SUM_BITS  # R21g / A10: every value may find a house in a sum
-        else:
-            cap_vals = held & (avail | hpresent)
 
         # CAPTURE (R23-R26): H_v and disjoint v-groups; maximal by default (R25).
         if cap_vals & values:
@@ -617,9 +508,6 @@ class Position:
                         if w < v and hpresent >> w & 1:
                             extra.extend(_HOUSE_ITEM[w] | s for s in subsets[v - w])
                     groups = (*extra, *groups)
-                    if not groups:
-                        cap_vals ^= low
-                        continue
                 tag = _CAPTURE_TAGS[v]
                 if len(groups) == 1:
                     if not fragile & low or groups[0] & _HOUSE_ITEM[v]:
@@ -642,12 +530,8 @@ class Position:
 
         # BUILD (R27): a new ordinary house of V = v + sum(S), S non-empty, for a value V the
         # builder keeps (V > v, so a V stays in hand); loose V cards merge (R21f(a)); further
-        # V-groups may join (R31). max_houses (A22); R16 at the opening.
-        max_houses = opts.max_houses
-        if free and (max_houses < 0 or hpresent.bit_count() < max_houses):
-            build_vals = held & ~hpresent & _HOUSE_BITS
-            if opening:
-                build_vals &= 1 << bid
+        # V-groups may join (R31). Which V: build_vals (max_houses A22; R16 at the opening).
+        if build_vals:
             while build_vals:
                 lowV = build_vals & -build_vals
                 build_vals ^= lowV
@@ -680,11 +564,9 @@ class Position:
                                     out.append(base | a)
                                 continue
                         out.append(base)
-            if opts.allow_pair_build:
+            if pairs & values:
                 # A12: V onto a loose V, keeping another V, is a cemented build.
-                pairs = free & values & twice & ~hpresent & _HOUSE_BITS
-                if opening:
-                    pairs &= 1 << bid
+                pairs &= values
                 while pairs:
                     low = pairs & -pairs
                     pairs ^= low
@@ -704,38 +586,17 @@ class Position:
                     else:
                         out.append(base)
 
-        if hpresent and free and not opening:
-            hcem = self.hcem
-            partner = _PARTNER_SEATS[p]
-            partner_held = 0
-            # With two players there is no partner (R2P9): no seat-2 bit is ever an owner, so
-            # the partner branch never applies, and add_retention is void.
-            if opts.partner_team:
-                ph = self.hands[p ^ 2]
-                for V in _HOUSE_VALUES:
-                    if ph & VALUE_MASK[V]:
-                        partner_held |= 1 << V
+        if free and (cementable or breaks):
             avail0 = avail | 1  # a cement's loose set may be empty when the card is worth V
             hp = hpresent
             while hp:
                 lowV = hp & -hp
                 hp ^= lowV
                 V = lowV.bit_length() - 1
-                owners = howners[V]
-                # CEMENT / ADD (R28): a new set {card} + S for the house of value V. Who may:
-                if owners & me:
-                    may = _keeps(free, held, twice, lowV)  # the owner's duty (R21d, R28)
-                elif owners & partner:
-                    # R33 / A13: the partner's house is free (option partner_cement_free).
-                    if opts.partner_cement_free or hcem[V]:
-                        may = free
-                    else:
-                        may = _keeps(free, held, twice, lowV)
-                elif partner_held & lowV:
-                    may = free  # A14: the partner's card lets him join an opponent's house
-                else:
-                    may = _keeps(free, held, twice, lowV)  # R28: he keeps a card of value V
-                may &= values
+                # CEMENT / ADD (R28) with a card of a value of `may`, BREAK (R29) with one of
+                # `breakers`: who may is mover_facts' (R21d, R28, R29, R33, A13, A14), read
+                # here as seep.mover.cementers and breakers read it.
+                may = free & ~(keep_once & lowV) & values if cementable & lowV else 0
                 tag = _CEMENT_TAGS[V]
                 v_groups = () if absorb_never else subsets[V]
                 ts = avail0 & (_REVERSED_SUMS[may] << V) >> 13
@@ -763,14 +624,12 @@ class Position:
 
                 # BREAK (R29): another player's ordinary house raised by one card A-4 to V2;
                 # the breaker keeps a V2; it merges with H_V2 (R30) and loose V2 cards.
-                if owners & me or hcem[V] or V > 12:
-                    continue
-                for v in (1, 2, 3, 4):
+                breakers = (breaks >> 4 * (V - 9) & 15) << 1 & values
+                while breakers:
+                    low = breakers & -breakers
+                    breakers ^= low
+                    v = low.bit_length() - 1
                     V2 = V + v
-                    if V2 > 13:
-                        break
-                    if not (free & values) >> v & 1 or not held >> V2 & 1:
-                        continue
                     singles = loose & VALUE_MASK[V2]
                     tag = _BREAK_TAG | V2 << SH_VALUE | V << SH_HOUSE | singles
                     g = () if absorb_never else tuple([x for x in subsets[V2] if not x & singles])
@@ -784,19 +643,11 @@ class Position:
                     else:
                         out.append(tag)
 
-        # THROW (R22; option throw_rule; opening R16.3): never a card of a house's value
-        # (R21f(b)); by default only a card that cannot capture.
-        throw_vals = held & ~hpresent
-        if throw_rule == "no_capture_possible":
-            throw_vals &= ~cap_vals
-        if opening:
-            throw_vals &= 1 << bid
+        # THROW (R22, A7, R16.3, R21f(b)): the values of mover_facts, the rules' throw_rule.
         throw_vals &= values
         result: list[int] = []
         if throw_rule == "no_other_move":
-            if order:
-                throw_vals = 0
-            # else: nothing but throws is possible, and every card without a house may go
+            throw_vals = throws_left(throw_vals, throw_rule, bool(order))
         else:
             for v in order:
                 if throw_vals >> v & 1:
@@ -804,7 +655,8 @@ class Position:
                     assert out is not None
                     out.append(_THROW_TAG)
                     throw_vals ^= 1 << v
-        # Cards whose only use is a throw.
+        # Cards whose only use is a throw (under "no_other_move": every card without a house
+        # when no other use is possible).
         while throw_vals:
             low = throw_vals & -throw_vals
             throw_vals ^= low
@@ -843,6 +695,13 @@ class Position:
     def legal_moves(self) -> list[Move]:
         """All legal moves of the seat to move, as :class:`~seep.moves.Move` objects."""
         return [Move(c) for c in self.legal_codes()]
+
+    @property
+    def legal(self) -> LegalMoves:
+        """The legal moves of the seat to move as one object (:class:`LegalMoves`): iterate
+        the codes, ``code in pos.legal`` (the checker), ``len``, counts per card, one card's
+        moves and why a card has none, without listing a huge floor's millions."""
+        return LegalMoves(self)
 
     def play(self, move: int | dict[str, Any] | str) -> dict[str, Any]:
         """Check and make a move given as a code, a docs/format.md dict or notation text.
@@ -1207,6 +1066,158 @@ class Position:
         from .svg import position as svg_position  # seep.svg is drawn above the engine
 
         return svg_position(self)
+
+
+# Under this many floor items (loose cards and houses) the list is short and cheaper to make
+# than to count: counting is for the huge floors of throw_rule "always" (issue 12).
+_COUNT_FROM: Final = 10
+
+
+class LegalMoves:
+    """The legal moves of the seat to move in a position, as one object: ``pos.legal``
+    (python-chess's ``board.legal_moves`` is the model).
+
+    * iterating gives the codes in generator order: ``list(pos.legal) == pos.legal_codes()``;
+    * ``move in pos.legal`` is the checker (:func:`seep.verify.check`, no list made), for a
+      code, notation or a docs/format.md move, as :meth:`Position.is_legal` takes it;
+    * ``len(pos.legal)``, :meth:`by_card` and :meth:`card_count` count: a floor of many cards
+      (millions of moves) is counted by value (:mod:`seep.counting`), never listed;
+    * :meth:`of_card` lists one card's moves alone, :meth:`playable` says which cards have one;
+    * :meth:`why_dead` and :meth:`dead_cards` say why a card has no legal use (the checker's
+      refusal of throwing it: R16 at play 1, R21d retention, R21f(b) a house of its value ...);
+    * :meth:`within` answers "the list, unless it is longer than a limit", the one policy of
+      the protocol's ``legal``, the web's state and the terminal.
+
+    The object keeps what it made (the list, or the counts): after a move, ask ``pos.legal``
+    again.
+
+    >>> pos = Position.new_deal(1)
+    >>> legal = pos.legal
+    >>> [str(Move(c)) for c in legal], "bid 13" in legal, "bid 9" in legal, len(legal)
+    (['bid 10', 'bid 13'], True, False, 2)
+    >>> _ = pos.play("bid 13")
+    >>> legal = pos.legal
+    >>> {CARD_NAMES[c]: n for c, n in legal.by_card().items()}
+    {'3H': 1, '6D': 0, 'TH': 1, 'KH': 1}
+    >>> [str(Move(c)) for c in legal.of_card(CARD_NAMES.index("TH"))]
+    ['TH =13 3C']
+    >>> print(legal.why_dead(CARD_NAMES.index("6D")))
+    play 1 is bound to the bid 13: only a card of value 13 may capture or be thrown (R16)
+    """
+
+    __slots__ = ("_codes", "_counts", "position")
+
+    def __init__(self, position: Position) -> None:
+        self.position = position
+        self._codes: list[int] | None = None
+        self._counts: dict[int, int] | None = None
+
+    def _lists(self) -> bool:
+        """Whether listing is cheaper than counting here: outside the play phase (a handful
+        of bids) or on a floor of fewer than ``_COUNT_FROM`` items."""
+        pos = self.position
+        return (
+            pos.phase_id != PHASE_PLAY
+            or pos.loose.bit_count() + pos.hpresent.bit_count() < _COUNT_FROM
+        )
+
+    def _all(self) -> list[int]:
+        codes = self._codes
+        if codes is None:
+            codes = self._codes = self.position.legal_codes()
+        return codes
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._all())
+
+    def __contains__(self, move: int | str | Mapping[str, Any]) -> bool:
+        return check(self.position, move) is None
+
+    def __len__(self) -> int:
+        return self.count()
+
+    def __repr__(self) -> str:
+        return f"<LegalMoves of {self.position!r}: {self.count()}>"
+
+    def count(self) -> int:
+        """How many legal moves there are (counted, not listed, on a huge floor)."""
+        if self._codes is not None or self._lists():
+            return len(self._all())
+        return sum(self.by_card().values())
+
+    def by_card(self) -> dict[int, int]:
+        """The number of legal moves of each card of the mover's hand (0 for a card with
+        none), in card order; ``{}`` outside the play phase (bids play no card)."""
+        counts = self._counts
+        if counts is None:
+            pos = self.position
+            if pos.phase_id != PHASE_PLAY:
+                counts = {}
+            elif self._codes is not None or self._lists():
+                hand = pos.hands[seat_to_move(pos.dealer, pos.plays, len(pos.hands))]
+                counts = dict.fromkeys(cards_of_mask(hand), 0)
+                for code in self._all():
+                    card = code >> SH_CARD & 63
+                    counts[card] += 1
+            else:
+                counts = count_by_card(pos)
+            self._counts = counts
+        return counts
+
+    def card_count(self, card: int) -> int:
+        """The number of legal moves that play ``card`` (0 for a card not in the hand)."""
+        return self.by_card().get(card, 0)
+
+    def playable(self) -> int:
+        """The mask of the mover's cards that have a legal move (0 outside the play phase)."""
+        mask = 0
+        for card, n in self.by_card().items():
+            if n:
+                mask |= 1 << card
+        return mask
+
+    def of_card(self, card: int) -> list[int]:
+        """The legal moves that play ``card``, in generator order, computing only that card's
+        uses on a huge floor; ``[]`` for a card not in the hand and outside the play phase."""
+        pos = self.position
+        if pos.phase_id != PHASE_PLAY:
+            return []
+        if self._codes is not None or self._lists():
+            return [c for c in self._all() if c >> SH_CARD & 63 == card]
+        return card_codes(pos, card)
+
+    def why_dead(self, card: int) -> Refusal | None:
+        """Why ``card`` has no legal use: the checker's refusal of throwing it, which names
+        the rule that binds the card (R16 at play 1, R21d retention, R21f(b) a house of its
+        value, A7 a card that can capture ...); ``None`` when the card has a legal move."""
+        if self.card_count(card):
+            return None
+        return check(self.position, THROW << SH_ACTION | card << SH_CARD)
+
+    def dead_cards(self) -> dict[int, Refusal | None]:
+        """Each card of the mover's hand without a legal move, with :meth:`why_dead`'s
+        reason; ``{}`` outside the play phase."""
+        return {c: self.why_dead(c) for c, n in self.by_card().items() if not n}
+
+    def within(self, limit: int, card: int | None = None) -> list[int] | None:
+        """The legal moves (only those playing ``card`` when given), unless there are more
+        than ``limit``: then ``None``, and :meth:`by_card` says how many each card has (ask
+        card by card). A huge floor is counted first, never listed. Outside the play phase
+        the bids or the redeal (at most five, none playing a card) are always listed, and a
+        card has none."""
+        pos = self.position
+        if pos.phase_id != PHASE_PLAY:
+            return [] if card is not None else self._all()
+        lists = self._codes is not None or self._lists()
+        if card is not None:
+            if not lists and self.card_count(card) > limit:
+                return None
+            codes = self.of_card(card)
+        else:
+            if not lists and self.count() > limit:
+                return None
+            codes = self._all()
+        return codes if len(codes) <= limit else None
 
 
 def house_text(house: House, names: str) -> str:

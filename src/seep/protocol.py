@@ -17,8 +17,6 @@ from __future__ import annotations
 from typing import Any
 
 from .cards import CARD_NAMES, parse_card
-from .codes import PHASE_PLAY
-from .counting import card_codes, count_by_card
 from .engine import Position
 from .errors import BadRequestError, InvalidRulesError, NotationError, TooManyMovesError
 from .format import position_from_dict
@@ -65,7 +63,8 @@ def legal(
     A floor of many loose cards can have millions of legal moves; they are counted first
     (:mod:`seep.counting`, milliseconds), and a list longer than ``limit`` (default 10,000, at
     most 1,000,000) is refused with :class:`~seep.errors.TooManyMovesError`, which carries the
-    number of moves of each card: ask again with ``card``.
+    number of moves of each card: ask again with ``card``. The policy is the position's
+    (:meth:`seep.engine.LegalMoves.within`); in the bid phase the bids are always listed.
     """
     if not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= _MAX_LIMIT:
         raise BadRequestError(f"'limit' must be an integer 1..{_MAX_LIMIT}, got {limit!r}")
@@ -77,17 +76,13 @@ def legal(
             wanted = parse_card(card, strict=True)
         except NotationError as exc:
             raise BadRequestError(f"card: {exc}") from None
-    pos = position_from_dict(position)
-    if pos.phase_id != PHASE_PLAY:  # a bid or a redeal: a handful of moves, none plays a card
-        return [] if card is not None else [Move(c).to_dict() for c in pos.legal_codes()]
-    counts = count_by_card(pos)
-    total = counts.get(wanted, 0) if card is not None else sum(counts.values())
-    if total > limit:
-        by_name = {CARD_NAMES[c]: n for c, n in sorted(counts.items())}
-        raise TooManyMovesError(total, limit, by_name)
-    if card is None:
-        return [Move(c).to_dict() for c in pos.legal_codes()]
-    return [Move(c).to_dict() for c in card_codes(pos, wanted)]
+    moves = position_from_dict(position).legal
+    codes = moves.within(limit, None if card is None else wanted)
+    if codes is None:
+        counts = moves.by_card()
+        total = counts.get(wanted, 0) if card is not None else sum(counts.values())
+        raise TooManyMovesError(total, limit, {CARD_NAMES[c]: n for c, n in counts.items()})
+    return [Move(c).to_dict() for c in codes]
 
 
 def apply(position: dict[str, Any], move: dict[str, Any]) -> dict[str, Any]:

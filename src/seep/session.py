@@ -329,9 +329,6 @@ class Session:
         self._checked = code
         return code
 
-    #: The old name of :meth:`verify`, kept only for ``src/seep/web/tables.py`` until it calls
-    #: ``session.verify`` (issue 24); goes then.
-    check = verify
 
     def _verify_code(self, code: int, seat: int | None) -> None:
         pos = self._pos
@@ -597,9 +594,6 @@ class Session:
             n += 1
         return n
 
-    #: The old name of :meth:`restore`, kept only for ``src/seep/web/tables.py`` until it calls
-    #: ``session.restore`` (issue 24); goes then.
-    replay = restore
 
 
 def replay_record(

@@ -46,7 +46,7 @@ from .codes import PHASE_BID, PHASE_NAMES, PHASE_OVER
 from .engine import Position, house_text, table_text
 from .errors import InvalidPositionError, InvalidRulesError, NotationError
 from .format import position_from_dict
-from .moves import Move
+from .moves import Move, MoveRecord
 from .options import Rules
 
 __all__ = ["PublicView", "View"]
@@ -512,7 +512,7 @@ def _view_dict(
         "match": {"diff": v.match[0], "baazis": list(v.match[1]), "deals": v.match[2]},
     }
     if history:
-        out["history"] = [dict(Move(code).to_dict(), seat=s) for s, code in v.history]
+        out["history"] = [MoveRecord(s, code).to_dict() for s, code in v.history]
     return out
 
 

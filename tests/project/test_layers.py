@@ -29,7 +29,7 @@ CORE = {
     "seep.errors",
     "seep.floor",
     "seep.format",
-    "seep.match",
+    "seep.mover",
     "seep.moves",
     "seep.notation",
     "seep.options",
@@ -63,10 +63,25 @@ WEB_LAYERS: list[tuple[str, frozenset[str]]] = [
         ),
     ),
     # Persistence: the store and its schema's revisions; it does not know the tables.
-    ("store", frozenset({"seep.web.migrations", "seep.web.store"})),
-    # The tables and what drives them: no web framework. The modules carved from tables.py
-    # (issue 24) join this group (a package seep.web.tables counts whole); one that the store
-    # must import goes in "store" or "parts" instead.
+    (
+        "store",
+        frozenset(
+            {"seep.web.migrations", "seep.web.schema", "seep.web.store", "seep.web.store_reads"}
+        ),
+    ),
+    # The tables and what drives them, no web framework, lowest first: what goes on the wire,
+    # one table, the connections, the services a table is driven by, the keeper of the tables
+    # (the one commit path), the message handlers, the socket's way in, the manager's face.
+    ("wire", frozenset({"seep.web.wire"})),
+    ("table", frozenset({"seep.web.table"})),
+    ("hub", frozenset({"seep.web.hub"})),
+    (
+        "drive",
+        frozenset({"seep.web.cluster", "seep.web.driver", "seep.web.practice", "seep.web.records"}),
+    ),
+    ("keeper", frozenset({"seep.web.keeper"})),
+    ("handlers", frozenset({"seep.web.game_handlers", "seep.web.social_handlers"})),
+    ("inbox", frozenset({"seep.web.inbox", "seep.web.presence"})),
     ("tables", frozenset({"seep.web.tables"})),
     # The app's plumbing under its routes: ASGI middlewares, the lifespan.
     ("asgi", frozenset({"seep.web.lifespan", "seep.web.middleware"})),
@@ -76,7 +91,18 @@ WEB_LAYERS: list[tuple[str, frozenset[str]]] = [
     ("serving", frozenset({"seep.web", "seep.web.server"})),
 ]
 #: The layers that import no web framework (through "tables": they run without one).
-FRAMEWORK_FREE = ("parts", "store", "tables")
+FRAMEWORK_FREE = (
+    "parts",
+    "store",
+    "wire",
+    "table",
+    "hub",
+    "drive",
+    "keeper",
+    "handlers",
+    "inbox",
+    "tables",
+)
 WEB_FRAMEWORKS = frozenset({"fastapi", "starlette", "uvicorn", "h11", "websockets"})
 
 

@@ -24,7 +24,6 @@ from rich.text import Text
 
 from ..bots import make_bot
 from ..cards import card_value, cards_of_mask, parse_card, partner_of
-from ..counting import card_codes, count_by_card
 from ..errors import NotationError, SeepError
 from ..moves import Move
 from ..notation import format_move, parse_move
@@ -247,11 +246,7 @@ class Game:
         pos = self.session.position
         if pos.to_move != self.you:
             return None
-        mask = 0
-        for card, n in count_by_card(pos).items():
-            if n:
-                mask |= 1 << card
-        return mask
+        return pos.legal.playable()
 
     def make(self, move: int) -> None:
         """Make a move for the seat to move (checked by the session) and say it (yours too:
@@ -364,11 +359,12 @@ class Game:
             self.say(f"You do not hold {card_name(card)}.", "red")
             return None
         # Only this card's moves are generated, however large the floor (seep.counting).
-        uses = [Move(c) for c in card_codes(pos, card)]
+        legal = pos.legal
+        uses = [Move(c) for c in legal.of_card(card)]
         if uses:
             return uses
         throw = Move.throw(card)
-        refusal = check(pos, throw)  # the reason even a throw is illegal
+        refusal = legal.why_dead(card)  # the checker's reason even a throw is illegal
         if refusal is None:  # pragma: no cover - a legal throw would be among the uses
             self.say(f"You cannot play {card_name(card)} now.", "red")
         else:

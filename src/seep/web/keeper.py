@@ -210,10 +210,10 @@ class TableKeeper:
                 self._start_grace(table, i)  # a player who joined and never came: as if gone
         self._changed(table, game=True)
 
-    def _advance(self, table: Table) -> None:
+    def _leave_deal(self, table: Table) -> None:
         """Leave a finished deal: the next deal, or the end of the match (its record stored)."""
         table.review = None
-        table.advance()
+        table.leave_deal()
         if self.store is not None and table.status == "finished":
             try:
                 self.store.finish(table, table.record())
@@ -342,7 +342,7 @@ class TableKeeper:
         if row["status"] == "playing":
             table.status = "playing"
             try:
-                table.replay(row["moves"])
+                table.restore(row["moves"])
             except (SeepError, KeyError, TypeError, ValueError) as exc:
                 logging.getLogger("seep.web").error(
                     "table %s not resumed: its moves do not replay: %s", table.code, exc

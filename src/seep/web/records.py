@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..match import replay_record
+from ..session import replay_record
 from .store import Store
 from .table import Table, TableError
 

@@ -9,7 +9,6 @@ seat's :class:`~seep.view.View`), the moves come from the engine.
 from __future__ import annotations
 
 import hashlib
-import importlib
 import random
 import secrets
 from dataclasses import dataclass, field
@@ -48,49 +47,22 @@ _VALUE_NAMES = ("", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q",
 # --- long move lists ---------------------------------------------------------------------------
 
 
-def _counting() -> Any:
-    """``seep.counting`` (issue 12: counts per card without listing, one card's moves alone)
-    when this build has it; ``None`` before it is merged (then the engine lists the moves)."""
-    try:
-        return importlib.import_module("seep.counting")
-    except ImportError:
-        return None
-
-
-# Under this many floor items (loose cards and houses) the list is short and cheaper to make
-# than to count: counting is for the huge floors of throw_rule "always".
-_COUNT_FROM = 10
-
-
 def legal_or_counts(pos: Position) -> tuple[list[int], dict[str, int] | None]:
     """The legal move codes of ``pos``, or, when there are more than :data:`MAX_LEGAL`, no list
-    and each card's number of moves (the page then asks for one card's moves). With
-    ``seep.counting`` a huge floor is counted in milliseconds, never listed."""
-    if pos.phase_id != PHASE_PLAY:
-        return pos.legal_codes(), None  # bids: a handful, and no card to sort them by
-    counting = _counting()
-    if counting is not None and pos.loose.bit_count() + len(pos.houses()) >= _COUNT_FROM:
-        by_card: dict[int, int] = counting.count_by_card(pos)
-        if sum(by_card.values()) > MAX_LEGAL:
-            return [], {card_name(c): n for c, n in sorted(by_card.items()) if n}
-    codes = pos.legal_codes()
-    if len(codes) <= MAX_LEGAL:
+    and each card's number of moves, for the cards that have one (the page then asks for one
+    card's moves). A huge floor is counted in milliseconds, never listed
+    (:meth:`seep.engine.LegalMoves.within`)."""
+    legal = pos.legal
+    codes = legal.within(MAX_LEGAL)
+    if codes is not None:
         return codes, None
-    counts: dict[str, int] = {}
-    for c in codes:
-        name = card_name(code_card(c))
-        counts[name] = counts.get(name, 0) + 1
-    return [], counts
+    return [], {card_name(c): n for c, n in legal.by_card().items() if n}
 
 
 def card_moves(pos: Position, card: int) -> tuple[list[int], int]:
     """The legal moves of ``pos`` that play ``card`` (at most :data:`MAX_LEGAL`) and how many
-    there are (with ``seep.counting``: that card's moves only are made)."""
-    counting = _counting()
-    if counting is not None:
-        codes: list[int] = counting.card_codes(pos, card)
-    else:
-        codes = [c for c in pos.legal_codes() if code_card(c) == card]
+    there are (only that card's moves are made)."""
+    codes = pos.legal.of_card(card)
     return codes[:MAX_LEGAL], len(codes)
 
 

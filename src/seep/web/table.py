@@ -295,7 +295,7 @@ class Table:
         """The session's check of a move of the seat to move, its refusal a TableError."""
         assert self.session is not None
         try:
-            return self.session.check(move)
+            return self.session.verify(move)
         except MalformedMoveError as exc:  # before its base class
             raise TableError("malformed_move", str(exc)) from None
         except IllegalMoveError as exc:
@@ -341,7 +341,7 @@ class Table:
         """True when the deal is over and every present human has sent ``next``."""
         return self.deal_over() and self.humans_waited_for() <= self.ready
 
-    def advance(self) -> None:
+    def leave_deal(self) -> None:
         """Leave a finished deal: the next deal, or the end of the match (the last deal
         stays on show)."""
         assert self.session is not None
@@ -376,7 +376,7 @@ class Table:
 
     # --- restoring --------------------------------------------------------------------------
 
-    def replay(self, moves: list[dict[str, Any]]) -> None:
+    def restore(self, moves: list[dict[str, Any]]) -> None:
         """Replay stored moves (a restart): the same engine checks as when they were made."""
         session = self.session if self.session is not None else self._new_session()
-        session.replay(moves)
+        session.restore(moves)

@@ -23,10 +23,11 @@ from collections.abc import Mapping, Sequence, Set
 from typing import Any, Protocol
 
 from ..cards import card_list, card_name
-from ..engine import PHASE_PLAY, Position
-from ..moves import Move
+from ..codes import PHASE_PLAY
+from ..engine import Position
+from ..moves import Move, MoveRecord
 from ..session import Session
-from ..verify import Refusal, check
+from ..verify import Refusal
 from ..view import PublicView, View
 from . import social
 
@@ -61,7 +62,7 @@ def move_dict(code: int) -> dict[str, Any]:
 
 def move_record(seat: int, code: int) -> dict[str, Any]:
     """A move as stored and shown in a history: its docs/format.md dict with its ``seat``."""
-    return dict(Move(code).to_dict(), seat=seat)
+    return MoveRecord(seat, code).to_dict()
 
 
 def reason_dict(refusal: Refusal) -> dict[str, Any]:
@@ -80,10 +81,11 @@ def dead_cards(
         return {}, {}
     texts: dict[str, str] = {}
     reasons: dict[str, dict[str, Any]] = {}
+    legal = pos.legal
     for card in range(52):
         if pos.hands[seat] >> card & 1 and card_name(card) not in used:
             name = card_name(card)
-            refusal = check(pos, int(Move.throw(card)))
+            refusal = legal.why_dead(card)
             if refusal is None:
                 texts[name] = "no legal use now"
             else:

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, WithJsonSchema, model_validator
 
 from ...bots.registry import BOTS, _load_builtin
-from ...bots.registry import DIFFICULTIES as BOT_PRESETS
+from ...bots.registry import DIFFICULTIES
 from ...options import PRESETS
 from ..names import check_name
 from .parsing import BadInput, M, validate
@@ -55,7 +55,7 @@ def _check_preset(value: str) -> str:
 
 def _bot_names() -> list[str]:
     _load_builtin()
-    return [*BOT_PRESETS, *BOTS]
+    return [*DIFFICULTIES, *BOTS]
 
 
 def _check_bots(value: str) -> str:
