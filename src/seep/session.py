@@ -329,7 +329,6 @@ class Session:
         self._checked = code
         return code
 
-
     def _verify_code(self, code: int, seat: int | None) -> None:
         pos = self._pos
         if seat is not None and seat != pos.to_move and not pos.is_over():
@@ -593,7 +592,6 @@ class Session:
             self.play(mv, seat if isinstance(seat, int) and not isinstance(seat, bool) else None)
             n += 1
         return n
-
 
 
 def replay_record(

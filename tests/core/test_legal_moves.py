@@ -14,7 +14,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from seepkit.builders import make_position
 from seep.cards import CARD_NAMES, parse_card
 from seep.codes import code_card
 from seep.engine import LegalMoves, Position
@@ -22,6 +21,7 @@ from seep.format import position_from_dict
 from seep.moves import Move
 from seep.options import Rules
 from seep.verify import check
+from seepkit.builders import make_position
 
 RULESETS: list[str | dict[str, Any]] = [
     "standard",

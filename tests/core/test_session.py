@@ -12,7 +12,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_match import CASES
 
-from seepkit.reference_match import Match
 from seep import IllegalMoveError, InvalidPositionError, MalformedMoveError, Rules
 from seep.baazi import settle_deal
 from seep.format import position_from_dict
@@ -21,6 +20,7 @@ from seep.scoring import deal_result
 from seep.session import Session
 from seepkit.builders import finished_position
 from seepkit.play import play_deal
+from seepkit.reference_match import Match
 
 
 def play_match(s: Session, rng: random.Random) -> list[Any]:

@@ -59,7 +59,7 @@ class Callbacks:
 
     think: Callable[[Table, int], Awaitable[Decision]]  # a bot's choice for a seat
     commit: Callable[[Table, int], None]  # check, store, apply and broadcast a move
-    advance: Callable[[Table], None]  # leave a finished deal
+    leave_deal: Callable[[Table], None]
     tell: Callable[[str, str, str], None]  # (table code, error code, words) to all
     drop: Callable[[str, str], None]  # (table code, why): another instance holds it
     grace_over: Callable[[str, int], None]  # (table code, seat): its grace period ran out
@@ -124,7 +124,7 @@ class Driver:
                 return
             if key[1] < 0:
                 self.tasks.pop(table.code, None)
-                self.on.advance(table)
+                self.on.leave_deal(table)
                 return
             decision = await self.on.think(table, key[1])
             if table.game_version != key[0] or table.to_move != key[1]:

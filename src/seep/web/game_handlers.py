@@ -105,7 +105,7 @@ async def on_next(k: TableKeeper, table: Table, conn: Connection, msg: Any) -> N
         raise TableError("not_allowed", "'next' is for the end of a deal")
     table.ready.add(conn.seat)
     if table.all_ready():
-        k._advance(table)
+        k._leave_deal(table)
     else:
         k._changed(table, game=False)
 

@@ -84,7 +84,7 @@ class TableKeeper:
             Callbacks(
                 think=self._think,
                 commit=self.commit,
-                advance=self._advance,
+                leave_deal=self._leave_deal,
                 tell=self.hub.tell,
                 drop=self.drop,
                 grace_over=self._grace_over,

@@ -20,7 +20,6 @@ from ..bots.tactics import Counting
 from ..cards import card_name
 from ..codes import (
     PHASE_PLAY,
-    code_card,
 )
 from ..engine import Position
 from ..floor import sweep_values

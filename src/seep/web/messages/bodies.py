@@ -7,8 +7,7 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, WithJsonSchema, model_validator
 
-from ...bots.registry import BOTS, _load_builtin
-from ...bots.registry import DIFFICULTIES
+from ...bots.registry import BOTS, DIFFICULTIES, _load_builtin
 from ...options import PRESETS
 from ..names import check_name
 from .parsing import BadInput, M, validate
