@@ -36,7 +36,7 @@ def test_state_text_is_the_state_as_json(preset: str) -> None:
         session = table.session
         assert session is not None
         if session.deal_over:
-            table.advance()
+            table.leave_deal()
             continue
         if len(session.history) > 6 and rng.random() < 0.05:
             session.undo(3)  # the kept history is no longer a prefix: written again
