@@ -69,6 +69,9 @@ def test_a_refused_bot_move_is_retried_told_and_kept_once(tmp_path: Path) -> Non
         pa.send(move)  # the same move again: taken now
         after = pa.until(lambda m: m["type"] == "state" and m["version"] > state["version"])
         assert len(after["view"]["history"]) == len(state["view"]["history"]) + 1
+        while my_turn(after):  # a bid: the bidder makes the first play too (R16)
+            pa.send({"type": "move", "move": after["legal"][0], "version": after["version"]})
+            after = pa.until(lambda m: m["type"] == "state" and m["version"] > after["version"])
 
         # Table A's writes fail while its bot is about to move (bot_delay 0.3 s).
         disk.code, disk.on = a["code"], True
