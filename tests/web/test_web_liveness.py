@@ -71,7 +71,8 @@ def test_a_refused_bot_move_is_retried_told_and_kept_once(tmp_path: Path) -> Non
         assert len(after["view"]["history"]) == len(state["view"]["history"]) + 1
         while my_turn(after):  # a bid: the bidder makes the first play too (R16)
             pa.send({"type": "move", "move": after["legal"][0], "version": after["version"]})
-            after = pa.until(lambda m: m["type"] == "state" and m["version"] > after["version"])
+            seen = after["version"]
+            after = pa.until(lambda m, seen=seen: m["type"] == "state" and m["version"] > seen)
 
         # Table A's writes fail while its bot is about to move (bot_delay 0.3 s).
         disk.code, disk.on = a["code"], True
@@ -130,3 +131,40 @@ def test_a_locked_database_is_not_ready_and_freezes_nobody(tmp_path: Path) -> No
         made = httpx.post(base + "/api/tables", content=b'{"name": "Asha"}', **json_body)
         assert made.status_code == 201, made.text
         assert "Traceback" not in log.read_text()
+
+
+def test_a_sweep_on_a_full_disk_keeps_the_table_and_logs_a_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The sweeper closing an orphaned table on a full disk: the table stays as it was (open,
+    its version unchanged), one warning line names it instead of a traceback every sweep, and
+    the next sweep once the disk has room closes it."""
+    monkeypatch.setenv("SEEP_ORPHAN_MINUTES", "10")
+    now = [time.time()]
+    with web_client(tmp_path) as (client, manager, checker):
+        disk = DiskFull(manager.store.engine)  # type: ignore[union-attr]
+        manager.clock = lambda: now[0]
+        made = create_table(client)
+        p = Player(client, checker, made["code"], made["token"])
+        p.recv()
+        p.send({"type": "start"})
+        p.until(lambda m: m["type"] == "state" and m["table"]["status"] == "playing")
+        p.close()
+        deadline = time.time() + 5
+        while manager.get(made["code"]).seats[0].connections and time.time() < deadline:
+            time.sleep(0.02)
+        table = manager.get(made["code"])
+        manager.sweep()  # nobody here: the clock starts
+        now[0] += 11 * 60
+        disk.on = True
+        version = table.version
+        with caplog.at_level("WARNING", logger="seep.web"):
+            assert manager.sweep() == 0
+            assert manager.sweep() == 0
+        assert table.status == "playing" and table.version == version
+        assert made["code"] in manager.tables
+        lines = [r for r in caplog.records if made["code"] in r.getMessage()]
+        assert len(lines) == 1 and lines[0].exc_info is None, lines
+        disk.on = False
+        assert manager.sweep() == 1
+        assert client.get(f"/api/tables/{made['code']}").json()["status"] == "closed"

@@ -129,22 +129,34 @@ class TableManager(TableKeeper):
             elif table.alone_since is None:
                 table.alone_since = now
             elif now - table.alone_since >= limit:
-                self.close(table)
+                try:
+                    self.close(table)
+                except StoreUnavailable as exc:
+                    # A full disk: the table stays open and is closed at a later sweep; one
+                    # line per table now and then, not a traceback every sweep.
+                    log_store_problem(table.code, exc)
+                    continue
                 gone += 1
         return gone
 
     def close(self, table: Table) -> None:
         """Close a table that will not finish: it keeps its finished deals as a record (the
         moves stay stored), its last state goes to anyone still watching, and it leaves
-        memory."""
+        memory. Raises :class:`StoreUnavailable`, the table unchanged, when the database
+        refuses the write."""
         record = None
         if table.session is not None:
             with contextlib.suppress(TableError):
                 record = table.record()
+        status = table.status
         table.status = "closed"
         table.version += 1
         if self.store is not None:
-            self.store.close_table(table, record)
+            try:
+                self.store.close_table(table, record)
+            except StoreUnavailable:
+                table.status, table.version = status, table.version - 1  # nothing happened
+                raise
         self.hub.broadcast(table)
         self._forget(table)
 
