@@ -14,10 +14,9 @@ import pytest
 
 ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'seep-game[ray]')")
 
-from test_arena import PLUGIN, write_plugin  # noqa: E402
-
 from seep.arena import BotError, round_robin, run_match  # noqa: E402
 from seep.bots import BOTS, make_bot  # noqa: E402
+from seepkit.arena_plugin import PLUGIN, write_plugin  # noqa: E402
 
 make_bot("random")  # load the built-in bots
 OTHER = "greedy" if "greedy" in BOTS else "random"

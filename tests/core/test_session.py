@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_match import CASES
 
 from seep import IllegalMoveError, InvalidPositionError, MalformedMoveError, Rules
 from seep.baazi import settle_deal
@@ -19,6 +18,7 @@ from seep.moves import Move
 from seep.scoring import deal_result
 from seep.session import Session
 from seepkit.builders import finished_position
+from seepkit.match_cases import CASES
 from seepkit.play import play_deal
 from seepkit.reference_match import Match
 

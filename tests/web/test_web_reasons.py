@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_web_dead_cards import bidder_table
 
 from seep.web.messages import ErrorMessage, State
 from seep.web.tables import TableError
+from seepkit.tables import bidder_table
 
 ROOT = Path(__file__).resolve().parents[2]
 JS = ROOT / "src" / "seep" / "web" / "static" / "js"
