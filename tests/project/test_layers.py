@@ -66,7 +66,13 @@ WEB_LAYERS: list[tuple[str, frozenset[str]]] = [
     (
         "store",
         frozenset(
-            {"seep.web.migrations", "seep.web.schema", "seep.web.store", "seep.web.store_reads"}
+            {
+                "seep.web.migrations",
+                "seep.web.schema",
+                "seep.web.store",
+                "seep.web.store_leases",
+                "seep.web.store_reads",
+            }
         ),
     ),
     # The tables and what drives them, no web framework, lowest first: what goes on the wire,
