@@ -137,11 +137,16 @@ class Hub:
         """Send every connection of ``table`` its state (spectators share one)."""
         table.watching = self.watching(table.code)
         self._observe(table)
+        conns = self.conns.get(table.code)
+        if not conns:
+            # Nobody to send it to (a table of bots and absent players): nothing is written.
+            # The writer's kept history is checked against the session's at the next one.
+            return
         writer = self._writers.get(table.code)
         if writer is None:
             writer = self._writers[table.code] = wire.StateWriter()
         writer.begin(table)
-        for conn in self.conns.get(table.code, ()):
+        for conn in conns:
             conn.push(writer.text(conn.seat))
         writer.end()
 
