@@ -24,10 +24,19 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 class DiskFull:
     """Makes the store's writes fail as a full disk does (every table's, or one table's)."""
 
-    def __init__(self, engine: Any) -> None:
+    def __init__(self, store: Any) -> None:
         self.on = False
         self.code: str | None = None  # None: every write
-        event.listen(engine, "before_cursor_execute", self._execute)
+        event.listen(store.engine, "before_cursor_execute", self._execute)
+        # A move is written on the driver's cursor, past SQLAlchemy's events: refused there.
+        moves = store._moves
+        execute = moves.execute
+
+        def refuse(raw: Any, params: Any) -> int:
+            self._execute(None, None, "INSERT", params, None, None)
+            return int(execute(raw, params))
+
+        moves.execute = refuse
 
     def _execute(self, _c: Any, _cur: Any, stmt: str, params: Any, _ctx: Any, _m: Any) -> None:
         if not self.on or not stmt.lstrip().upper().startswith(("INSERT", "UPDATE", "DELETE")):
@@ -47,7 +56,7 @@ def _to_my_turn(p: Player) -> dict[str, Any]:
 
 def test_a_refused_bot_move_is_retried_told_and_kept_once(tmp_path: Path) -> None:
     with web_client(tmp_path, bot_delay=0.3) as (client, manager, checker):
-        disk = DiskFull(manager.store.engine)  # type: ignore[union-attr]
+        disk = DiskFull(manager.store)  # type: ignore[union-attr]
         a, b = create_table(client), create_table(client)
         pa = Player(client, checker, a["code"], a["token"])
         pb = Player(client, checker, b["code"], b["token"])
@@ -142,7 +151,7 @@ def test_a_sweep_on_a_full_disk_keeps_the_table_and_logs_a_line(
     monkeypatch.setenv("SEEP_ORPHAN_MINUTES", "10")
     now = [time.time()]
     with web_client(tmp_path) as (client, manager, checker):
-        disk = DiskFull(manager.store.engine)  # type: ignore[union-attr]
+        disk = DiskFull(manager.store)  # type: ignore[union-attr]
         manager.clock = lambda: now[0]
         made = create_table(client)
         p = Player(client, checker, made["code"], made["token"])
