@@ -55,6 +55,10 @@ class LeakChecker:
 
     def check(self, code: str, seat: int | None, msg: dict[str, Any], sent: str = "") -> None:
         """Fail if ``msg`` names a card hidden from ``seat`` (``None``: a spectator)."""
+        if msg.get("type") == "review":
+            # A practice review quotes a finished deal, every card of which has been played
+            # (public by then); it may come after the next deal has begun.
+            return
         if msg.get("type") == "state" or msg.get("type") == "hint":
             version = msg["version"]
         else:
@@ -102,7 +106,13 @@ class Player:
     it sends the ``hello`` handshake (the spectator's state that comes first is read)."""
 
     def __init__(
-        self, client: TestClient, checker: LeakChecker, code: str, token: str | None = None
+        self,
+        client: TestClient,
+        checker: LeakChecker,
+        code: str,
+        token: str | None = None,
+        *,
+        history: str = "whole",
     ) -> None:
         self.code = code
         self.checker = checker
@@ -114,12 +124,15 @@ class Player:
         self.last_sent = ""
         self.state: dict[str, Any] | None = None
         self.received: list[dict[str, Any]] = []
+        self.held: list[Any] = []  # the appended history's moves so far (docs/web.md)
+        self.sizes: list[int] = []  # each state's length as sent
         if token is not None:
             # Every connection starts as a spectator's (its state comes at once); the hello
             # handshake then claims the token's seat, whose state comes next.
             first = self.recv()
             assert first["type"] == "state" and first["seat"] is None, first
-            self.send({"type": "hello", "token": token})
+            hello = {"type": "hello", "token": token}
+            self.send(hello if history == "whole" else dict(hello, history=history))
 
     def close(self) -> None:
         if not self.closed:
@@ -132,8 +145,14 @@ class Player:
         self.ws.send_text(text)
 
     def recv(self) -> dict[str, Any]:
-        msg: dict[str, Any] = self.ws.receive_json()
+        text = self.ws.receive_text()
+        msg: dict[str, Any] = json.loads(text)
         if msg.get("type") == "state":
+            self.sizes.append(len(text))
+            start = msg.get("history_from")
+            if start and msg["view"] is not None:  # the moves before it are those held
+                msg["view"]["history"] = self.held[:start] + msg["view"]["history"]
+            self.held = msg["view"]["history"] if msg["view"] is not None else []
             self.seat = msg["seat"]
             self.state = msg
         self.checker.check(self.code, self.seat, msg, self.last_sent)

@@ -4,7 +4,9 @@ reaches the client must stay byte for byte the same, through moves, undos and ne
 
 from __future__ import annotations
 
+import json
 import random
+from typing import Any
 
 import pytest
 
@@ -15,10 +17,33 @@ from seep.web.table import Table, parse_settings
 from seep.web.wire import StateWriter, dumps, state
 
 
-def _check(writer: StateWriter, table: Table) -> None:
+class AppendingClient:
+    """A socket that asked for the appended history: it joins each state's new moves to the
+    ones it holds, as the page does (net.js)."""
+
+    def __init__(self, seat: int | None) -> None:
+        self.seat = seat
+        self.held: tuple[int, int] | None = None  # what the server knows it holds
+        self.history: list[Any] = []
+
+    def receive(self, writer: StateWriter) -> dict[str, Any]:
+        held = self.held
+        since = held[1] if held is not None and held[0] == writer.history_id else 0
+        msg = json.loads(writer.text(self.seat, since))
+        self.held = writer.held
+        assert msg.pop("history_from") == since
+        if msg["view"] is not None:
+            msg["view"]["history"] = self.history[:since] + msg["view"]["history"]
+        self.history = msg["view"]["history"] if msg["view"] is not None else []
+        return msg
+
+
+def _check(writer: StateWriter, table: Table, clients: list[AppendingClient] = ()) -> None:
     writer.begin(table)
     for seat in [*range(table.players), None, 0]:  # a second ask answers the same text
         assert writer.text(seat) == dumps(state(table, seat)), (table.version, seat)
+    for client in clients:
+        assert client.receive(writer) == state(table, client.seat), (table.version, client.seat)
     writer.end()
 
 
@@ -28,11 +53,16 @@ def test_state_text_is_the_state_as_json(preset: str) -> None:
     table = Table("WIRETS", parse_settings({"bots": "easy", "deals": 2, "preset": preset}), 11)
     writer = StateWriter()
     table.join("Host", 0)
-    _check(writer, table)  # waiting: no view yet
+    clients = [AppendingClient(seat) for seat in (0, 1, None)]
+    _check(writer, table, clients)  # waiting: no view yet
     table.start(0)
     while table.status == "playing":
         table.version += 1
-        _check(writer, table)
+        if rng.random() < 0.1:  # the seats change now and then: the table's text with them
+            table.seats[0].away = not table.seats[0].away
+        if rng.random() < 0.1:  # a socket that came now: it holds nothing
+            clients.append(AppendingClient(rng.choice([0, 1, None])))
+        _check(writer, table, clients)
         session = table.session
         assert session is not None
         if session.deal_over:
@@ -43,7 +73,7 @@ def test_state_text_is_the_state_as_json(preset: str) -> None:
             continue
         pos = session.position
         table.apply(table.check_code(rng.choice(pos.legal_codes())))
-    _check(writer, table)
+    _check(writer, table, clients)
 
 
 def test_a_spectator_sees_the_public_view() -> None:

@@ -487,3 +487,48 @@ def test_two_player_deal_against_one_bot(tmp_path: Path) -> None:
         # The opponent's seat is the only other one: seat 2 does not exist at two.
         r = client.post(f"/api/tables/{code}/join", json={"name": "Ravi", "seat": 2})
         assert r.status_code in (400, 409), r.text
+
+
+def test_the_appended_history_joins_to_the_whole_state(tmp_path: Path) -> None:
+    """A socket that asks for the appended history is sent only the moves it lacks: joined
+    to those it holds, each state is the whole one another socket of the seat gets, through
+    moves, an undo and a new deal; and the state no longer grows with the deal."""
+    rng = random.Random(5)
+    with web_client(tmp_path) as (client, manager, checker):
+        made = create_table(client, practice=True, deals=2)
+        code, token = made["code"], made["token"]
+        whole = Player(client, checker, code, token)
+        whole.recv()
+        appended = Player(client, checker, code, token, history="append")
+        whole.send({"type": "start"})
+        undone, said_next, last = False, -1, 0
+        while True:
+            msg = whole.recv()
+            if msg["type"] != "state":
+                continue
+            last = msg["version"]
+            if msg["table"]["status"] == "finished":
+                break
+            deals = msg["match"]["deals"] if msg["match"] else 0
+            time.sleep(0.06)  # under the socket's rate limit (the bots answer at once)
+            if msg["summary"] is not None and said_next != deals:
+                said_next = deals
+                whole.send({"type": "next"})
+            elif my_turn(msg):
+                if not undone and len(msg["view"]["history"]) > 12:
+                    undone = True
+                    whole.send({"type": "undo"})
+                else:
+                    play_my_turn(whole, msg, rng)
+        appended.until(lambda m: m["type"] == "state" and m["version"] == last)
+        wholes = {m["version"]: m for m in whole.received if m["type"] == "state"}
+        joined = [m for m in appended.received if m["type"] == "state" and m["seat"] == 0]
+        starts = {m.pop("history_from") for m in joined}
+        assert 0 in starts and max(starts) > 40  # whole after the undo and the new deal
+        assert undone and said_next == 2  # a "next" after each deal
+        for m in joined:
+            if m["version"] in wholes:
+                assert m == wholes[m["version"]], m["version"]
+        assert len([m for m in joined if m["version"] in wholes]) > 90
+        # The appended state at the end of a deal is much shorter than the whole one.
+        assert max(appended.sizes[2:]) < 0.7 * max(whole.sizes)

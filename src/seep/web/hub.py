@@ -62,6 +62,10 @@ class Connection:
         self.trial = False  # in the seats' reserve of a full table until its hello
         self.limited_at = float("-inf")  # when it was last told it is rate limited
         self.since = time.monotonic()  # when it came (a full table drops its newest watcher)
+        # Asked in its hello for the appended history (docs/web.md): its states then carry
+        # only the moves after those it holds, ``held`` (the writer's history number, moves).
+        self.append = False
+        self.held: tuple[int, int] | None = None
 
     def push(self, text: str) -> None:
         """Queue a message for this client."""
@@ -147,13 +151,20 @@ class Hub:
             writer = self._writers[table.code] = wire.StateWriter()
         writer.begin(table)
         for conn in conns:
-            conn.push(writer.text(conn.seat))
+            if conn.append:
+                held = conn.held
+                since = held[1] if held is not None and held[0] == writer.history_id else 0
+                conn.push(writer.text(conn.seat, since))
+                conn.held = writer.held
+            else:
+                conn.push(writer.text(conn.seat))
         writer.end()
 
     def send_state(self, table: Table, conn: Connection) -> None:
         """Send one connection its state (a spectator's, on connecting)."""
         self._observe(table)
         conn.push(wire.dumps(table.state(conn.seat)))
+        conn.held = None  # a whole history: the next state is whole too
 
     def to_all(self, code: str, msg: dict[str, Any]) -> None:
         """One message to every connection of table ``code``."""

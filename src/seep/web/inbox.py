@@ -83,6 +83,7 @@ async def receive(
         return
     if kind == "hello":
         assert isinstance(msg, Hello)
+        conn.append = msg.history == "append"
         hello(conn, msg.token)
         return
     handler = HANDLERS[kind]

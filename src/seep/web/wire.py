@@ -18,6 +18,7 @@ so the state at move 48 costs what it costs at move 1. The text is byte for byte
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Mapping, Sequence, Set
 from typing import Any, Protocol
@@ -285,7 +286,7 @@ def state(t: TableFacts, seat: int | None) -> dict[str, Any]:
 # rules' names), never this string, so the text is cut at its quoted form.
 _HOLE = "\x00hole\x00"
 _HOLE_TEXT = dumps(_HOLE)
-_VIEW_HOLES = ("seat", "hands", "history")
+_VIEW_HOLES = ("rules", "seat", "hands", "history")
 
 
 def _cut(d: Mapping[str, Any], holes: tuple[str, ...]) -> list[str]:
@@ -302,6 +303,9 @@ def _members(d: Mapping[str, Any]) -> str:
 
 
 _NOT_TO_MOVE = _members({"legal": [], "dead": {}, "dead_reasons": {}})
+# Each history a writer keeps has its own number: a connection that holds the moves of one
+# (docs/web.md "Appended history") is sent only the moves after them.
+_HISTORIES = itertools.count(1)
 
 
 class StateWriter:
@@ -309,47 +313,70 @@ class StateWriter:
 
     :meth:`begin` writes what every connection's state shares: the table, the deal's public
     view (:class:`~seep.view.PublicView`, cut where a seat's view differs: its ``seat`` and
-    its ``hands``), the history, the match, the summary; :meth:`text` then fills in a seat's
-    (or the spectator's) own part. The deal's history is kept serialised move by move: a new
-    move is one more item, and a history that is no longer an extension of the kept one (an
-    undo, a new deal) is written again.
+    its ``hands``), the match, the summary; :meth:`text` then fills in a seat's (or the
+    spectator's) own part and the history. The deal's history is kept serialised move by
+    move: a new move is one more item, and a history that is no longer an extension of the
+    kept one (an undo, a new deal) is written again and numbered anew (:attr:`history_id`).
+    What does not change from one move to the next (the rules, the table's seats) is written
+    again only when it changes.
+
+    A connection that asked for the appended history is sent, with ``since``, only the moves
+    from that number on, and ``history_from`` says where they start.
     """
 
     def __init__(self) -> None:
         self._moves: tuple[tuple[int, int], ...] = ()
         self._items: list[str] = []  # the JSON of each move record of ``_moves``
+        self.history_id = next(_HISTORIES)  # the number of the kept history (see above)
         self._table: TableFacts | None = None
-        self._shared: tuple[str, str, str] = ("", "", "")
-        self._view: list[str] = []  # the public view cut at seat, hands and history
+        self._shared: tuple[str, str] = ("", "")
+        self._view: list[str] = []  # the public view cut at rules, seat, hands and history
         self._sizes: list[Any] = []
-        self._history = "[]"
-        self._texts: dict[int | None, str] = {}
+        self._history: str | None = None  # the whole history's text, once written
+        self._texts: dict[tuple[int | None, int | None], str] = {}
+        self._rules: tuple[object, str] = (None, "")  # the rules and their text
+        self._public: tuple[dict[str, Any] | None, str] = (None, "")  # table_public, its text
 
-    def _history_text(self, history: tuple[tuple[int, int], ...]) -> str:
+    def _keep_history(self, history: tuple[tuple[int, int], ...]) -> None:
         n = len(self._moves)
         if len(history) < n or history[:n] != self._moves:
             n = 0
             self._items = []
+            self.history_id = next(_HISTORIES)
         for s, c in history[n:]:
             self._items.append(dumps(move_record(s, c)))
         self._moves = history
-        return "[" + ",".join(self._items) + "]"
+
+    @property
+    def held(self) -> tuple[int, int] | None:
+        """What a connection sent this change's state holds: the history's number and its
+        moves (``None`` before the start: no view)."""
+        if not self._view:
+            return None
+        return self.history_id, len(self._items)
+
+    def _text_of(self, cached: tuple[Any, str], value: Any) -> tuple[Any, str]:
+        return cached if cached[0] == value else (value, dumps(value))
 
     def begin(self, t: TableFacts) -> None:
         """Start a change's messages: the parts every connection's state shares."""
         session = t.session
         self._table = t
         self._texts = {}
+        self._history = None
         if session is not None:
-            self._history = self._history_text(session.history)
+            self._keep_history(session.history)
             sweeps = session.deal_sweeps()
             public = PublicView.from_position(session.position)
             self._sizes = list(public.hand_sizes)
-            self._view = _cut(dict(public.to_dict(history=False), history=None), _VIEW_HOLES)
+            if self._rules[0] is not public.rules:
+                self._rules = (public.rules, dumps(public.rules.to_dict()))
+            view = public.to_dict(history=False)
+            view["history"] = None
+            self._view = _cut(view, _VIEW_HOLES)
         else:
-            self._history, sweeps, self._view = "[]", [], []
-        head = f'{{"type":"state","version":{dumps(t.version)},"seat":'
-        table = dumps(table_public(t))
+            sweeps, self._view = [], []
+        self._public = self._text_of(self._public, table_public(t))
         shared = {
             "last_moves": last_moves(t),
             "history_sweeps": sweeps,
@@ -357,16 +384,20 @@ class StateWriter:
             "summary": summary(t),
             "clock": _clock(t),
         }
-        self._shared = (head, table, f',{_members(shared)},"legal_counts":')
+        head = f'{{"type":"state","version":{dumps(t.version)},"seat":'
+        self._shared = (head, f',{_members(shared)},"legal_counts":')
 
-    def text(self, seat: int | None) -> str:
-        """The state for ``seat`` (``None``: a spectator) of the change :meth:`begin` began."""
-        got = self._texts.get(seat)
+    def text(self, seat: int | None, since: int | None = None) -> str:
+        """The state for ``seat`` (``None``: a spectator) of the change :meth:`begin` began;
+        with ``since`` (at most the moves of the kept history) its history holds only the
+        moves from that number on, and says so in ``history_from``."""
+        key = (seat, since)
+        got = self._texts.get(key)
         if got is not None:
             return got
         t = self._table
         assert t is not None, "begin() first"
-        head, table, tail = self._shared
+        head, tail = self._shared
         seat_text = dumps(seat)
         if not self._view or t.session is None:
             view_text = "null"
@@ -375,16 +406,25 @@ class StateWriter:
             if seat is not None:
                 hands = hands[:]
                 hands[seat] = card_list(t.session.position.hands[seat])
-            a, b, c, d = self._view
-            view_text = f"{a}{seat_text}{b}{dumps(hands)}{c}{self._history}{d}"
+            if since is None:
+                if self._history is None:
+                    self._history = "[" + ",".join(self._items) + "]"
+                history = self._history
+            else:
+                history = "[" + ",".join(self._items[since:]) + "]"
+            a, b, c, d, e = self._view
+            rules = self._rules[1]
+            view_text = f"{a}{rules}{b}{seat_text}{c}{dumps(hands)}{d}{history}{e}"
         if seat is not None and t.to_move == seat:
             extra = _moves_part(t, seat)
             counts = extra.pop("legal_counts")
             moves, counts_text = _members(extra), dumps(counts)
         else:
             moves, counts_text = _NOT_TO_MOVE, "null"
-        text = f'{head}{seat_text},"table":{table},"view":{view_text},{moves}{tail}{counts_text}}}'
-        self._texts[seat] = text
+        table = self._public[1]
+        start = f"{head}{seat_text}" if since is None else f'{head}{seat_text},"history_from":{since}'
+        text = f'{start},"table":{table},"view":{view_text},{moves}{tail}{counts_text}}}'
+        self._texts[key] = text
         return text
 
     def end(self) -> None:

@@ -172,6 +172,12 @@ class State(_Sent):
     type: Literal["state"]
     version: int
     seat: int | None
+    history_from: int | None = Field(
+        default=None,
+        description="to a socket whose hello asked for the appended history: view.history "
+        "holds the deal's moves from this number on, the ones before are those its last state "
+        "held (0: the whole history)",
+    )
     table: TableInfo
     view: dict[str, Any] | None = Field(description="a docs/format.md view (null before the start)")
     legal: list[dict[str, Any]]

@@ -62,6 +62,11 @@ class Hello(_Message):
 
     type: Literal["hello"]
     token: Annotated[str, Field(min_length=1, max_length=100)]
+    history: Literal["whole", "append"] = Field(
+        default="whole",
+        description="'append': each state's view.history holds only the moves after those "
+        "this socket's last state held, from number history_from on (docs/web.md)",
+    )
 
 
 class Ping(_Message):

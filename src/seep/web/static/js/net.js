@@ -115,8 +115,10 @@ export class TableSocket {
     }
     this.ws = ws;
     let greeted = !this.token;
+    let held = []; // the deal's moves this socket's last state showed
     ws.onopen = () => {
-      if (this.token) ws.send(JSON.stringify({ type: "hello", token: this.token }));
+      // The appended history: each state brings only the moves we lack (docs/web.md).
+      if (this.token) ws.send(JSON.stringify({ type: "hello", token: this.token, history: "append" }));
       this.delay = 500;
       this.onStatus("open");
       clearInterval(this.pingTimer);
@@ -128,6 +130,11 @@ export class TableSocket {
         msg = JSON.parse(ev.data);
       } catch (e) {
         return;
+      }
+      if (msg.type === "state") {
+        // history_from n: view.history starts at move n, the moves before are those held.
+        if (msg.view && msg.history_from) msg.view.history = held.slice(0, msg.history_from).concat(msg.view.history);
+        held = msg.view ? msg.view.history : [];
       }
       if (!greeted) {
         // Until the hello is answered (our seat's state, or an error) the states are a
