@@ -51,6 +51,9 @@ COMPILED_MODULES = (
     "bots/tactics",
     "bots/heuristic",
     "bots/likelihood",
+    # The easy bot: the web server makes its moves on the event loop, three of a table's four
+    # seats (bench/server.py: a sixth of the server's CPU a move when interpreted).
+    "bots/greedy",
     # The frozen search (expert@1, hard@1): the arena's yardstick, compiled as it was when it
     # was today's search (the same moves, tests/bots/test_frozen_bots.py).
     "arena/ismcts_v1",

@@ -494,7 +494,7 @@ def test_the_appended_history_joins_to_the_whole_state(tmp_path: Path) -> None:
     to those it holds, each state is the whole one another socket of the seat gets, through
     moves, an undo and a new deal; and the state no longer grows with the deal."""
     rng = random.Random(5)
-    with web_client(tmp_path) as (client, manager, checker):
+    with web_client(tmp_path) as (client, _manager, checker):
         made = create_table(client, practice=True, deals=2)
         code, token = made["code"], made["token"]
         whole = Player(client, checker, code, token)

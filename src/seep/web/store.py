@@ -325,6 +325,12 @@ class Store(StoreReads, StoreLeases):
         if self.engine.dialect.name == "sqlite":
             try:
                 with self.engine.connect() as c:
+                    if mode == "TRUNCATE":
+                        # The server's writes wait while a TRUNCATE copies the log (a move's
+                        # write gives up after BUSY_TIMEOUT_SECONDS, and every table waits on
+                        # the loop meanwhile): a PASSIVE one first copies all but the last
+                        # frames without stopping them.
+                        c.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
                     c.exec_driver_sql(f"PRAGMA wal_checkpoint({mode})")
             except DatabaseError as exc:
                 self.checkpoint_problem = _reason(exc)

@@ -336,6 +336,7 @@ class StateWriter:
         self._texts: dict[tuple[int | None, int | None], str] = {}
         self._rules: tuple[object, str] = (None, "")  # the rules and their text
         self._public: tuple[dict[str, Any] | None, str] = (None, "")  # table_public, its text
+        self._move_dicts: dict[int, dict[str, Any]] = {}  # move code -> its dict, never changed
 
     def _keep_history(self, history: tuple[tuple[int, int], ...]) -> None:
         n = len(self._moves)
@@ -354,6 +355,24 @@ class StateWriter:
         if not self._view:
             return None
         return self.history_id, len(self._items)
+
+    def _last_moves(self, t: TableFacts) -> list[dict[str, Any] | None]:
+        # Three seats' latest moves are those of the change before: their dicts are kept.
+        if t.session is None:
+            return [None] * t.players
+        out: list[dict[str, Any] | None] = []
+        kept = self._move_dicts
+        for m in t.session.last_moves():
+            if m is None:
+                out.append(None)
+                continue
+            d = kept.get(m[0])
+            if d is None:
+                d = kept[m[0]] = move_dict(m[0])
+            out.append(d)
+        if len(kept) > 64:  # a deal's moves at most, then start over
+            self._move_dicts = {}
+        return out
 
     def _text_of(self, cached: tuple[Any, str], value: Any) -> tuple[Any, str]:
         return cached if cached[0] == value else (value, dumps(value))
@@ -378,7 +397,7 @@ class StateWriter:
             sweeps, self._view = [], []
         self._public = self._text_of(self._public, table_public(t))
         shared = {
-            "last_moves": last_moves(t),
+            "last_moves": self._last_moves(t),
             "history_sweeps": sweeps,
             "match": match_info(session),
             "summary": summary(t),
@@ -422,7 +441,9 @@ class StateWriter:
         else:
             moves, counts_text = _NOT_TO_MOVE, "null"
         table = self._public[1]
-        start = f"{head}{seat_text}" if since is None else f'{head}{seat_text},"history_from":{since}'
+        start = f"{head}{seat_text}"
+        if since is not None:
+            start += f',"history_from":{since}'
         text = f'{start},"table":{table},"view":{view_text},{moves}{tail}{counts_text}}}'
         self._texts[key] = text
         return text
