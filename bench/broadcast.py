@@ -8,7 +8,8 @@ database left out. Prints the median CPU per move at move 1 (the bid), 12, 24 an
 deal, and over all of them: a broadcast that does not grow with the deal shows the same figure
 at move 1 and move 48.
 
-    python bench/broadcast.py [--tables 40] [--sockets 4] [--spectators 2] [--seed 1] [--json]
+    python bench/broadcast.py [--tables 40] [--sockets 4] [--spectators 2] [--seed 1]
+                              [--history whole|append] [--json]
 
 ``--sockets 1 --spectators 0`` is bench/server.py's table: one player's socket, the other
 seats' moves made by the server (as bots' are; their thinking left out).
@@ -31,14 +32,22 @@ from seep.web.tables import TableManager
 MOVES_SHOWN = (1, 12, 24, 48)
 
 
-def _drain(conns: list[Any]) -> None:
-    for conn in conns:
+def _drain(conns: list[Any], sizes: list[int]) -> None:
+    """Empty the sockets' queues, noting the length of each state the first one was sent."""
+    for i, conn in enumerate(conns):
         while not conn.queue.empty():
-            conn.queue.get_nowait()
+            text = conn.queue.get_nowait()
+            if i == 0 and text is not None and text.startswith('{"type":"state"'):
+                sizes.append(len(text))
 
 
 async def _one_deal(
-    rng: random.Random, sockets: int, spectators: int, times: dict[int, list[float]]
+    rng: random.Random,
+    sockets: int,
+    spectators: int,
+    times: dict[int, list[float]],
+    append: bool = False,
+    sizes: list[list[int]] | None = None,
 ) -> None:
     manager = TableManager(None, bot_delay=1e9, rate_limit=1 << 30, ready_seconds=0)
     created = manager.create({"name": "P0"})
@@ -49,12 +58,14 @@ async def _one_deal(
     seats = []
     for token in tokens[:sockets]:
         conn = manager.connect(code)
+        conn.append = append  # as a hello with "history": "append" sets it
         manager.hello(conn, token)
         seats.append(conn)
     watchers = [manager.connect(code) for _ in range(spectators)]
     conns = seats + watchers
+    deal_sizes: list[int] = []
     await manager.handle(seats[0], json.dumps({"type": "start"}))
-    _drain(conns)
+    _drain(conns, deal_sizes)
     table = manager.tables[code]
     index = 0
     while table.to_move is not None:
@@ -74,27 +85,35 @@ async def _one_deal(
         spent = time.process_time() - t0
         index += 1
         times.setdefault(index, []).append(spent)
-        _drain(conns)
+        _drain(conns, deal_sizes)
+    if sizes is not None:
+        sizes.append(deal_sizes)
     manager.shutdown()
 
 
 async def _run(args: Any) -> dict[str, Any]:
     rng = random.Random(args.seed)
     times: dict[int, list[float]] = {}
+    sizes: list[list[int]] = []  # each deal's states at the first seat, their lengths
     for _ in range(args.tables):
-        await _one_deal(rng, args.sockets, args.spectators, times)
+        await _one_deal(rng, args.sockets, args.spectators, times, args.history == "append", sizes)
     every = [t for ts in times.values() for t in ts]
 
     def us(values: list[float]) -> float:
         return round(statistics.median(values) * 1e6, 1)
 
     return {
+        "history": args.history,
         "tables": args.tables,
         "sockets": args.sockets,
         "spectators": args.spectators,
         "cpu_us_per_move": {str(k): us(times[k]) for k in MOVES_SHOWN if k in times},
         "cpu_us_per_move_all": us(every),
         "moves": len(every),
+        # What the first seat's socket is sent (before compression): a deal's states in all,
+        # and the deal's last state (the median over the deals).
+        "state_bytes_per_deal": statistics.median(sum(d) for d in sizes),
+        "last_state_bytes": statistics.median(d[-1] for d in sizes),
     }
 
 
@@ -106,6 +125,12 @@ def main() -> int:
     )
     ap.add_argument("--spectators", type=int, default=2, help="watchers at each table")
     ap.add_argument("--seed", type=int, default=1, help="seed of the moves chosen")
+    ap.add_argument(
+        "--history",
+        choices=("whole", "append"),
+        default="whole",
+        help="the seated sockets' history: whole states, or appended (docs/web.md)",
+    )
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     args = ap.parse_args()
     result = asyncio.run(_run(args))
@@ -115,11 +140,16 @@ def main() -> int:
     print(
         f"{result['tables']} deals, {result['sockets']} seated sockets and "
         f"{result['spectators']} spectators a "
-        f"table, {result['moves']} moves: server CPU per move (median)"
+        f"table ({result['history']} history), {result['moves']} moves: server CPU per move "
+        "(median)"
     )
     for k, v in result["cpu_us_per_move"].items():
         print(f"  move {k:>2}: {v:8.1f} us")
     print(f"  all     : {result['cpu_us_per_move_all']:8.1f} us")
+    print(
+        f"first seat's states: {result['state_bytes_per_deal']:,.0f} bytes a deal, the last "
+        f"{result['last_state_bytes']:,.0f} (median, before compression)"
+    )
     return 0
 
 

@@ -1,0 +1,82 @@
+"""The store's write of a move: server CPU per ``Store.add_move`` (its two statements and the
+commit), on a fresh SQLite file (WAL, as ``seep serve`` keeps it) or ``--url``.
+
+A move is written on the server's event loop while every table waits, once for each move of
+every table (docs/web.md "Broadcast cost"): what it costs, end to end, with the database's own
+work in it.
+
+    python bench/store.py [--moves 5000] [--tables 50] [--url sqlite:///...] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from seep.web.store import Store
+
+
+@dataclass
+class _Row:
+    """The few attributes a store's write reads of a table."""
+
+    code: str
+    settings: dict[str, Any] = field(default_factory=dict)
+    seed: int = 1
+    status: str = "playing"
+    host: int = 0
+    seats: list[Any] = field(default_factory=list)
+    version: int = 0
+
+
+def _run(url: str, moves: int, tables: int) -> dict[str, Any]:
+    store = Store(url)
+    rows = [_Row(f"B{i:05d}") for i in range(tables)]
+    for row in rows:
+        store.create_table(row)
+    move = {"action": "throw", "card": "9C", "seat": 3}
+    per_table = moves // tables
+    times = []
+    for seq in range(per_table):  # the tables' moves interleaved, as a busy server's are
+        t0 = time.process_time()
+        for row in rows:
+            store.add_move(row, seq, move, seq + 1)
+        times.append((time.process_time() - t0) / tables)
+        if seq % 20 == 19:
+            store.checkpoint()
+    store.close()
+    return {
+        "moves": per_table * tables,
+        "tables": tables,
+        "cpu_us_per_move": round(statistics.median(times) * 1e6, 1),
+    }
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--moves", type=int, default=5000)
+    ap.add_argument("--tables", type=int, default=50)
+    ap.add_argument("--url", default=None, help="a database URL (default: a fresh SQLite file)")
+    ap.add_argument("--json", action="store_true", help="print one JSON object")
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        url = args.url or f"sqlite:///{tmp}/bench.db"
+        result = _run(url, args.moves, args.tables)
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print(
+            f"{result['moves']} moves at {result['tables']} tables: "
+            f"{result['cpu_us_per_move']} us of CPU a move (median)"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
