@@ -264,16 +264,17 @@ class Session:
             for (s, c), w in zip(self._moves[index], self._sweeps[index], strict=True)
         ]
 
-    def last_moves(self) -> list[tuple[int, int] | None]:
-        """Each seat's latest move in the deal in play as (move code, sweep bonus it scored),
-        ``None`` for a seat that has not moved in this deal."""
+    def last_moves(self) -> list[MoveRecord | None]:
+        """Each seat's latest move in the deal in play, with the sweep bonus it scored
+        (:class:`~seep.moves.MoveRecord`), ``None`` for a seat that has not moved in this
+        deal."""
         missing = self.rules.players
-        out: list[tuple[int, int] | None] = [None] * missing
+        out: list[MoveRecord | None] = [None] * missing
         moves, sweeps = self._moves[-1], self._sweeps[-1]
         for i in range(len(moves) - 1, -1, -1):  # the latest moves, one a seat, usually do
             seat, code = moves[i]
             if out[seat] is None:
-                out[seat] = (code, sweeps[i])
+                out[seat] = MoveRecord(seat, code, sweeps[i])
                 missing -= 1
                 if not missing:
                     break

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from seep import IllegalMoveError, InvalidPositionError, MalformedMoveError, Rules
 from seep.baazi import settle_deal
 from seep.format import position_from_dict
-from seep.moves import Move
+from seep.moves import Move, MoveRecord
 from seep.scoring import deal_result
 from seep.session import Session
 from seepkit.builders import finished_position
@@ -93,7 +93,8 @@ def test_history_and_last_moves() -> None:
         last = s.last_moves()
         for t in range(4):
             mine = [i for i, (x, _) in enumerate(made) if x == t]
-            assert last[t] == ((made[mine[-1]][1], bonus[mine[-1]]) if mine else None)
+            want = MoveRecord(t, made[mine[-1]][1], bonus[mine[-1]]) if mine else None
+            assert last[t] == want
     assert s.moves_made == len(made) and s.deal_history(0) == tuple(made)
     s.start_next_deal()
     assert s.history == () and s.last_moves() == [None] * 4 and s.deal_history(0) == tuple(made)

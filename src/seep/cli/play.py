@@ -189,7 +189,7 @@ class Game:
         return [
             ""
             if last is None
-            else format_move(last[0]) + (f" (sweep +{last[1]})" if last[1] else "")
+            else format_move(last.code) + (f" (sweep +{last.sweep})" if last.sweep else "")
             for last in self.session.last_moves()
         ]
 
@@ -253,7 +253,7 @@ class Game:
         a card with a single use is played without a list, so the echo says what it did)."""
         seat, _ = self.session.play(int(move))
         last = self.session.last_moves()[seat]
-        note = f"sweep +{last[1]}" if last is not None and last[1] else ""
+        note = f"sweep +{last.sweep}" if last is not None and last.sweep else ""
         who = seat_label(seat, self.you, self.players)
         if Move(move).is_play():
             text = f"{who} plays {format_move(move)}   {describe_move(Move(move))}"

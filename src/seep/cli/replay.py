@@ -95,7 +95,7 @@ def load_frames(path: str) -> tuple[dict[str, Any], list[Frame]]:
                 move = Move(code)
                 name = seat_names(session.rules.players)[seat]
                 played = f"{name} plays {format_move(move)}   {describe_move(move)}"
-            last = tuple("" if m is None else format_move(m[0]) for m in session.last_moves())
+            last = tuple("" if m is None else format_move(m.code) for m in session.last_moves())
             deals[-1].append((session.position.copy(), played, last, session.outcome()))
     except RECORD_ERRORS as exc:
         raise record_error(path, exc) from None

@@ -228,7 +228,7 @@ def last_moves(t: TableFacts) -> list[dict[str, Any] | None]:
     """Each seat's latest move of the deal on show."""
     if t.session is None:
         return [None] * t.players
-    return [None if m is None else move_dict(m[0]) for m in t.session.last_moves()]
+    return [None if m is None else move_dict(m.code) for m in t.session.last_moves()]
 
 
 def _clock(t: TableFacts) -> dict[str, Any] | None:
@@ -366,9 +366,9 @@ class StateWriter:
             if m is None:
                 out.append(None)
                 continue
-            d = kept.get(m[0])
+            d = kept.get(m.code)
             if d is None:
-                d = kept[m[0]] = move_dict(m[0])
+                d = kept[m.code] = move_dict(m.code)
             out.append(d)
         if len(kept) > 64:  # a deal's moves at most, then start over
             self._move_dicts = {}
