@@ -16,28 +16,15 @@ import statistics
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
 from typing import Any
 
 from seep.web.store import Store
-
-
-@dataclass
-class _Row:
-    """The few attributes a store's write reads of a table."""
-
-    code: str
-    settings: dict[str, Any] = field(default_factory=dict)
-    seed: int = 1
-    status: str = "playing"
-    host: int = 0
-    seats: list[Any] = field(default_factory=list)
-    version: int = 0
+from seep.web.table import Table
 
 
 def _run(url: str, moves: int, tables: int) -> dict[str, Any]:
     store = Store(url)
-    rows = [_Row(f"B{i:05d}") for i in range(tables)]
+    rows = [Table(f"B{i:05d}", {"bots": "easy"}, i) for i in range(tables)]
     for row in rows:
         store.create_table(row)
     move = {"action": "throw", "card": "9C", "seat": 3}

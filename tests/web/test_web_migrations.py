@@ -106,6 +106,8 @@ def test_a_database_of_an_earlier_release_is_upgraded_and_loses_nothing(
         assert after["tables"] == before["tables"]
         assert set(before["moves"]) <= set(after["moves"])
         _check_resumes(client, manager, checker, info)
+    # The moves played on the upgraded schema are on disk (written on the driver's cursor).
+    assert len(_rows(db)["moves"]) > len(before["moves"])
     # Opened again: already at the head, nothing to do, nothing lost.
     again = Store(f"sqlite:///{db}")
     try:

@@ -29,7 +29,7 @@ class AppendingClient:
     def receive(self, writer: StateWriter) -> dict[str, Any]:
         held = self.held
         since = held[1] if held is not None and held[0] == writer.history_id else 0
-        msg = json.loads(writer.text(self.seat, since))
+        msg = json.loads(writer.appended(self.seat, held))
         self.held = writer.held
         assert msg.pop("history_from") == since
         if msg["view"] is not None:

@@ -152,9 +152,7 @@ class Hub:
         writer.begin(table)
         for conn in conns:
             if conn.append:
-                held = conn.held
-                since = held[1] if held is not None and held[0] == writer.history_id else 0
-                conn.push(writer.text(conn.seat, since))
+                conn.push(writer.appended(conn.seat, conn.held))
                 conn.held = writer.held
             else:
                 conn.push(writer.text(conn.seat))

@@ -118,8 +118,10 @@ W = TypeVar("W", bound=Callable[..., Any])
 PROBE_CODE = "~ready~"  # the leases row the readiness probe writes and deletes at once
 
 
-def _reason(exc: DatabaseError) -> str:
-    return str(exc.orig or exc).splitlines()[0]
+def _reason(exc: Exception) -> str:
+    """The database's own first line about ``exc`` (SQLAlchemy's or the driver's error)."""
+    text = str(getattr(exc, "orig", None) or exc)
+    return text.splitlines()[0] if text else repr(exc)
 
 
 def _write(method: W) -> W:
@@ -209,7 +211,7 @@ class _MoveWriter:
         except self._failure as exc:
             self._rollback()
             self.close()
-            raise StoreUnavailable(str(exc).splitlines()[0] if str(exc) else repr(exc)) from None
+            raise StoreUnavailable(_reason(exc)) from None
 
     def execute(self, raw: Any, params: tuple[dict[str, Any], ...]) -> int:
         """Run the statements on the driver connection ``raw``; the last one's row count."""

@@ -304,7 +304,7 @@ def _members(d: Mapping[str, Any]) -> str:
 
 _NOT_TO_MOVE = _members({"legal": [], "dead": {}, "dead_reasons": {}})
 # Each history a writer keeps has its own number: a connection that holds the moves of one
-# (docs/web.md "Appended history") is sent only the moves after them.
+# (the appended history, docs/web.md "WebSocket") is sent only the moves after them.
 _HISTORIES = itertools.count(1)
 
 
@@ -336,7 +336,6 @@ class StateWriter:
         self._texts: dict[tuple[int | None, int | None], str] = {}
         self._rules: tuple[object, str] = (None, "")  # the rules and their text
         self._public: tuple[dict[str, Any] | None, str] = (None, "")  # table_public, its text
-        self._move_dicts: dict[int, dict[str, Any]] = {}  # move code -> its dict, never changed
 
     def _keep_history(self, history: tuple[tuple[int, int], ...]) -> None:
         n = len(self._moves)
@@ -356,26 +355,16 @@ class StateWriter:
             return None
         return self.history_id, len(self._items)
 
-    def _last_moves(self, t: TableFacts) -> list[dict[str, Any] | None]:
-        # Three seats' latest moves are those of the change before: their dicts are kept.
-        if t.session is None:
-            return [None] * t.players
-        out: list[dict[str, Any] | None] = []
-        kept = self._move_dicts
-        for m in t.session.last_moves():
-            if m is None:
-                out.append(None)
-                continue
-            d = kept.get(m.code)
-            if d is None:
-                d = kept[m.code] = move_dict(m.code)
-            out.append(d)
-        if len(kept) > 64:  # a deal's moves at most, then start over
-            self._move_dicts = {}
-        return out
-
     def _text_of(self, cached: tuple[Any, str], value: Any) -> tuple[Any, str]:
+        """``value`` and its text: the kept one while ``value`` is unchanged."""
         return cached if cached[0] == value else (value, dumps(value))
+
+    def appended(self, seat: int | None, held: tuple[int, int] | None) -> str:
+        """The state for a connection of the appended history that holds ``held`` (what
+        :attr:`held` said at its last state; ``None``: nothing): only the moves it lacks, all
+        of them when its moves are of another history."""
+        since = held[1] if held is not None and held[0] == self.history_id else 0
+        return self.text(seat, since)
 
     def begin(self, t: TableFacts) -> None:
         """Start a change's messages: the parts every connection's state shares."""
@@ -397,7 +386,7 @@ class StateWriter:
             sweeps, self._view = [], []
         self._public = self._text_of(self._public, table_public(t))
         shared = {
-            "last_moves": self._last_moves(t),
+            "last_moves": last_moves(t),
             "history_sweeps": sweeps,
             "match": match_info(session),
             "summary": summary(t),
