@@ -12,9 +12,18 @@ import pytest
 
 pytest.importorskip("pydantic")
 
+from seep.engine import Position
 from seep.view import PublicView
 from seep.web.table import Table, parse_settings
-from seep.web.wire import StateWriter, dumps, state
+from seep.web.wire import (
+    StateWriter,
+    dumps,
+    move_dict,
+    move_record,
+    move_text,
+    record_text,
+    state,
+)
 
 
 class AppendingClient:
@@ -86,3 +95,40 @@ def test_a_spectator_sees_the_public_view() -> None:
     view = state(table, None)["view"]
     assert view == PublicView.from_position(session.position, session.history).to_dict()
     assert view["seat"] is None and all(isinstance(h, int) for h in view["hands"])
+
+
+def test_dumps_writes_what_json_writes() -> None:
+    """The broadcast's one encoder writes what ``json.dumps`` does, compact."""
+    samples: list[Any] = [
+        None,
+        True,
+        0,
+        -7,
+        1.5,
+        1e300,
+        "Ravi",
+        'रवि "quoted" \\ \n',
+        [],
+        {},
+        {"a": [1, {"b": None, "c": [True, False]}], "ई": 2.25},
+        (1, 2),
+    ]
+    for value in samples:
+        assert dumps(value) == json.dumps(value, separators=(",", ":")), value
+    with pytest.raises(TypeError):
+        dumps({"a": object()})
+
+
+def test_a_moves_kept_text_is_its_json() -> None:
+    """The texts kept for each move code are those of the move's dicts."""
+    rng = random.Random(3)
+    seen = 0
+    for seed in range(6):
+        pos = Position.new_deal(seed)
+        while not pos.is_over():
+            for code in pos.legal_codes():
+                assert move_text(code) == dumps(move_dict(code))
+                assert record_text(2, code) == dumps(move_record(2, code))
+                seen += 1
+            pos.play(rng.choice(pos.legal_codes()))
+    assert seen > 1000

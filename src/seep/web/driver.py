@@ -16,7 +16,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 
 from ..bots import Decision
@@ -58,6 +58,9 @@ class Callbacks:
     """What the driver asks of the table's owner."""
 
     think: Callable[[Table, int], Awaitable[Decision]]  # a bot's choice for a seat
+    # The choice at once from a bot that answers in a fraction of a millisecond; None for
+    # one that thinks elsewhere (then ``think`` is awaited).
+    think_now: Callable[[Table, int], Decision | None]
     commit: Callable[[Table, int], None]  # check, store, apply and broadcast a move
     leave_deal: Callable[[Table], None]
     tell: Callable[[str, str, str], None]  # (table code, error code, words) to all
@@ -69,7 +72,7 @@ class Callbacks:
 @dataclass
 class _Task:
     key: tuple[int, int, bool]  # (game version, seat, by bot) it was scheduled for
-    task: asyncio.Task[None]
+    task: asyncio.TimerHandle | asyncio.Task[None]  # its timer, then its task if it needs one
 
 
 class Driver:
@@ -114,59 +117,98 @@ class Driver:
             return
         if seat is not None and not key[2]:
             table.deadline = self.clock() + delay
-        task = asyncio.get_running_loop().create_task(self._run(table, key, delay))
-        self.tasks[table.code] = _Task(key, task)
+        handle = asyncio.get_running_loop().call_later(delay, self._fire, table, key)
+        self.tasks[table.code] = _Task(key, handle)
 
-    async def _run(self, table: Table, key: tuple[int, int, bool], delay: float) -> None:
-        await asyncio.sleep(delay)
-        try:
+    def _fire(self, table: Table, key: tuple[int, int, bool]) -> None:
+        """The timer of ``key`` ran out. A bot that answers at once (easy, medium) moves here,
+        with no task: three seats of every table move this way, so this is a hot path. A
+        bot that thinks elsewhere (the pool), or a move the database refuses, goes on in a
+        task."""
+        with self._guard(table):
             if table.game_version != key[0]:
                 return
             if key[1] < 0:
                 self.tasks.pop(table.code, None)
                 self.on.leave_deal(table)
                 return
-            decision = await self.on.think(table, key[1])
-            if table.game_version != key[0] or table.to_move != key[1]:
+            decision = self.on.think_now(table, key[1])
+            if decision is None:
+                self._start(table, key, self._think_and_commit(table, key))
                 return
-            await self._commit_stored(table, key, int(decision.move))
+            self.tasks.pop(table.code, None)  # the move's own drive schedules the next
+            try:
+                self.on.commit(table, int(decision.move))
+            except StoreUnavailable as exc:
+                self._start(table, key, self._commit_stored(table, key, int(decision.move), exc))
+
+    def _start(self, table: Table, key: tuple[int, int, bool], work: Awaitable[None]) -> None:
+        async def guarded() -> None:
+            with self._guard(table):
+                await work
+
+        task = asyncio.get_running_loop().create_task(guarded())
+        self.tasks[table.code] = _Task(key, task)
+
+    @contextlib.contextmanager
+    def _guard(self, table: Table) -> Iterator[None]:
+        """What a failed automatic move does: another instance holds the table (it is dropped
+        here), or a bug, which must not stop the loop (the table waits instead)."""
+        try:
+            yield
         except asyncio.CancelledError:
             raise
         except StoreConflict as exc:
             self.on.drop(table.code, str(exc))
-        except Exception as exc:  # a bug must not stop the loop; the table waits instead
+        except Exception as exc:
             with contextlib.suppress(Exception):
                 logging.getLogger("seep.web").exception(
                     "table %s: automatic move failed: %s", table.code, exc
                 )
 
-    async def _commit_stored(self, table: Table, key: tuple[int, int, bool], move: int) -> None:
+    async def _think_and_commit(self, table: Table, key: tuple[int, int, bool]) -> None:
+        decision = await self.on.think(table, key[1])
+        if table.game_version != key[0] or table.to_move != key[1]:
+            return
+        await self._commit_stored(table, key, int(decision.move))
+
+    async def _commit_stored(
+        self,
+        table: Table,
+        key: tuple[int, int, bool],
+        move: int,
+        failed: StoreUnavailable | None = None,
+    ) -> None:
         """Commit the driver's move, trying again with backoff while the database refuses the
-        write (locked, disk full): the same move each time, so nothing is lost or played twice
-        (the move is made only once stored), and the players are told once, then again when it
-        goes on. The task stays registered meanwhile, so no second one thinks for the seat."""
+        write (locked, disk full; ``failed``: it refused the first try already): the same move
+        each time, so nothing is lost or played twice (the move is made only once stored),
+        and the players are told once, then again when it goes on. The task stays registered
+        meanwhile, so no second one thinks for the seat."""
         wait = STORE_RETRY_FIRST
         told = False
         while table.game_version == key[0] and table.to_move == key[1]:
-            self.tasks.pop(table.code, None)  # the move's own drive schedules the next
-            try:
-                self.on.commit(table, move)
-            except StoreUnavailable as exc:
-                task = asyncio.current_task()
-                assert task is not None
-                self.tasks[table.code] = _Task(key, task)
-                log_store_problem(table.code, exc)
-                if not told:
-                    told = True
-                    self.on.tell(table.code, "store_retrying", STORE_RETRYING)
-                await asyncio.sleep(wait)
-                wait = min(wait * 2, STORE_RETRY_MAX)
-                continue
-            if told:
-                self.on.tell(
-                    table.code, "store_recovered", "the moves are saved again: play goes on"
-                )
-            return
+            if failed is None:
+                self.tasks.pop(table.code, None)  # the move's own drive schedules the next
+                try:
+                    self.on.commit(table, move)
+                except StoreUnavailable as exc:
+                    failed = exc
+                else:
+                    if told:
+                        self.on.tell(
+                            table.code, "store_recovered", "the moves are saved again: play goes on"
+                        )
+                    return
+            task = asyncio.current_task()
+            assert task is not None
+            self.tasks[table.code] = _Task(key, task)
+            log_store_problem(table.code, failed)
+            failed = None
+            if not told:
+                told = True
+                self.on.tell(table.code, "store_retrying", STORE_RETRYING)
+            await asyncio.sleep(wait)
+            wait = min(wait * 2, STORE_RETRY_MAX)
 
     # --- grace periods and countdowns ---------------------------------------------------------
 

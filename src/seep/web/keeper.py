@@ -83,6 +83,7 @@ class TableKeeper:
         self.driver = Driver(
             Callbacks(
                 think=self._think,
+                think_now=self._think_now,
                 commit=self.commit,
                 leave_deal=self._leave_deal,
                 tell=self.hub.tell,
@@ -245,15 +246,20 @@ class TableKeeper:
         task.add_done_callback(self._reviews.discard)
 
     async def _think(self, table: Table, seat: int) -> Decision:
+        decision = self._think_now(table, seat)
+        if decision is not None:
+            return decision
         view = table.view(seat)
         rng = table.rngs[seat]
-        bots = table.settings["bots"]
-        if bots in SLOW_BOTS:
-            if self.bot_pool is not None:
-                return await self.bot_pool.choose(bots, view, rng.getrandbits(63))
-            return await asyncio.to_thread(table.bot.choose, view, rng)
+        if self.bot_pool is not None:
+            return await self.bot_pool.choose(table.settings["bots"], view, rng.getrandbits(63))
+        return await asyncio.to_thread(table.bot.choose, view, rng)
+
+    def _think_now(self, table: Table, seat: int) -> Decision | None:
+        if table.settings["bots"] in SLOW_BOTS:
+            return None
         # Easy and medium bots take a fraction of a millisecond: a process hop costs more.
-        return table.bot.choose(view, rng)
+        return table.think(seat)
 
     def _review(self, table: Table) -> None:
         practice.review(table, self._background, self._send_reviews)

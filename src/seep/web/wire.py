@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence, Set
 from typing import Any, Protocol
 
 from ..cards import card_list, card_name
-from ..codes import PHASE_PLAY
+from ..codes import PHASE_PLAY, code_card
 from ..engine import Position
 from ..moves import Move, MoveRecord
 from ..session import Session
@@ -41,7 +41,9 @@ __all__ = [
     "lobby_row",
     "move_dict",
     "move_record",
+    "move_text",
     "reason_dict",
+    "record_text",
     "seat_public",
     "state",
     "stored_lobby_row",
@@ -49,11 +51,32 @@ __all__ = [
 ]
 
 _ENCODER = json.JSONEncoder(separators=(",", ":"), check_circular=False)
+# The standard library's C encoder, made once: JSONEncoder.encode makes a new one at every
+# call, which costs more than writing a small message (a broadcast writes several a move).
+_MAKE_ENCODER: Any = getattr(json.encoder, "c_make_encoder", None)  # not in typeshed
+_C_ENCODER: Any = (
+    None
+    if _MAKE_ENCODER is None
+    else _MAKE_ENCODER(
+        None,
+        _ENCODER.default,
+        json.encoder.encode_basestring_ascii,
+        None,
+        ":",
+        ",",
+        False,
+        False,
+        True,
+    )
+)
 
 
 def dumps(msg: Any) -> str:
-    """A message as compact JSON (no spaces: a tenth smaller, and quicker to write)."""
-    return _ENCODER.encode(msg)
+    """A message as compact JSON (no spaces: a tenth smaller, and quicker to write), as
+    ``json.dumps(msg, separators=(",", ":"))`` writes it."""
+    if _C_ENCODER is None:
+        return _ENCODER.encode(msg)
+    return "".join(_C_ENCODER(msg, 0))
 
 
 def move_dict(code: int) -> dict[str, Any]:
@@ -64,6 +87,33 @@ def move_dict(code: int) -> dict[str, Any]:
 def move_record(seat: int, code: int) -> dict[str, Any]:
     """A move as stored and shown in a history: its docs/format.md dict with its ``seat``."""
     return MoveRecord(seat, code).to_dict()
+
+
+# A code's move never changes, and a deal's few hundred distinct moves recur in every state
+# (its history, the latest moves, the legal list): each is written once while kept.
+_MOVE_TEXTS: dict[int, str] = {}
+_MOVE_TEXTS_KEPT = 1 << 16
+
+
+def move_text(code: int) -> str:
+    """``dumps(move_dict(code))``, written once while kept."""
+    text = _MOVE_TEXTS.get(code)
+    if text is None:
+        if len(_MOVE_TEXTS) >= _MOVE_TEXTS_KEPT:
+            _MOVE_TEXTS.clear()
+        text = _MOVE_TEXTS[code] = dumps(move_dict(code))
+    return text
+
+
+def record_text(seat: int, code: int) -> str:
+    """``dumps(move_record(seat, code))``: the move's text with its ``seat`` last."""
+    return f'{move_text(code)[:-1]},"seat":{seat:d}}}'
+
+
+def _card_names_text(mask: int) -> str:
+    """``dumps(card_list(mask))`` (a card's name needs no escaping)."""
+    names = card_list(mask)
+    return '["' + '","'.join(names) + '"]' if names else "[]"
 
 
 def reason_dict(refusal: Refusal) -> dict[str, Any]:
@@ -253,6 +303,25 @@ def _moves_part(t: TableFacts, seat: int | None) -> dict[str, Any]:
     return {"legal": legal, "dead": dead, "dead_reasons": dead_reasons, "legal_counts": counts}
 
 
+def _moves_text(t: TableFacts, seat: int) -> tuple[str, str]:
+    """:func:`_moves_part` of the seat to move as text: its members ``legal``, ``dead`` and
+    ``dead_reasons``, and the text of ``legal_counts``."""
+    session = t.session
+    assert session is not None
+    pos = session.position
+    codes, counts = social.legal_or_counts(pos)
+    if counts is not None:
+        used: set[Any] = set(counts)
+    elif pos.phase_id == PHASE_PLAY:  # every move of the play phase plays a card
+        used = {card_name(code_card(c)) for c in codes}
+    else:
+        used = set()  # no card is dead in the bid (dead_cards)
+    dead, dead_reasons = dead_cards(pos, seat, used)
+    legal = ",".join(map(move_text, codes))
+    moves = f'"legal":[{legal}],"dead":{dumps(dead)},"dead_reasons":{dumps(dead_reasons)}'
+    return moves, "null" if counts is None else dumps(counts)
+
+
 def state(t: TableFacts, seat: int | None) -> dict[str, Any]:
     """The ``state`` message for a connection at ``seat`` (``None``: a spectator)."""
     session = t.session
@@ -336,6 +405,7 @@ class StateWriter:
         self._texts: dict[tuple[int | None, int | None], str] = {}
         self._rules: tuple[object, str] = (None, "")  # the rules and their text
         self._public: tuple[dict[str, Any] | None, str] = (None, "")  # table_public, its text
+        self._match: tuple[dict[str, Any] | None, str] = (None, "null")  # match_info, its text
 
     def _keep_history(self, history: tuple[tuple[int, int], ...]) -> None:
         n = len(self._moves)
@@ -344,7 +414,7 @@ class StateWriter:
             self._items = []
             self.history_id = next(_HISTORIES)
         for s, c in history[n:]:
-            self._items.append(dumps(move_record(s, c)))
+            self._items.append(record_text(s, c))
         self._moves = history
 
     @property
@@ -374,7 +444,7 @@ class StateWriter:
         self._history = None
         if session is not None:
             self._keep_history(session.history)
-            sweeps = session.deal_sweeps()
+            sweeps = dumps(session.deal_sweeps())
             public = PublicView.from_position(session.position)
             self._sizes = list(public.hand_sizes)
             if self._rules[0] is not public.rules:
@@ -382,18 +452,23 @@ class StateWriter:
             view = public.to_dict(history=False)
             view["history"] = None
             self._view = _cut(view, _VIEW_HOLES)
+            latest = ",".join(
+                "null" if m is None else move_text(m.code) for m in session.last_moves()
+            )
         else:
-            sweeps, self._view = [], []
+            sweeps, self._view = "[]", []
+            latest = ",".join(["null"] * t.players)
         self._public = self._text_of(self._public, table_public(t))
-        shared = {
-            "last_moves": last_moves(t),
-            "history_sweeps": sweeps,
-            "match": match_info(session),
-            "summary": summary(t),
-            "clock": _clock(t),
-        }
-        head = f'{{"type":"state","version":{dumps(t.version)},"seat":'
-        self._shared = (head, f',{_members(shared)},"legal_counts":')
+        self._match = self._text_of(self._match, match_info(session))
+        out = summary(t)
+        clock = _clock(t)
+        head = f'{{"type":"state","version":{t.version:d},"seat":'
+        self._shared = (
+            head,
+            f',"last_moves":[{latest}],"history_sweeps":{sweeps},"match":{self._match[1]},'
+            f'"summary":{"null" if out is None else dumps(out)},'
+            f'"clock":{"null" if clock is None else dumps(clock)},"legal_counts":',
+        )
 
     def text(self, seat: int | None, since: int | None = None) -> str:
         """The state for ``seat`` (``None``: a spectator) of the change :meth:`begin` began;
@@ -406,14 +481,13 @@ class StateWriter:
         t = self._table
         assert t is not None, "begin() first"
         head, tail = self._shared
-        seat_text = dumps(seat)
+        seat_text = "null" if seat is None else f"{seat:d}"
         if not self._view or t.session is None:
             view_text = "null"
         else:
-            hands = self._sizes
+            hands = [f"{n:d}" for n in self._sizes]
             if seat is not None:
-                hands = hands[:]
-                hands[seat] = card_list(t.session.position.hands[seat])
+                hands[seat] = _card_names_text(t.session.position.hands[seat])
             if since is None:
                 if self._history is None:
                     self._history = "[" + ",".join(self._items) + "]"
@@ -422,17 +496,15 @@ class StateWriter:
                 history = "[" + ",".join(self._items[since:]) + "]"
             a, b, c, d, e = self._view
             rules = self._rules[1]
-            view_text = f"{a}{rules}{b}{seat_text}{c}{dumps(hands)}{d}{history}{e}"
+            view_text = f"{a}{rules}{b}{seat_text}{c}[{','.join(hands)}]{d}{history}{e}"
         if seat is not None and t.to_move == seat:
-            extra = _moves_part(t, seat)
-            counts = extra.pop("legal_counts")
-            moves, counts_text = _members(extra), dumps(counts)
+            moves, counts_text = _moves_text(t, seat)
         else:
             moves, counts_text = _NOT_TO_MOVE, "null"
         table = self._public[1]
         start = f"{head}{seat_text}"
         if since is not None:
-            start += f',"history_from":{since}'
+            start += f',"history_from":{since:d}'
         text = f'{start},"table":{table},"view":{view_text},{moves}{tail}{counts_text}}}'
         self._texts[key] = text
         return text
