@@ -12,7 +12,6 @@ public floor masks, never from hidden cards, so bots built on it stay honest.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from math import comb
 
 from ..cards import VALUE_MASK, mask_points, seat_to_move
@@ -173,17 +172,37 @@ class Counting:
 # --- what a move does ------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
 class Outcome:
-    """The public result of one of the mover's moves, from the mover's team's side."""
+    """The public result of one of the mover's moves, from the mover's team's side (read
+    only). A plain class, not a dataclass: the bots make one for every legal move they weigh,
+    and a compiled dataclass is built by a Python ``__init__`` (five times slower)."""
 
-    code: int
-    gain: int  # change of (our score - their score): card points, sweeps, end-of-deal leftovers
-    points: int  # card points a capture takes, the played card included
-    sweep: int  # sweep bonus scored by the move
-    loose: int  # loose cards after the move
-    houses: tuple[tuple[int, int, bool, int], ...]  # houses after the move
-    over: bool  # the move ended the deal
+    __slots__ = ("code", "gain", "houses", "loose", "over", "points", "sweep")
+
+    def __init__(
+        self,
+        *,
+        code: int,
+        gain: int,
+        points: int,
+        sweep: int,
+        loose: int,
+        houses: tuple[tuple[int, int, bool, int], ...],
+        over: bool,
+    ) -> None:
+        self.code = code
+        self.gain = gain  # change of (our score - their score): card points, sweeps, leftovers
+        self.points = points  # card points a capture takes, the played card included
+        self.sweep = sweep  # sweep bonus scored by the move
+        self.loose = loose  # loose cards after the move
+        self.houses = houses  # houses after the move
+        self.over = over  # the move ended the deal
+
+    def __repr__(self) -> str:
+        return (
+            f"Outcome(code={self.code}, gain={self.gain}, points={self.points}, "
+            f"sweep={self.sweep}, loose={self.loose}, houses={self.houses}, over={self.over})"
+        )
 
 
 def team_margin(pos: Position, team: int) -> int:
