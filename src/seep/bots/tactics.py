@@ -198,6 +198,15 @@ class Outcome:
         self.houses = houses  # houses after the move
         self.over = over  # the move ended the deal
 
+    def _fields(self) -> tuple[object, ...]:
+        return (self.code, self.gain, self.points, self.sweep, self.loose, self.houses, self.over)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Outcome) and self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
     def __repr__(self) -> str:
         return (
             f"Outcome(code={self.code}, gain={self.gain}, points={self.points}, "

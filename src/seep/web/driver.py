@@ -1,10 +1,11 @@
 """What moves a table by itself: the bots, the turn clock, the grace period and the timeouts.
 
-A :class:`Driver` holds the timers of every table: one task per table for what happens next
+A :class:`Driver` holds the timers of every table: one timer per table for what happens next
 by itself (a bot's move, the clock's auto-play, the next deal once nobody is waited for, the
-end of the wait for ``next``), the grace period of each absent player, and quick match's
-countdowns. It is handed callbacks (:class:`Callbacks`) for what it does (think for a seat,
-commit a move, leave a finished deal, tell the players, drop a table) and imports no manager.
+end of the wait for ``next``; a task once it must wait, for the bot pool or a write the
+database refused), the grace period of each absent player, and quick match's countdowns. It
+is handed callbacks (:class:`Callbacks`) for what it does (think for a seat, commit a move,
+leave a finished deal, tell the players, drop a table) and imports no manager.
 
 A move the database refuses (locked, disk full) is tried again with backoff
 (:data:`STORE_RETRY_FIRST` doubling to :data:`STORE_RETRY_MAX`, docs/web.md "Liveness").
@@ -134,18 +135,21 @@ class Driver:
                 return
             decision = self.on.think_now(table, key[1])
             if decision is None:
-                self._start(table, key, self._think_and_commit(table, key))
+                self._start(table, key, lambda: self._think_and_commit(table, key))
                 return
             self.tasks.pop(table.code, None)  # the move's own drive schedules the next
             try:
                 self.on.commit(table, int(decision.move))
             except StoreUnavailable as exc:
-                self._start(table, key, self._commit_stored(table, key, int(decision.move), exc))
+                move, failed = int(decision.move), exc  # ``exc`` ends with the except block
+                self._start(table, key, lambda: self._commit_stored(table, key, move, failed))
 
-    def _start(self, table: Table, key: tuple[int, int, bool], work: Awaitable[None]) -> None:
+    def _start(
+        self, table: Table, key: tuple[int, int, bool], work: Callable[[], Awaitable[None]]
+    ) -> None:
         async def guarded() -> None:
             with self._guard(table):
-                await work
+                await work()  # made here: a task cancelled before it runs leaves none unawaited
 
         task = asyncio.get_running_loop().create_task(guarded())
         self.tasks[table.code] = _Task(key, task)
