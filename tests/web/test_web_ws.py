@@ -489,13 +489,10 @@ def test_two_player_deal_against_one_bot(tmp_path: Path) -> None:
         assert r.status_code in (400, 409), r.text
 
 
-def _state_sizes(p: Player, *, with_msgs: bool = False) -> Any:
-    """The length of each ``state`` ``p`` received, by version (with the message)."""
+def _states_sized(p: Player) -> list[tuple[dict[str, Any], int]]:
+    """Each ``state`` ``p`` received, with its length as sent."""
     states = [m for m in p.received if m["type"] == "state"]
-    assert len(states) == len(p.sizes)
-    if with_msgs:
-        return [(m["version"], n, m) for m, n in zip(states, p.sizes, strict=True)]
-    return {m["version"]: n for m, n in zip(states, p.sizes, strict=True)}
+    return list(zip(states, p.sizes, strict=True))
 
 
 def test_the_appended_history_joins_to_the_whole_state(tmp_path: Path) -> None:
@@ -543,10 +540,10 @@ def test_the_appended_history_joins_to_the_whole_state(tmp_path: Path) -> None:
         assert len([m for m in joined if m["version"] in wholes]) > 90
         # The appended state at the end of a deal (its summary: no legal moves to list) is
         # much shorter than the whole one.
-        whole_sizes = _state_sizes(whole)
+        whole_sizes = {m["version"]: n for m, n in _states_sized(whole)}
         ends = [
-            (n, whole_sizes[v])
-            for v, n, m in _state_sizes(appended, with_msgs=True)
-            if m["seat"] == 0 and m["summary"] is not None and v in whole_sizes
+            (n, whole_sizes[m["version"]])
+            for m, n in _states_sized(appended)
+            if m["seat"] == 0 and m["summary"] is not None and m["version"] in whole_sizes
         ]
         assert len(ends) >= 2 and all(n < 0.7 * w for n, w in ends), ends

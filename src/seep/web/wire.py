@@ -288,27 +288,12 @@ def _clock(t: TableFacts) -> dict[str, Any] | None:
     return {"seat": to_move, "deadline": t.deadline}
 
 
-def _moves_part(t: TableFacts, seat: int | None) -> dict[str, Any]:
-    """The part of ``state`` only the seat to move gets: its legal moves and dead cards."""
-    session = t.session
-    if session is None or seat is None or t.to_move != seat:
-        return {"legal": [], "dead": {}, "dead_reasons": {}, "legal_counts": None}
-    pos = session.position
-    # A huge list (issue 12) goes as counts per card: the page asks for one card's moves with
-    # a 'moves' message.
-    codes, counts = social.legal_or_counts(pos)
-    legal = [move_dict(c) for c in codes]
-    used = set(counts) if counts is not None else {m.get("card") for m in legal}
-    dead, dead_reasons = dead_cards(pos, seat, used)
-    return {"legal": legal, "dead": dead, "dead_reasons": dead_reasons, "legal_counts": counts}
-
-
-def _moves_text(t: TableFacts, seat: int) -> tuple[str, str]:
-    """:func:`_moves_part` of the seat to move as text: its members ``legal``, ``dead`` and
-    ``dead_reasons``, and the text of ``legal_counts``."""
-    session = t.session
-    assert session is not None
-    pos = session.position
+def _offered(
+    pos: Position, seat: int
+) -> tuple[list[int], dict[str, int] | None, dict[str, str], dict[str, dict[str, Any]]]:
+    """What the seat to move is offered: the legal codes, or each card's count when they are
+    too many (issue 12: the page asks for one card's moves with a 'moves' message), and its
+    dead cards with their reasons."""
     codes, counts = social.legal_or_counts(pos)
     if counts is not None:
         used: set[Any] = set(counts)
@@ -317,6 +302,25 @@ def _moves_text(t: TableFacts, seat: int) -> tuple[str, str]:
     else:
         used = set()  # no card is dead in the bid (dead_cards)
     dead, dead_reasons = dead_cards(pos, seat, used)
+    return codes, counts, dead, dead_reasons
+
+
+def _moves_part(t: TableFacts, seat: int | None) -> dict[str, Any]:
+    """The part of ``state`` only the seat to move gets: its legal moves and dead cards."""
+    session = t.session
+    if session is None or seat is None or t.to_move != seat:
+        return {"legal": [], "dead": {}, "dead_reasons": {}, "legal_counts": None}
+    codes, counts, dead, dead_reasons = _offered(session.position, seat)
+    legal = [move_dict(c) for c in codes]
+    return {"legal": legal, "dead": dead, "dead_reasons": dead_reasons, "legal_counts": counts}
+
+
+def _moves_text(t: TableFacts, seat: int) -> tuple[str, str]:
+    """:func:`_moves_part` of the seat to move as text: its members ``legal``, ``dead`` and
+    ``dead_reasons``, and the text of ``legal_counts``."""
+    session = t.session
+    assert session is not None
+    codes, counts, dead, dead_reasons = _offered(session.position, seat)
     legal = ",".join(map(move_text, codes))
     moves = f'"legal":[{legal}],"dead":{dumps(dead)},"dead_reasons":{dumps(dead_reasons)}'
     return moves, "null" if counts is None else dumps(counts)
