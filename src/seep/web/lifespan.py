@@ -45,18 +45,14 @@ def lifespan(
     """The app's lifespan (FastAPI's ``lifespan``) for these tables and their store."""
 
     async def checkpointer() -> None:
-        # PASSIVE checkpoints often (they never wait for the loop's writes); a TRUNCATE now and
-        # then empties the log file. Both in a worker thread: the loop never waits for a fsync.
-        every = settings.checkpoint_seconds
-        truncate_every = settings.truncate_seconds
-        truncated = asyncio.get_running_loop().time()
+        # In a worker thread: the loop never waits for a fsync. A PASSIVE checkpoint alone
+        # never lets the log start over while moves are written (600 tables grew it by 12 MB
+        # a second, bench/server.py), and emptying a log that big held every table's writes
+        # past their busy timeout; RESTART after it holds them for the last few frames only.
         while True:
-            await asyncio.sleep(every)
-            mode = "PASSIVE"
-            if asyncio.get_running_loop().time() - truncated >= truncate_every:
-                mode, truncated = "TRUNCATE", asyncio.get_running_loop().time()
+            await asyncio.sleep(settings.checkpoint_seconds)
             try:
-                await asyncio.to_thread(store.checkpoint, mode)
+                await asyncio.to_thread(store.checkpoint, "RESTART")
             except Exception as exc:  # a busy database: the next round catches up
                 log.warning("checkpoint failed: %s", exc)
 

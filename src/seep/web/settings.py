@@ -101,7 +101,6 @@ class Settings:
 
     # SQLite's checkpoints.
     checkpoint_seconds: float
-    truncate_seconds: float
 
     def table_options(self) -> dict[str, Any]:
         """The :class:`~seep.web.tables.TableManager`'s keyword arguments, but its bot pool."""
@@ -191,7 +190,6 @@ def read_settings(
         bot_workers=whole(None, "SEEP_BOT_WORKERS", default_workers()),
         bot_seconds=number(None, "SEEP_BOT_SECONDS", 3.0),
         checkpoint_seconds=number(None, "SEEP_CHECKPOINT_SECONDS", 2.0),
-        truncate_seconds=number(None, "SEEP_TRUNCATE_SECONDS", 60.0),
     )
     if settings.waiting_seconds <= 0 or settings.abandoned_seconds <= 0:
         raise SystemExit("SEEP_WAITING_TABLE_MINUTES and SEEP_ABANDONED_HOURS must be positive")

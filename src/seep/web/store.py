@@ -321,17 +321,18 @@ class Store(StoreReads, StoreLeases):
     def checkpoint(self, mode: str = "PASSIVE") -> None:
         """Copy SQLite's write-ahead log into the database file (call it from a worker thread
         every few seconds; other databases need nothing). ``PASSIVE`` never waits for the
-        server's writes; ``TRUNCATE`` (now and then) waits for them and empties the log file."""
-        if mode not in ("PASSIVE", "TRUNCATE"):
-            raise ValueError(f"checkpoint mode is PASSIVE or TRUNCATE, not {mode!r}")
+        server's writes, but while they go on the log never starts over; ``RESTART`` (what the
+        server runs) then has the next write start it over; ``TRUNCATE`` empties the file."""
+        if mode not in ("PASSIVE", "RESTART", "TRUNCATE"):
+            raise ValueError(f"checkpoint mode is PASSIVE, RESTART or TRUNCATE, not {mode!r}")
         if self.engine.dialect.name == "sqlite":
             try:
                 with self.engine.connect() as c:
-                    if mode == "TRUNCATE":
-                        # The server's writes wait while a TRUNCATE copies the log (a move's
-                        # write gives up after BUSY_TIMEOUT_SECONDS, and every table waits on
-                        # the loop meanwhile): a PASSIVE one first copies all but the last
-                        # frames without stopping them.
+                    if mode != "PASSIVE":
+                        # RESTART and TRUNCATE hold back the server's writes while they copy
+                        # (a move's write gives up after BUSY_TIMEOUT_SECONDS, and every table
+                        # waits on the loop meanwhile): a PASSIVE one first copies all but the
+                        # frames written since, without stopping them.
                         c.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
                     c.exec_driver_sql(f"PRAGMA wal_checkpoint({mode})")
             except DatabaseError as exc:
