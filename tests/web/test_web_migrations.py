@@ -1,7 +1,7 @@
 """The store's schema migrations (seep.web.migrations): databases written by earlier releases
 are upgraded to the newest revision and lose nothing.
 
-``tests/data/databases/{ded8d30,c610f1b}.db`` were written by those releases' own web apps
+``tests/data/databases/{ded8d30,c610f1b,534ed50}.db`` were written by those releases' own web apps
 (``tests/data/databases/make_old_database.py``, which says how): a waiting table with a joined
 player, a table mid-deal and a finished one-deal match, with the seat tokens beside them. Each
 is opened by today's app: it is at the newest revision, every row is still there as it was,
@@ -35,7 +35,7 @@ from seep.web.store import Store, leases_t, metadata, moves_t, tables_t
 from seepkit.web import LeakChecker, Player, my_turn, web_client
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "databases"
-RELEASES = ["ded8d30", "c610f1b"]
+RELEASES = ["ded8d30", "c610f1b", "534ed50"]
 KEPT = ("code", "settings", "seed", "seats", "created", "record")  # what a restore never rewrites
 
 
@@ -106,6 +106,9 @@ def test_a_database_of_an_earlier_release_is_upgraded_and_loses_nothing(
         assert after["tables"] == before["tables"]
         assert set(before["moves"]) <= set(after["moves"])
         _check_resumes(client, manager, checker, info)
+        # The accounts' tables came with the upgrade (revision 0003): an account works.
+        r = client.post("/api/accounts", json={"name": "Upgraded", "password": "long enough"})
+        assert r.status_code == 201 and client.get("/api/me").json()["name"] == "Upgraded"
     # The moves played on the upgraded schema are on disk (written on the driver's cursor).
     assert len(_rows(db)["moves"]) > len(before["moves"])
     # Opened again: already at the head, nothing to do, nothing lost.

@@ -16,6 +16,7 @@ import logging
 
 from fastapi import FastAPI
 
+from .accounts import Accounts
 from .lifespan import lifespan
 from .limits import ClientResolver, MessageBudget, SocketCounts, quiet_invalid_utf8
 from .middleware import (
@@ -27,6 +28,7 @@ from .middleware import (
     SecurityHeaders,
     origin_allowed,
 )
+from .routes import accounts as account_routes
 from .routes import lobby, operations, pages, table, websocket
 from .routes.errors import add_error_handlers
 from .routes.gate import Gate
@@ -106,6 +108,11 @@ def create_app(
     manager.log_bad_input = gate.log_bad
     manager.may_create = gate.may_create
     manager.created = gate.created
+    accounts = Accounts(
+        store,
+        logins_per_minute=settings.max_logins_per_minute,
+        signups_per_hour=settings.max_signups_per_hour,
+    )
 
     app = FastAPI(
         title="Seep",
@@ -133,4 +140,5 @@ def create_app(
     app.include_router(lobby.router(gate))
     app.include_router(table.router(gate))
     app.include_router(websocket.router(gate))
+    app.include_router(account_routes.router(gate, accounts))
     return app

@@ -76,9 +76,14 @@ class SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
-def error_response(code: str, message: str, status: int) -> JSONResponse:
-    """``{"error": {"code": ..., "message": ...}}`` with ``status``; a 429 says when to retry."""
-    headers = {"Retry-After": "60"} if status == 429 else None
+def error_response(
+    code: str, message: str, status: int, retry_after: int | None = None
+) -> JSONResponse:
+    """``{"error": {"code": ..., "message": ...}}`` with ``status``; a 429 says when to retry
+    (``retry_after`` seconds, else a minute: the limits' window)."""
+    if retry_after is None and status == 429:
+        retry_after = 60
+    headers = {"Retry-After": str(retry_after)} if retry_after is not None else None
     return JSONResponse(
         {"error": {"code": code, "message": message}}, status_code=status, headers=headers
     )
@@ -151,11 +156,16 @@ def origin_allowed(origin: str, host: str, allowed: frozenset[str] = frozenset()
     return seen is not None and seen == asked
 
 
+_SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
 class OriginCheck:
-    """ASGI middleware: a POST or a WebSocket handshake whose ``Origin`` (when the client sent
-    one) is not this server is refused with 403 ``bad_origin``. Browsers send Origin with
-    every cross-site POST and socket, so another site's page cannot create tables, join them
-    or play through its visitors' browsers; clients that are not browsers send none."""
+    """ASGI middleware: a request that may change something (any method but GET, HEAD and
+    OPTIONS) or a WebSocket handshake whose ``Origin`` (when the client sent one) is not this
+    server is refused with 403 ``bad_origin``. Browsers send Origin with every cross-site POST
+    and socket, so another site's page cannot create tables, join them, play or use a
+    signed-in player's session cookie through its visitors' browsers; clients that are not
+    browsers send none."""
 
     def __init__(
         self, app: ASGIApp, allowed: frozenset[str], refused: Callable[[Scope], None]
@@ -166,7 +176,7 @@ class OriginCheck:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = scope["type"]
-        if kind == "websocket" or (kind == "http" and scope["method"] == "POST"):
+        if kind == "websocket" or (kind == "http" and scope["method"] not in _SAFE_METHODS):
             headers = Headers(scope=scope)
             origin = headers.get("origin")
             if origin is not None and not origin_allowed(

@@ -20,9 +20,11 @@ __all__ = [
     "StoreConflict",
     "StoreUnavailable",
     "TableRow",
+    "accounts_t",
     "leases_t",
     "metadata",
     "moves_t",
+    "sessions_t",
     "status_index",
     "tables_t",
 ]
@@ -92,6 +94,27 @@ leases_t = SqlTable(
     Column("owner", String(64), nullable=False),  # the holding instance's id
     Column("expires", Float, nullable=False),  # time.time() of the end of the lease
     Column("wanted", String(64)),  # another instance that asked for the table
+)
+
+# Accounts (docs/web.md "Accounts"): a guest needs none. ``name_key`` is the name as it looks
+# (seep.web.names.skeleton), unique, so that no two accounts pass for one another.
+accounts_t = SqlTable(
+    "accounts",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("name", String(24), nullable=False),  # as its owner spelt it
+    Column("name_key", String(96), nullable=False, unique=True),
+    Column("password_hash", String(200), nullable=False),  # argon2id, with its parameters
+    Column("created", Float, nullable=False),
+)
+# A signed-in browser: the SHA-256 of its session cookie (the cookie itself is never stored).
+sessions_t = SqlTable(
+    "sessions",
+    metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("account", Integer, ForeignKey("accounts.id"), nullable=False, index=True),
+    Column("created", Float, nullable=False),
+    Column("seen", Float, nullable=False),  # the last request it signed, to the hour
 )
 
 

@@ -52,6 +52,7 @@ from .schema import (
     moves_t,
     tables_t,
 )
+from .store_accounts import StoreAccounts
 from .store_leases import StoreLeases
 from .store_reads import StoreReads
 
@@ -237,7 +238,7 @@ class _MoveWriter:
         self._conn = self._raw = None
 
 
-class Store(StoreReads, StoreLeases):
+class Store(StoreReads, StoreLeases, StoreAccounts):
     """The server's database. Every write is its own transaction, committed on return.
 
     ``owner`` is this server instance's id when several instances share the database: writes to

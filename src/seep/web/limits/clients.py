@@ -134,6 +134,16 @@ class RateLimiter:
             events = self._events[key] = deque(maxlen=self.limit)
         events.append(now)
 
+    def wait(self, key: str) -> float:
+        """Seconds until ``key`` may have another event (0: it may now)."""
+        if self.limit <= 0:
+            return 0.0
+        now = self.clock()
+        events = self._recent(key, now)
+        if events is None or len(events) < self.limit:
+            return 0.0
+        return max(0.0, self.window - (now - events[0]))
+
     def hit(self, key: str) -> bool:
         """Count an event unless ``key`` is over its limit; False when it is."""
         if self.over(key):

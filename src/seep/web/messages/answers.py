@@ -25,6 +25,7 @@ __all__ = [
     "Lobby",
     "LobbyTable",
     "MatchInfo",
+    "Me",
     "MovesAnswer",
     "Pong",
     "Reason",
@@ -111,6 +112,13 @@ class Joined(_Sent):
 
     seat: int
     token: str
+
+
+class Me(_Sent):
+    """``GET /api/me``, and the answer to signing up or in: the signed-in account."""
+
+    name: str
+    created: Annotated[int, Field(description="when the account was made (Unix seconds)")]
 
 
 class DealResult(_Sent):

@@ -12,7 +12,18 @@ from ...options import PRESETS
 from ..names import check_name
 from .parsing import BadInput, M, validate
 
-__all__ = ["NAME_LENGTH", "PRESETS", "CreateTable", "JoinTable", "Name", "parse_body"]
+__all__ = [
+    "NAME_LENGTH",
+    "PRESETS",
+    "ChangePassword",
+    "CreateTable",
+    "DeleteAccount",
+    "JoinTable",
+    "Name",
+    "SignIn",
+    "SignUp",
+    "parse_body",
+]
 
 NAME_LENGTH = 24
 
@@ -114,6 +125,41 @@ class JoinTable(_Body):
             "one person holds one seat",
         ),
     ] = None
+
+
+_ACCOUNT_NAME = Field(
+    min_length=3,
+    max_length=24,
+    description="unique as it looks: case, accents and look-alike letters are one name",
+)
+_PASSWORD = Field(min_length=8, max_length=128, description="8 to 128 characters")
+
+
+class SignUp(_Body):
+    """``POST /api/accounts``: a new account, signed in at once (the session cookie)."""
+
+    name: Annotated[str, _ACCOUNT_NAME]
+    password: Annotated[str, _PASSWORD]
+
+
+class SignIn(_Body):
+    """``POST /api/login``: a new session for this account (the session cookie)."""
+
+    name: str
+    password: str
+
+
+class ChangePassword(_Body):
+    """``POST /api/me/password`` (signed in): every other session ends."""
+
+    password: Annotated[str, Field(description="the current password")]
+    new_password: Annotated[str, _PASSWORD]
+
+
+class DeleteAccount(_Body):
+    """``POST /api/me/delete`` (signed in): the account, its name and sessions are gone."""
+
+    password: Annotated[str, Field(description="the current password")]
 
 
 def parse_body(model: type[M], data: Any) -> M:

@@ -9,8 +9,8 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
-from .answers import Created, Joined, Lobby, ServerMessage, TableInfo
-from .bodies import CreateTable, JoinTable
+from .answers import Created, Joined, Lobby, Me, ServerMessage, TableInfo
+from .bodies import ChangePassword, CreateTable, DeleteAccount, JoinTable, SignIn, SignUp
 from .commands import ClientMessage
 
 __all__ = ["SCHEMA_PATH", "protocol_schema", "schema_text"]
@@ -28,6 +28,11 @@ def protocol_schema() -> dict[str, Any]:
         "Joined": Joined,
         "TableInfo": TableInfo,
         "Lobby": Lobby,
+        "SignUp": SignUp,
+        "SignIn": SignIn,
+        "ChangePassword": ChangePassword,
+        "DeleteAccount": DeleteAccount,
+        "Me": Me,
     }
     defs: dict[str, Any] = {}
     tops: dict[str, Any] = {}
@@ -43,7 +48,9 @@ def protocol_schema() -> dict[str, Any]:
         "description": (
             "A message a client sends on /ws/{code}. $defs: ServerMessage (what the server "
             "sends), CreateTable and JoinTable (HTTP bodies; CreateTable also for POST "
-            "/api/quick), Created, Joined, TableInfo and Lobby (HTTP answers). Generated "
+            "/api/quick; SignUp, SignIn, ChangePassword, DeleteAccount: the account routes' "
+            "bodies), "
+            "Created, Joined, TableInfo, Lobby and Me (HTTP answers). Generated "
             "from seep.web.messages: python -m seep.web.messages"
         ),
         "$ref": "#/$defs/ClientMessage",

@@ -7,6 +7,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from ..accounts import AccountError
 from ..middleware import error_response
 from ..store import StoreUnavailable
 from ..tables import TableError
@@ -29,6 +30,11 @@ STATUS = {
     "unavailable": 503,
     "bad_origin": 403,
     "bad_content_type": 415,
+    # Accounts (docs/web.md "Accounts").
+    "bad_login": 401,
+    "not_signed_in": 401,
+    "name_taken": 409,
+    "busy": 503,
 }
 # Refusals of malformed input: logged (once a minute per client), since a client that sends
 # them is broken or probing.
@@ -46,14 +52,21 @@ BAD_INPUT = frozenset(
 
 
 def add_error_handlers(app: FastAPI, gate: Gate) -> None:
-    """A table's refusal, a store that cannot write, and Starlette's own 404 and 405, each
-    answered in the app's error format."""
+    """A table's or an account's refusal, a store that cannot write, and Starlette's own 404
+    and 405, each answered in the app's error format."""
 
     @app.exception_handler(TableError)
     async def table_error(request: Request, exc: TableError) -> JSONResponse:
         if exc.code in BAD_INPUT:
             gate.log_bad(gate.client(request), f"{exc.code} ({request.method} request)")
         return error_response(exc.code, exc.message, STATUS.get(exc.code, 400))
+
+    @app.exception_handler(AccountError)
+    async def account_error(request: Request, exc: AccountError) -> JSONResponse:
+        if exc.code in BAD_INPUT:
+            gate.log_bad(gate.client(request), f"{exc.code} ({request.method} request)")
+        retry = 1 if exc.code == "busy" else exc.retry_after
+        return error_response(exc.code, exc.message, STATUS.get(exc.code, 400), retry)
 
     @app.exception_handler(StoreUnavailable)
     async def store_unavailable(_: Request, exc: StoreUnavailable) -> JSONResponse:

@@ -1,4 +1,5 @@
 // The single page app: the lobby at /, a table at /t/{code}, a replay at /replay/{code}.
+import { initAccount } from "./account.js";
 import { initLobby } from "./lobby.js";
 import { TableView } from "./table.js";
 import { ReplayView } from "./replay.js";
@@ -33,6 +34,7 @@ function route() {
   show("lobby");
   document.getElementById("lobby-lang").innerHTML = langSwitchHtml();
   initLobby(document.getElementById("lobby"));
+  initAccount(document.getElementById("lobby"));
 }
 
 route();

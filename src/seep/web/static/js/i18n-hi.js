@@ -393,6 +393,18 @@ export const HI = {
   "The server could not save that (its storage is busy or full): try again.": "सर्वर इसे सहेज नहीं सका (उसका भंडार व्यस्त या भरा हुआ है): फिर कोशिश करें।",
   "The server cannot save moves right now: it keeps trying, the game waits.": "सर्वर अभी चालें सहेज नहीं पा रहा है: वह कोशिश करता रहता है, खेल रुका है।",
   "The moves are saved again: play goes on.": "चालें फिर से सहेजी जा रही हैं: खेल जारी है।",
+  // accounts
+  "Wrong name or password.": "नाम या पासवर्ड ग़लत है।",
+  "You are not signed in.": "आप साइन इन नहीं हैं।",
+  "That name is taken: choose another.": "यह नाम पहले से किसी का है: दूसरा चुनें।",
+  "Your account": "आपका खाता",
+  "You play as a guest: no account is needed. An account keeps your name yours on every device.": "आप मेहमान के रूप में खेलते हैं: खाते की ज़रूरत नहीं। खाता हर डिवाइस पर आपका नाम आपका ही रखता है।",
+  "Account name": "खाते का नाम",
+  "Password": "पासवर्ड",
+  "Sign in": "साइन इन करें",
+  "Create an account": "खाता बनाएँ",
+  "Sign out": "साइन आउट करें",
+  "Signed in as {name}": "{name} के रूप में साइन इन हैं",
   "Nothing here.": "यहाँ कुछ नहीं है।",
   "The server refused that ({code}).": "सर्वर ने इसे मना किया ({code})।",
   // table.js: move log, menu, seats

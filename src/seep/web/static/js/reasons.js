@@ -148,6 +148,10 @@ export const ERRORS = {
   store_unavailable: "The server could not save that (its storage is busy or full): try again.",
   store_retrying: "The server cannot save moves right now: it keeps trying, the game waits.",
   store_recovered: "The moves are saved again: play goes on.",
+  bad_login: "Wrong name or password.",
+  not_signed_in: "You are not signed in.",
+  name_taken: "That name is taken: choose another.",
+  busy: "The server is busy: try again in a moment.",
   not_found: "Nothing here.",
 };
 

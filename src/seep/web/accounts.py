@@ -1,0 +1,258 @@
+"""Optional accounts (docs/web.md "Accounts"): what a name and a password must be, how a
+password is kept (argon2id), sign-in sessions and the limits on guessing. No web framework:
+the routes (:mod:`seep.web.routes.accounts`) turn cookies and bodies into these calls.
+
+A guest needs no account and plays exactly as before. An account's name is unique as it
+*looks* (:func:`seep.web.names.skeleton`: case, compatibility forms, accents and look-alike
+letters folded), so nobody can sign up as a well-known player spelt with a Cyrillic "а".
+
+An attacker learns nothing from a refusal: a wrong password and an unknown name get the same
+answer after the same work (a hash is checked either way), and guesses are limited per address
+and per account name. A session is a random cookie; the store keeps only its SHA-256.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from sqlalchemy.exc import OperationalError
+
+from .limits import RateLimiter
+from .names import check_name, skeleton
+from .schema import StoreConflict, StoreUnavailable
+from .store_accounts import AccountRow, StoreAccounts
+
+__all__ = [
+    "MAX_PASSWORD",
+    "MIN_PASSWORD",
+    "SESSION_IDLE_SECONDS",
+    "AccountError",
+    "Accounts",
+    "SignedIn",
+    "check_account_name",
+    "check_password",
+]
+
+MIN_NAME, MAX_NAME = 3, 24
+MIN_PASSWORD, MAX_PASSWORD = 8, 128  # characters; NIST SP 800-63B asks for 8 at least
+# Words an account may not be called (besides seep.web.names' reserved ones), as they look.
+_RESERVED_ACCOUNTS = frozenset(
+    {"guest", "guests", "a former player", "former player", "anonymous", "system", "root",
+     "seep", "support", "staff", "mod", "administrator", "null", "none", "undefined"}
+)  # fmt: skip
+SESSION_IDLE_SECONDS = 30 * 24 * 3600.0  # a session unused this long ends (the cookie's age)
+SESSION_TOUCH_SECONDS = 3600.0  # its last use is written at most this often
+SESSIONS_PER_ACCOUNT = 20  # a new sign-in beyond them ends the least recently used
+# OWASP's argon2id setting (19 MiB, two passes, one lane): about 80 ms on this project's 2-core
+# VM. At most HASHING at once, off the event loop, and at most QUEUED waiting: a flood of
+# sign-ins costs the server bounded memory and two cores at worst, never the tables' loop.
+_HASHER = PasswordHasher(time_cost=2, memory_cost=19456, parallelism=1)
+HASHING, QUEUED = 2, 32
+
+T = TypeVar("T")
+
+
+class AccountError(Exception):
+    """A refused account request: ``code`` (docs/web.md's error codes), a message for the
+    player, and for ``rate_limited`` the seconds until a try is allowed again."""
+
+    def __init__(self, code: str, message: str, retry_after: int | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.retry_after = retry_after
+
+
+@dataclass(frozen=True)
+class SignedIn:
+    """An account and the session cookie just made for it (sent once, never stored)."""
+
+    account: AccountRow
+    token: str
+
+
+def check_account_name(value: Any) -> tuple[str, str]:
+    """An account name cleaned (as :func:`seep.web.names.check_name` cleans a player's name),
+    and its key (how it looks); :class:`AccountError` ``bad_request`` says what is wrong."""
+    if not isinstance(value, str):
+        raise AccountError("bad_request", "'name' must be a string")
+    try:
+        name = check_name(value)
+    except ValueError as exc:
+        raise AccountError("bad_request", f"'name': {exc}") from None
+    if not MIN_NAME <= len(name) <= MAX_NAME:
+        raise AccountError(
+            "bad_request", f"'name': an account name has {MIN_NAME} to {MAX_NAME} characters"
+        )
+    key = skeleton(name)
+    if key in _RESERVED_ACCOUNTS:
+        raise AccountError("bad_request", f"'name': {name!r} is not available: choose another")
+    return name, key
+
+
+def check_password(value: Any, name: str = "", field: str = "password") -> str:
+    """A password as given (never cleaned: every character counts); :class:`AccountError`
+    ``bad_request`` when it is not a string of :data:`MIN_PASSWORD` to :data:`MAX_PASSWORD`
+    characters, or is the account's name."""
+    if not isinstance(value, str):
+        raise AccountError("bad_request", f"'{field}' must be a string")
+    if not MIN_PASSWORD <= len(value) <= MAX_PASSWORD:
+        raise AccountError(
+            "bad_request",
+            f"'{field}': a password has {MIN_PASSWORD} to {MAX_PASSWORD} characters",
+        )
+    if name and skeleton(value) == skeleton(name):
+        raise AccountError("bad_request", f"'{field}': a password may not be the account's name")
+    return value
+
+
+def _token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _stored(write: Callable[..., T], *args: Any) -> T:
+    """A store call whose refusal by the database is :class:`StoreUnavailable`."""
+    try:
+        return write(*args)
+    except OperationalError as exc:
+        raise StoreUnavailable(str(exc.orig or exc).splitlines()[0]) from None
+
+
+class Accounts:
+    """Sign-up, sign-in and sessions over ``store``. ``logins_per_minute`` limits password
+    tries per address and per account name, ``signups_per_hour`` new accounts per address
+    (0: no limit)."""
+
+    def __init__(
+        self, store: StoreAccounts, *, logins_per_minute: int = 10, signups_per_hour: int = 5
+    ) -> None:
+        self.store = store
+        self.tries = RateLimiter(logins_per_minute)  # per address
+        self.tries_on = RateLimiter(logins_per_minute)  # per account name, whoever tries
+        self.signups = RateLimiter(signups_per_hour, window=3600.0)
+        self._hashing = asyncio.Semaphore(HASHING)
+        self._queued = 0
+        self._dummy = _HASHER.hash(secrets.token_urlsafe(16))  # what an unknown name costs
+
+    # --- the password's work, off the loop ---------------------------------------------------
+
+    async def _off_loop(self, work: Callable[..., T], *args: Any) -> T:
+        if self._queued >= QUEUED:
+            raise AccountError("busy", "the server is busy signing players in: try again soon")
+        self._queued += 1
+        try:
+            async with self._hashing:
+                return await asyncio.to_thread(work, *args)
+        finally:
+            self._queued -= 1
+
+    async def _verify(self, password_hash: str, password: str) -> bool:
+        def verify() -> bool:
+            try:
+                return _HASHER.verify(password_hash, password)
+            except (VerificationError, InvalidHashError):
+                return False
+
+        return await self._off_loop(verify)
+
+    # --- limits ------------------------------------------------------------------------------
+
+    def _limit(self, limiter: RateLimiter, key: str, what: str) -> None:
+        if limiter.over(key):
+            wait = max(1, round(limiter.wait(key)))
+            raise AccountError("rate_limited", f"too many {what}: try again in {wait} s", wait)
+        limiter.add(key)
+
+    async def _check_password(self, client: str, name_key: str, password: str) -> AccountRow:
+        """The account ``name_key`` if ``password`` is its own, counted as a try from
+        ``client`` and on that name; one refusal, ``bad_login``, for a wrong password and an
+        unknown name alike, after the same work."""
+        self._limit(self.tries, client, "sign-in tries from your address")
+        self._limit(self.tries_on, name_key, "sign-in tries for this account")
+        account = _stored(self.store.account_named, name_key)
+        ok = await self._verify(self._dummy if account is None else account.password_hash, password)
+        if account is None or not ok:
+            raise AccountError("bad_login", "wrong name or password")
+        return account
+
+    def _session(self, account: AccountRow) -> SignedIn:
+        token = secrets.token_urlsafe(32)
+        _stored(self.store.add_session, account.id, _token_hash(token), SESSIONS_PER_ACCOUNT)
+        return SignedIn(account, token)
+
+    # --- what the routes call ----------------------------------------------------------------
+
+    async def sign_up(self, client: str, name: Any, password: Any) -> SignedIn:
+        """A new account, signed in; ``name_taken`` when its name looks like another's."""
+        clean, key = check_account_name(name)
+        check_password(password, clean)
+        self._limit(self.signups, client, "new accounts from your address")
+        password_hash = await self._off_loop(_HASHER.hash, password)
+        try:
+            account = _stored(self.store.create_account, clean, key, password_hash)
+        except StoreConflict:
+            taken = f"the name {clean!r} is taken: choose another"
+            raise AccountError("name_taken", taken) from None
+        return self._session(account)
+
+    async def sign_in(self, client: str, name: Any, password: Any) -> SignedIn:
+        """A new session for the account whose name and password these are."""
+        if not isinstance(name, str) or not isinstance(password, str):
+            raise AccountError("bad_request", "'name' and 'password' must be strings")
+        if len(name) > 4 * MAX_NAME or len(password) > MAX_PASSWORD:
+            raise AccountError("bad_login", "wrong name or password")
+        account = await self._check_password(client, skeleton(name), password)
+        return self._session(account)
+
+    def account_of(self, token: str | None) -> AccountRow | None:
+        """The account a session cookie signs in, or None (no cookie, unknown or ended)."""
+        if not token or len(token) > 100:
+            return None
+        return _stored(
+            self.store.session_account,
+            _token_hash(token),
+            SESSION_IDLE_SECONDS,
+            SESSION_TOUCH_SECONDS,
+        )
+
+    def sign_out(self, token: str | None) -> None:
+        """End the session of this cookie (nothing when it has none)."""
+        if token and len(token) <= 100:
+            _stored(self.store.end_session, _token_hash(token))
+
+    def _signed_in(self, token: str | None) -> AccountRow:
+        account = self.account_of(token)
+        if account is None:
+            raise AccountError("not_signed_in", "sign in first")
+        return account
+
+    async def change_password(
+        self, client: str, token: str | None, password: Any, new_password: Any
+    ) -> SignedIn:
+        """A new password for the signed-in account, given its current one: every other
+        session ends, and this browser gets a new one."""
+        account = self._signed_in(token)
+        if not isinstance(password, str):
+            raise AccountError("bad_request", "'password' must be a string")
+        check_password(new_password, account.name, "new_password")
+        await self._check_password(client, skeleton(account.name), password)
+        password_hash = await self._off_loop(_HASHER.hash, new_password)
+        fresh = secrets.token_urlsafe(32)
+        _stored(self.store.set_password, account.id, password_hash, _token_hash(fresh))
+        return SignedIn(account, fresh)
+
+    async def delete(self, client: str, token: str | None, password: Any) -> None:
+        """Delete the signed-in account, given its password: its name, password hash and
+        sessions are gone (the name is free again)."""
+        account = self._signed_in(token)
+        if not isinstance(password, str):
+            raise AccountError("bad_request", "'password' must be a string")
+        await self._check_password(client, skeleton(account.name), password)
+        _stored(self.store.delete_account, account.id)

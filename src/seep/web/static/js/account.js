@@ -1,0 +1,71 @@
+// The lobby's account panel: a guest signs in or creates an account (both optional), a signed-in
+// player sees his name and may sign out. The session is the server's HttpOnly cookie: this
+// script never sees it, and keeps no password once a request is sent.
+import { api } from "./net.js";
+import { tText } from "./i18n.js";
+import { errorText } from "./reasons.js";
+
+export function initAccount(root) {
+  const panel = root.querySelector("#account");
+  if (!panel) return;
+  const form = panel.querySelector("#account-form");
+  const guest = panel.querySelector("#account-guest");
+  const signedIn = panel.querySelector("#account-signed-in");
+  const who = panel.querySelector("#account-who");
+  const error = panel.querySelector("#account-error");
+
+  const say = (text) => {
+    error.textContent = text || "";
+  };
+  const show = (me) => {
+    guest.hidden = Boolean(me);
+    signedIn.hidden = !me;
+    panel.dataset.signedIn = me ? "yes" : "no";
+    who.textContent = me ? tText("Signed in as {name}", { name: me.name }) : "";
+    if (me) {
+      // The account's name where the lobby asks for one, unless the player typed another.
+      for (const input of root.querySelectorAll("#create-form input[name=name], #join-code-form input[name=name]")) {
+        if (!input.value || input.dataset.fromAccount === "yes") {
+          input.value = me.name;
+          input.dataset.fromAccount = "yes";
+        }
+      }
+    }
+  };
+
+  const send = async (path) => {
+    if (!form.reportValidity()) return;
+    say("");
+    const body = { name: form.name.value.trim(), password: form.password.value };
+    try {
+      const me = await api(path, body);
+      form.password.value = "";
+      show(me);
+      panel.querySelector("#sign-out-btn").focus();
+    } catch (err) {
+      say(errorText(err));
+      form.password.focus();
+    }
+  };
+
+  form.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    send("/api/login");
+  });
+  panel.querySelector("#sign-up-btn").addEventListener("click", () => send("/api/accounts"));
+  panel.querySelector("#sign-out-btn").addEventListener("click", async () => {
+    say("");
+    try {
+      await api("/api/logout", {});
+      show(null);
+      form.name.focus();
+    } catch (err) {
+      say(errorText(err));
+    }
+  });
+
+  api("/api/me").then(show, (err) => {
+    show(null);
+    if (err.code !== "not_signed_in") say(errorText(err));
+  });
+}

@@ -1,0 +1,135 @@
+"""The accounts of a :class:`~seep.web.store.Store` and their sign-in sessions (docs/web.md
+"Accounts"): each write one transaction; a session is found by the hash of its cookie."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+
+from .schema import StoreConflict, accounts_t, sessions_t
+
+__all__ = ["AccountRow", "StoreAccounts"]
+
+
+@dataclass(frozen=True)
+class AccountRow:
+    """An account as stored: its id, its name as spelt, its password hash, when it was made."""
+
+    id: int
+    name: str
+    password_hash: str
+    created: float
+
+
+def _account(row: Any) -> AccountRow:
+    return AccountRow(row.id, row.name, row.password_hash, row.created)
+
+
+class StoreAccounts:
+    """The store's accounts and sessions; ``engine`` is the store's."""
+
+    engine: Engine
+
+    def create_account(self, name: str, name_key: str, password_hash: str) -> AccountRow:
+        """A new account; :class:`StoreConflict` when ``name_key`` is another account's."""
+        now = time.time()
+        try:
+            with self.engine.begin() as c:
+                made = c.execute(
+                    insert(accounts_t).values(
+                        name=name, name_key=name_key, password_hash=password_hash, created=now
+                    )
+                )
+                key = made.inserted_primary_key
+                assert key is not None
+                account_id = int(key[0])
+        except IntegrityError:
+            raise StoreConflict(f"the name {name!r} is taken") from None
+        return AccountRow(account_id, name, password_hash, now)
+
+    def account_named(self, name_key: str) -> AccountRow | None:
+        """The account whose name looks like ``name_key``, if any."""
+        with self.engine.connect() as c:
+            row = c.execute(select(accounts_t).where(accounts_t.c.name_key == name_key)).first()
+        return None if row is None else _account(row)
+
+    def add_session(self, account: int, token_hash: str, keep: int) -> None:
+        """A new session of ``account``; its oldest ones beyond ``keep`` end."""
+        now = time.time()
+        with self.engine.begin() as c:
+            c.execute(
+                insert(sessions_t).values(
+                    token_hash=token_hash, account=account, created=now, seen=now
+                )
+            )
+            old = (
+                select(sessions_t.c.token_hash)
+                .where(sessions_t.c.account == account)
+                .order_by(sessions_t.c.seen.desc(), sessions_t.c.created.desc())
+                .offset(keep)
+            )
+            c.execute(delete(sessions_t).where(sessions_t.c.token_hash.in_(old)))
+
+    def session_account(self, token_hash: str, idle: float, touch: float) -> AccountRow | None:
+        """The account of a session seen within ``idle`` seconds (an older one ends); its
+        last sight is written when older than ``touch`` seconds (not at every request)."""
+        now = time.time()
+        query = (
+            select(accounts_t, sessions_t.c.seen)
+            .join(sessions_t, sessions_t.c.account == accounts_t.c.id)
+            .where(sessions_t.c.token_hash == token_hash)
+        )
+        with self.engine.connect() as c:
+            row = c.execute(query).first()
+        if row is None:
+            return None
+        if now - row.seen > idle:
+            self.end_session(token_hash)
+            return None
+        if now - row.seen > touch:
+            with self.engine.begin() as c:
+                c.execute(
+                    update(sessions_t).where(sessions_t.c.token_hash == token_hash).values(seen=now)
+                )
+        return _account(row)
+
+    def end_session(self, token_hash: str) -> None:
+        """Sign one session out."""
+        with self.engine.begin() as c:
+            c.execute(delete(sessions_t).where(sessions_t.c.token_hash == token_hash))
+
+    def sessions_of(self, account: int) -> int:
+        """How many sessions ``account`` has."""
+        with self.engine.connect() as c:
+            n = c.execute(
+                select(func.count()).select_from(sessions_t).where(sessions_t.c.account == account)
+            ).scalar_one()
+        return int(n)
+
+    def set_password(self, account: int, password_hash: str, token_hash: str) -> None:
+        """A new password hash; every session of the account ends, and ``token_hash`` (the
+        browser that changed it) starts, in one transaction."""
+        now = time.time()
+        with self.engine.begin() as c:
+            c.execute(
+                update(accounts_t)
+                .where(accounts_t.c.id == account)
+                .values(password_hash=password_hash)
+            )
+            c.execute(delete(sessions_t).where(sessions_t.c.account == account))
+            c.execute(
+                insert(sessions_t).values(
+                    token_hash=token_hash, account=account, created=now, seen=now
+                )
+            )
+
+    def delete_account(self, account: int) -> None:
+        """The account and its sessions, gone, in one transaction."""
+        with self.engine.begin() as c:
+            c.execute(delete(sessions_t).where(sessions_t.c.account == account))
+            c.execute(delete(accounts_t).where(accounts_t.c.id == account))
