@@ -109,6 +109,11 @@ def test_a_database_of_an_earlier_release_is_upgraded_and_loses_nothing(
         # The accounts' tables came with the upgrade (revision 0003): an account works.
         r = client.post("/api/accounts", json={"name": "Upgraded", "password": "long enough"})
         assert r.status_code == 201 and client.get("/api/me").json()["name"] == "Upgraded"
+        # ...and so did the index of their seats (revision 0004).
+        code = client.post("/api/tables", json={"bots": "easy"}).json()["code"]
+        with sqlite3.connect(db) as con:
+            rows = con.execute("SELECT seat FROM seat_accounts WHERE code = ?", (code,)).fetchall()
+        assert rows == [(0,)]
     # The moves played on the upgraded schema are on disk (written on the driver's cursor).
     assert len(_rows(db)["moves"]) > len(before["moves"])
     # Opened again: already at the head, nothing to do, nothing lost.

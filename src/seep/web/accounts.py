@@ -32,6 +32,7 @@ from .store_accounts import AccountRow, StoreAccounts
 __all__ = [
     "MAX_PASSWORD",
     "MIN_PASSWORD",
+    "SESSION_COOKIE",
     "SESSION_IDLE_SECONDS",
     "AccountError",
     "Accounts",
@@ -47,6 +48,7 @@ _RESERVED_ACCOUNTS = frozenset(
     {"guest", "guests", "a former player", "former player", "anonymous", "system", "root",
      "seep", "support", "staff", "mod", "administrator", "null", "none", "undefined"}
 )  # fmt: skip
+SESSION_COOKIE = "seep_session"  # HttpOnly: no script of the page reads it
 SESSION_IDLE_SECONDS = 30 * 24 * 3600.0  # a session unused this long ends (the cookie's age)
 SESSION_TOUCH_SECONDS = 3600.0  # its last use is written at most this often
 SESSIONS_PER_ACCOUNT = 20  # a new sign-in beyond them ends the least recently used
@@ -248,11 +250,17 @@ class Accounts:
         _stored(self.store.set_password, account.id, password_hash, _token_hash(fresh))
         return SignedIn(account, fresh)
 
-    async def delete(self, client: str, token: str | None, password: Any) -> None:
+    async def delete(self, client: str, token: str | None, password: Any) -> int:
         """Delete the signed-in account, given its password: its name, password hash and
-        sessions are gone (the name is free again)."""
+        sessions are gone (the name is free again), its seats at stored tables are "a former
+        player"'s. Returns its id."""
         account = self._signed_in(token)
         if not isinstance(password, str):
             raise AccountError("bad_request", "'password' must be a string")
         await self._check_password(client, skeleton(account.name), password)
         _stored(self.store.delete_account, account.id)
+        return account.id
+
+    def signed_in(self, token: str | None) -> AccountRow:
+        """The account of this session cookie; :class:`AccountError` ``not_signed_in``."""
+        return self._signed_in(token)

@@ -113,6 +113,7 @@ def create_app(
         logins_per_minute=settings.max_logins_per_minute,
         signups_per_hour=settings.max_signups_per_hour,
     )
+    gate.accounts = accounts
 
     app = FastAPI(
         title="Seep",

@@ -343,7 +343,13 @@ class TableKeeper:
         table = Table(row["code"], row["settings"], row["seed"])
         table.host = row["host"]
         table.seats = [
-            Seat(name=s["name"], kind=s["kind"], token_hash=s["token_hash"]) for s in row["seats"]
+            Seat(
+                name=s["name"],
+                kind=s["kind"],
+                token_hash=s["token_hash"],
+                account=s.get("account"),  # stored before accounts: none
+            )
+            for s in row["seats"]
         ]
         if row["status"] == "playing":
             table.status = "playing"

@@ -24,6 +24,7 @@ __all__ = [
     "leases_t",
     "metadata",
     "moves_t",
+    "seat_accounts_t",
     "sessions_t",
     "status_index",
     "tables_t",
@@ -41,6 +42,8 @@ class SeatRow(Protocol):
     def kind(self) -> str: ...
     @property
     def token_hash(self) -> str | None: ...
+    @property
+    def account(self) -> int | None: ...
 
 
 class TableRow(Protocol):
@@ -115,6 +118,16 @@ sessions_t = SqlTable(
     Column("account", Integer, ForeignKey("accounts.id"), nullable=False, index=True),
     Column("created", Float, nullable=False),
     Column("seen", Float, nullable=False),  # the last request it signed, to the hour
+)
+
+# Which account sat where: the seats JSON says it too, this finds an account's tables by index
+# (its matches, and what its deletion must rename).
+seat_accounts_t = SqlTable(
+    "seat_accounts",
+    metadata,
+    Column("code", String(8), ForeignKey("tables.code"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("account", Integer, ForeignKey("accounts.id"), nullable=False, index=True),
 )
 
 

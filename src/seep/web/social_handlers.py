@@ -157,7 +157,9 @@ def start_rematch(k: TableKeeper, table: Table) -> None:
         old = table.seats[i]
         if old.kind == "human":
             tokens[i] = secrets.token_hex(24)
-            new.seats[i] = Seat(name=old.name, kind="human", token_hash=hash_token(tokens[i]))
+            new.seats[i] = Seat(
+                name=old.name, kind="human", token_hash=hash_token(tokens[i]), account=old.account
+            )
     if not tokens:
         return
     new.host = table.host if table.host in tokens else min(tokens)

@@ -364,7 +364,10 @@ class Store(StoreReads, StoreLeases, StoreAccounts):
     @staticmethod
     def _seats(table: TableRow) -> str:
         return json.dumps(
-            [{"name": s.name, "kind": s.kind, "token_hash": s.token_hash} for s in table.seats]
+            [
+                {"name": s.name, "kind": s.kind, "token_hash": s.token_hash, "account": s.account}
+                for s in table.seats
+            ]
         )
 
     @_write
@@ -390,6 +393,7 @@ class Store(StoreReads, StoreLeases, StoreAccounts):
                     created=time.time(),
                 )
             )
+            self._seat_accounts(c, table)
 
     @_write
     def save_table(self, table: TableRow) -> None:
@@ -406,6 +410,7 @@ class Store(StoreReads, StoreLeases, StoreAccounts):
                 )
             )
             self._check_held(done.rowcount, table.code)
+            self._seat_accounts(c, table)
 
     def add_move(self, table: TableRow, seq: int, move: dict[str, Any], version: int) -> None:
         """Store move number ``seq`` (from 0) of a table, made in state ``version``;
@@ -448,3 +453,4 @@ class Store(StoreReads, StoreLeases, StoreAccounts):
                 )
             )
             self._check_held(done.rowcount, table.code)
+            self._seat_accounts(c, table)

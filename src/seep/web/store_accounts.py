@@ -3,17 +3,29 @@
 
 from __future__ import annotations
 
+import json
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import delete, func, insert, select, update
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
-from .schema import StoreConflict, accounts_t, sessions_t
+from .schema import (
+    LIVE,
+    StoreConflict,
+    TableRow,
+    accounts_t,
+    seat_accounts_t,
+    sessions_t,
+    tables_t,
+)
 
-__all__ = ["AccountRow", "StoreAccounts"]
+__all__ = ["FORMER_PLAYER", "AccountRow", "StoreAccounts"]
+
+FORMER_PLAYER = "a former player"  # a deleted account's name at the tables it sat at
 
 
 @dataclass(frozen=True)
@@ -128,8 +140,82 @@ class StoreAccounts:
                 )
             )
 
-    def delete_account(self, account: int) -> None:
-        """The account and its sessions, gone, in one transaction."""
+    # --- the seats an account holds ------------------------------------------------------------
+
+    @staticmethod
+    def _seat_accounts(c: Connection, table: TableRow) -> None:
+        """Write which account sits where at ``table`` (inside the caller's transaction)."""
+        c.execute(delete(seat_accounts_t).where(seat_accounts_t.c.code == table.code))
+        rows = [
+            {"code": table.code, "seat": i, "account": seat.account}
+            for i, seat in enumerate(table.seats)
+            if seat.account is not None
+        ]
+        if rows:
+            c.execute(insert(seat_accounts_t), rows)
+
+    def link_stored_seat(self, code: str, token_hash: str, account: int) -> int | None:
+        """Give a stored table's guest seat held by ``token_hash`` to ``account`` (a table no
+        instance holds in memory: finished, closed); the seat, or None when there is none to
+        give (no such table or seat, or the seat is an account's already)."""
         with self.engine.begin() as c:
+            row = c.execute(
+                select(tables_t.c.seats, tables_t.c.status).where(tables_t.c.code == code)
+            ).first()
+            if row is None or row.status in LIVE:
+                return None
+            seats = json.loads(row.seats)
+            mine = [
+                i
+                for i, s in enumerate(seats)
+                if s.get("token_hash") == token_hash and s.get("account") is None
+            ]
+            if not mine:
+                return None
+            seats[mine[0]]["account"] = account
+            c.execute(
+                update(tables_t).where(tables_t.c.code == code).values(seats=json.dumps(seats))
+            )
+            c.execute(insert(seat_accounts_t).values(code=code, seat=mine[0], account=account))
+        return mine[0]
+
+    def matches_of(self, account: int, offset: int, limit: int) -> Sequence[Any]:
+        """The account's stored games (finished, or closed with finished deals), newest
+        first: rows of ``code``, ``seat``, ``status``, ``created``, ``seats`` and ``record``."""
+        query = (
+            select(
+                tables_t.c.code,
+                seat_accounts_t.c.seat,
+                tables_t.c.status,
+                tables_t.c.created,
+                tables_t.c.seats,
+                tables_t.c.record,
+            )
+            .join(seat_accounts_t, seat_accounts_t.c.code == tables_t.c.code)
+            .where(seat_accounts_t.c.account == account, tables_t.c.record.is_not(None))
+            .order_by(tables_t.c.created.desc(), tables_t.c.code)
+            .offset(offset)
+            .limit(limit)
+        )
+        with self.engine.connect() as c:
+            return c.execute(query).all()
+
+    def delete_account(self, account: int) -> None:
+        """The account and its sessions, gone, in one transaction; at every table it sat at,
+        its seats' names become :data:`FORMER_PLAYER` (the games stay, for the others)."""
+        with self.engine.begin() as c:
+            codes = c.execute(
+                select(seat_accounts_t.c.code).where(seat_accounts_t.c.account == account)
+            ).scalars()
+            for code in sorted(set(codes)):
+                raw = c.execute(select(tables_t.c.seats).where(tables_t.c.code == code)).scalar()
+                seats = json.loads(raw) if raw else []
+                for seat in seats:
+                    if seat.get("account") == account:
+                        seat.update(name=FORMER_PLAYER, account=None)
+                c.execute(
+                    update(tables_t).where(tables_t.c.code == code).values(seats=json.dumps(seats))
+                )
+            c.execute(delete(seat_accounts_t).where(seat_accounts_t.c.account == account))
             c.execute(delete(sessions_t).where(sessions_t.c.account == account))
             c.execute(delete(accounts_t).where(accounts_t.c.id == account))

@@ -85,6 +85,7 @@ class Seat:
     name: str = ""
     kind: str = "empty"  # "human", "bot" or "empty"
     token_hash: str | None = None
+    account: int | None = None  # the signed-in player's account (None: a guest, a bot)
     connections: int = 0
     away: bool = False  # a human gone longer than the grace period: a bot plays for him
 
@@ -144,8 +145,11 @@ class Table:
                 f"no seat {seat}: this table has {self.players} seats (0-{self.players - 1})",
             )
 
-    def join(self, name: str, seat: int | None = None) -> tuple[int, str]:
-        """Seat a human (the first free seat when ``seat`` is ``None``); returns his token."""
+    def join(
+        self, name: str, seat: int | None = None, account: int | None = None
+    ) -> tuple[int, str]:
+        """Seat a human (the first free seat when ``seat`` is ``None``), a signed-in player's
+        ``account`` with him; returns his token."""
         if seat is not None:
             self._check_seat(seat)
         if self.status != "waiting":
@@ -160,7 +164,9 @@ class Table:
         if self.seats[seat].kind != "empty":
             raise TableError("seat_taken", f"seat {seat} is taken")
         token = secrets.token_urlsafe(24)
-        self.seats[seat] = Seat(name=name, kind="human", token_hash=hash_token(token))
+        self.seats[seat] = Seat(
+            name=name, kind="human", token_hash=hash_token(token), account=account
+        )
         return seat, token
 
     def sit(self, seat: int, to: int) -> None:

@@ -33,7 +33,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from . import inbox, presence, records, social_handlers, wire
+from . import inbox, owners, presence, records, social_handlers, wire
 from .driver import STORE_UNAVAILABLE, log_store_problem
 from .hub import RATE_LIMIT, Connection
 from .inbox import MAX_MESSAGE_BYTES
@@ -60,6 +60,13 @@ LOBBY_SIZE = 50  # tables listed by GET /api/lobby
 # from at most this many waiting tables (the open-table cap bounds them anyway).
 LOBBY_REFRESH_SECONDS = 2.0
 LOBBY_SCAN = 2000
+
+
+def _who(name: str | None, account: tuple[int, str] | None) -> tuple[str, int | None]:
+    """A new seat's name and account: a signed-in player sits under his account's name."""
+    if account is not None:
+        return account[1], account[0]
+    return name or "Player", None
 
 
 class TableManager(TableKeeper):
@@ -186,9 +193,12 @@ class TableManager(TableKeeper):
         assert self.leases is not None and self.clustered
         await self.leases.heartbeat(lambda: self.lease_seconds)
 
-    def create(self, body: Any, client: str = "") -> dict[str, Any]:
+    def create(
+        self, body: Any, client: str = "", account: tuple[int, str] | None = None
+    ) -> dict[str, Any]:
         """Create a table with its creator as host in seat 0 (``POST /api/tables``); ``client``
-        is the creator's address, for the limits per client."""
+        is the creator's address, for the limits per client; ``account`` (id, name) a
+        signed-in creator's, whose name his seat takes."""
         req = checked(lambda d: parse_body(CreateTable, d), body)
         settings = settings_of(req)
         self._check_slow_tables(client, settings)
@@ -199,7 +209,8 @@ class TableManager(TableKeeper):
         table = Table(self._new_code(), settings, secrets.randbits(62))
         table.client = client
         table.alone_since = self.clock()
-        seat, token = table.join(req.name or "Player", 0)
+        name, mine = _who(req.name, account)
+        seat, token = table.join(name, 0, mine)
         self._store_new(table)
         if not self.clustered:
             # Several instances: the one the proxy sends the table's traffic to claims it.
@@ -350,8 +361,9 @@ class TableManager(TableKeeper):
                 return t.code
         return None
 
-    def join(self, code: str, body: Any) -> dict[str, Any]:
-        """Take a seat (``POST /api/tables/{code}/join``)."""
+    def join(self, code: str, body: Any, account: tuple[int, str] | None = None) -> dict[str, Any]:
+        """Take a seat (``POST /api/tables/{code}/join``); ``account`` (id, name) a signed-in
+        player's, whose name his seat takes."""
         table = self.get(code)
         req = checked(lambda d: parse_body(JoinTable, d), body)
         if req.token is not None:
@@ -360,7 +372,8 @@ class TableManager(TableKeeper):
             held = table.seat_of_token(req.token)
             if held is not None:
                 return {"seat": held, "token": req.token}
-        seat, token = table.join(req.name or "Player", req.seat)
+        name, mine = _who(req.name, account)
+        seat, token = table.join(name, req.seat, mine)
         if self.store is not None:
             self.store.save_table(table)
         if table.starts_at is not None and not table.free_seats():
@@ -368,6 +381,16 @@ class TableManager(TableKeeper):
         else:
             self._changed(table, game=False)
         return {"seat": seat, "token": token}
+
+    def link_seats(self, held: list[tuple[str, str]], account: int) -> int:
+        """A guest who signs up or in keeps the seats his browser holds (:mod:`.owners`)."""
+        return owners.link_seats(
+            self.tables, self.store, held, account, lambda t: self._changed(t, game=False)
+        )
+
+    def forget_account(self, account: int) -> None:
+        """A deleted account's seats at the live tables become "a former player"."""
+        owners.forget_account(self.tables, account, lambda t: self._changed(t, game=False))
 
     def replay(self, code: str) -> dict[str, Any]:
         """Every position of the record's deals, replayed by the engine, for the replay page:

@@ -27,6 +27,8 @@ __all__ = [
     "MatchInfo",
     "Me",
     "MovesAnswer",
+    "MyMatch",
+    "MyMatches",
     "Pong",
     "Reason",
     "RematchReady",
@@ -119,6 +121,26 @@ class Me(_Sent):
 
     name: str
     created: Annotated[int, Field(description="when the account was made (Unix seconds)")]
+
+
+class MyMatch(_Sent):
+    """One of an account's stored games (``GET /api/me/matches``; with its record in
+    ``GET /api/me/records``)."""
+
+    code: str
+    seat: int
+    status: Literal["finished", "closed"]
+    created: int
+    players: list[str | None]
+    replay: str
+    record: dict[str, Any] | None = None
+
+
+class MyMatches(_Sent):
+    """``GET /api/me/matches?page=N``: 50 games a page, newest first."""
+
+    matches: list[MyMatch]
+    next_page: int | None
 
 
 class DealResult(_Sent):

@@ -135,11 +135,25 @@ _ACCOUNT_NAME = Field(
 _PASSWORD = Field(min_length=8, max_length=128, description="8 to 128 characters")
 
 
+class HeldSeat(_Body):
+    """A seat this browser holds: the table's code and the seat's token."""
+
+    code: Annotated[str, Field(max_length=8)]
+    token: Annotated[str, Field(max_length=100)]
+
+
+_HELD = Field(
+    max_length=50,
+    description="the seats this browser holds as a guest: they become the account's",
+)
+
+
 class SignUp(_Body):
     """``POST /api/accounts``: a new account, signed in at once (the session cookie)."""
 
     name: Annotated[str, _ACCOUNT_NAME]
     password: Annotated[str, _PASSWORD]
+    seats: Annotated[list[HeldSeat], _HELD] = []
 
 
 class SignIn(_Body):
@@ -147,6 +161,7 @@ class SignIn(_Body):
 
     name: str
     password: str
+    seats: Annotated[list[HeldSeat], _HELD] = []
 
 
 class ChangePassword(_Body):

@@ -9,7 +9,7 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
-from .answers import Created, Joined, Lobby, Me, ServerMessage, TableInfo
+from .answers import Created, Joined, Lobby, Me, MyMatches, ServerMessage, TableInfo
 from .bodies import ChangePassword, CreateTable, DeleteAccount, JoinTable, SignIn, SignUp
 from .commands import ClientMessage
 
@@ -33,6 +33,7 @@ def protocol_schema() -> dict[str, Any]:
         "ChangePassword": ChangePassword,
         "DeleteAccount": DeleteAccount,
         "Me": Me,
+        "MyMatches": MyMatches,
     }
     defs: dict[str, Any] = {}
     tops: dict[str, Any] = {}
@@ -50,7 +51,7 @@ def protocol_schema() -> dict[str, Any]:
             "sends), CreateTable and JoinTable (HTTP bodies; CreateTable also for POST "
             "/api/quick; SignUp, SignIn, ChangePassword, DeleteAccount: the account routes' "
             "bodies), "
-            "Created, Joined, TableInfo, Lobby and Me (HTTP answers). Generated "
+            "Created, Joined, TableInfo, Lobby, Me and MyMatches (HTTP answers). Generated "
             "from seep.web.messages: python -m seep.web.messages"
         ),
         "$ref": "#/$defs/ClientMessage",

@@ -6,21 +6,34 @@ refuses from another site's page."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
+from sqlalchemy.exc import OperationalError
 
-from ..accounts import SESSION_IDLE_SECONDS, AccountError, Accounts, SignedIn
+from ..accounts import SESSION_COOKIE, SESSION_IDLE_SECONDS, AccountError, Accounts, SignedIn
 from ..limits import ClientResolver
 from ..messages import ChangePassword, DeleteAccount, SignIn, SignUp
+from ..owners import MAX_HELD_SEATS
+from ..schema import StoreUnavailable
 from ..store_accounts import AccountRow
 from .bodies import body_doc, json_body
 from .gate import Gate
 
 __all__ = ["COOKIE", "router"]
 
-COOKIE = "seep_session"
+COOKIE = SESSION_COOKIE
+MATCHES_PAGE = 50  # games a page of GET /api/me/matches
+MAX_DOWNLOAD = 1000  # games in GET /api/me/records, the newest
+
+
+def _stored_rows(gate: Gate, account: int, offset: int, limit: int) -> list[Any]:
+    try:
+        return list(gate.store.matches_of(account, offset, limit))
+    except OperationalError as exc:
+        raise StoreUnavailable(str(exc.orig or exc).splitlines()[0]) from None
 
 
 def _me(account: AccountRow) -> dict[str, Any]:
@@ -48,9 +61,50 @@ def _fields(body: Any, *names: str) -> list[Any]:
     return [body.get(n) for n in names]
 
 
+def _held_seats(body: Any) -> list[tuple[str, str]]:
+    """Take the optional ``seats`` (the seat tokens this browser holds, ``[{"code",
+    "token"}]``) out of a sign-up's or sign-in's body."""
+    if not isinstance(body, dict) or "seats" not in body:
+        return []
+    held = body.pop("seats")
+    if (
+        not isinstance(held, list)
+        or len(held) > MAX_HELD_SEATS
+        or not all(
+            isinstance(h, dict)
+            and set(h) == {"code", "token"}
+            and isinstance(h["code"], str)
+            and isinstance(h["token"], str)
+            and len(h["code"]) <= 8
+            and len(h["token"]) <= 100
+            for h in held
+        )
+    ):
+        raise AccountError(
+            "bad_request",
+            f'\'seats\' must be a list of at most {MAX_HELD_SEATS} {{"code", "token"}} objects',
+        )
+    return [(h["code"], h["token"]) for h in held]
+
+
+def _game(row: Any, with_record: bool) -> dict[str, Any]:
+    """One of an account's stored games, for its list (and the download: with its record)."""
+    game: dict[str, Any] = {
+        "code": row.code,
+        "seat": row.seat,
+        "status": row.status,
+        "created": round(row.created),
+        "players": [s["name"] if s["kind"] != "empty" else None for s in json.loads(row.seats)],
+        "replay": f"/replay/{row.code}",
+    }
+    if with_record:
+        game["record"] = json.loads(row.record)
+    return game
+
+
 def router(gate: Gate, accounts: Accounts) -> APIRouter:
     """``POST /api/accounts``, ``/api/login``, ``/api/logout``, ``/api/me/password``,
-    ``/api/me/delete`` and ``GET /api/me``."""
+    ``/api/me/delete``; ``GET /api/me``, ``/api/me/matches`` and ``/api/me/records``."""
     routes = APIRouter()
     client_of = gate.client_of
 
@@ -76,14 +130,21 @@ def router(gate: Gate, accounts: Accounts) -> APIRouter:
 
     @routes.post("/api/accounts", status_code=201, openapi_extra=body_doc(SignUp))
     async def sign_up(request: Request) -> Response:
-        name, password = _fields(await json_body(request), "name", "password")
+        body = await json_body(request)
+        held = _held_seats(body)
+        name, password = _fields(body, "name", "password")
         made = await accounts.sign_up(gate.client(request), name, password)
+        gate.manager.link_seats(held, made.account.id)  # the guest's seats are his
         return signed_in(request, made, 201)
 
     @routes.post("/api/login", openapi_extra=body_doc(SignIn))
     async def sign_in(request: Request) -> Response:
-        name, password = _fields(await json_body(request), "name", "password")
-        return signed_in(request, await accounts.sign_in(gate.client(request), name, password))
+        body = await json_body(request)
+        held = _held_seats(body)
+        name, password = _fields(body, "name", "password")
+        made = await accounts.sign_in(gate.client(request), name, password)
+        gate.manager.link_seats(held, made.account.id)
+        return signed_in(request, made)
 
     @routes.post("/api/logout")
     async def sign_out(request: Request) -> Response:
@@ -110,7 +171,35 @@ def router(gate: Gate, accounts: Accounts) -> APIRouter:
     @routes.post("/api/me/delete", openapi_extra=body_doc(DeleteAccount))
     async def delete_account(request: Request) -> Response:
         (password,) = _fields(await json_body(request), "password")
-        await accounts.delete(gate.client(request), request.cookies.get(COOKIE), password)
+        gone = await accounts.delete(gate.client(request), request.cookies.get(COOKIE), password)
+        gate.manager.forget_account(gone)
         return signed_out({"deleted": True})
+
+    @routes.get("/api/me/matches")
+    async def my_matches(request: Request) -> Response:
+        account = accounts.signed_in(request.cookies.get(COOKIE))
+        asked = request.query_params.get("page", "0")
+        if not (asked.isdigit() and len(asked) <= 5):
+            raise AccountError("bad_request", "'page' is a number from 0 to 99999")
+        page = int(asked)
+        gate.look_at_lobby(gate.client(request))
+        rows = _stored_rows(gate, account.id, page * MATCHES_PAGE, MATCHES_PAGE + 1)
+        games = [_game(r, with_record=False) for r in rows[:MATCHES_PAGE]]
+        more = page + 1 if len(rows) > MATCHES_PAGE else None
+        response = JSONResponse({"matches": games, "next_page": more})
+        response.headers["Cache-Control"] = "no-store"
+        return response
+
+    @routes.get("/api/me/records")
+    async def my_records(request: Request) -> Response:
+        # Every stored game of the account with its docs/format.md record, as one download
+        # (the newest MAX_DOWNLOAD; the list pages through more).
+        account = accounts.signed_in(request.cookies.get(COOKIE))
+        gate.look_at_lobby(gate.client(request))
+        rows = _stored_rows(gate, account.id, 0, MAX_DOWNLOAD)
+        response = JSONResponse({"name": account.name, "matches": [_game(r, True) for r in rows]})
+        response.headers["Cache-Control"] = "no-store"
+        response.headers["Content-Disposition"] = 'attachment; filename="seep-matches.json"'
+        return response
 
     return routes

@@ -11,6 +11,7 @@ from starlette.datastructures import Headers
 from starlette.requests import HTTPConnection
 from starlette.types import Scope
 
+from ..accounts import SESSION_COOKIE, Accounts
 from ..limits import ClientResolver, LogLimiter, NetworkOpenTables, NetworkRates, RateLimiter
 from ..settings import Settings
 from ..store import Store
@@ -35,6 +36,7 @@ class Gate:
     ) -> None:
         self.manager = manager
         self.store = store
+        self.accounts: Accounts | None = None  # the app sets it (the session cookies' accounts)
         self.client_of = client_of
         self.creations = NetworkRates(settings.max_tables_per_minute)  # limits.networks too
         self.misses = RateLimiter(settings.max_unknown_codes_per_minute)
@@ -63,6 +65,14 @@ class Gate:
     def refused_origin(self, scope: Scope) -> None:
         """Log the Origin check's refusal (once a minute per client)."""
         self.log_bad(self.scope_client(scope), f"bad_origin ({scope['type']})")
+
+    def account(self, conn: HTTPConnection) -> tuple[int, str] | None:
+        """The signed-in account of a request (its session cookie): (id, name), or None for
+        a guest."""
+        if self.accounts is None:
+            return None
+        found = self.accounts.account_of(conn.cookies.get(SESSION_COOKIE))
+        return None if found is None else (found.id, found.name)
 
     # --- lookups by code --------------------------------------------------------------------
 
@@ -133,9 +143,10 @@ class Gate:
         self.creations.add(key)
         self.open_tables.add(key, code)
 
-    def create(self, key: str, body: Any) -> dict[str, Any]:
-        """A new table for ``key`` from a request's body, within its limits."""
+    def create(self, key: str, body: Any, account: tuple[int, str] | None = None) -> dict[str, Any]:
+        """A new table for ``key`` (and a signed-in creator's ``account``) from a request's
+        body, within its limits."""
         self.may_create(key)
-        made = self.manager.create(body, key)
+        made = self.manager.create(body, key, account)
         self.created(key, made["code"])
         return made

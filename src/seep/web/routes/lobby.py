@@ -42,7 +42,7 @@ def router(gate: Gate) -> APIRouter:
 
     @lobby.post("/api/tables", status_code=201, openapi_extra=body_doc(CreateTable))
     async def create_table(request: Request) -> dict[str, Any]:
-        return gate.create(gate.client(request), await json_body(request))
+        return gate.create(gate.client(request), await json_body(request), gate.account(request))
 
     @lobby.get("/api/lobby")
     async def lobby_tables(request: Request) -> dict[str, Any]:
@@ -64,9 +64,10 @@ def router(gate: Gate) -> APIRouter:
             mine = [(table.seat_of_token(t), t) for t in held]
             joined = next(({"seat": s, "token": t} for s, t in mine if s is not None), None)
             if joined is None:
-                joined = manager.join(code, {"name": body.get("name")} if body.get("name") else {})
+                named = {"name": body.get("name")} if body.get("name") else {}
+                joined = manager.join(code, named, gate.account(request))
             return {"code": code, "url": f"/t/{code}", **joined}
-        made = gate.create(key, dict(body, public=True))
+        made = gate.create(key, dict(body, public=True), gate.account(request))
         # Nobody waits yet: others may join until the countdown fills the rest with bots.
         manager.count_down(made["code"])
         return made

@@ -31,7 +31,7 @@ def router(gate: Gate) -> APIRouter:
     async def join_table(code: str, request: Request) -> dict[str, Any]:
         body = await json_body(request)
         found: dict[str, Any] = gate.lookup(
-            gate.client(request), code, lambda c: manager.join(c, body)
+            gate.client(request), code, lambda c: manager.join(c, body, gate.account(request))
         )
         return found
 

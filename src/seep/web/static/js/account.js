@@ -1,7 +1,7 @@
 // The lobby's account panel: a guest signs in or creates an account (both optional), a signed-in
 // player sees his name and may sign out. The session is the server's HttpOnly cookie: this
 // script never sees it, and keeps no password once a request is sent.
-import { api } from "./net.js";
+import { api, tokens } from "./net.js";
 import { tText } from "./i18n.js";
 import { errorText } from "./reasons.js";
 
@@ -36,7 +36,8 @@ export function initAccount(root) {
   const send = async (path) => {
     if (!form.reportValidity()) return;
     say("");
-    const body = { name: form.name.value.trim(), password: form.password.value };
+    // The seats this browser holds as a guest become the account's.
+    const body = { name: form.name.value.trim(), password: form.password.value, seats: tokens.seats() };
     try {
       const me = await api(path, body);
       form.password.value = "";

@@ -63,6 +63,19 @@ export const tokens = {
       return [];
     }
   },
+  /** The seats this browser holds, as `{code, token}` (signing up or in makes them the account's). */
+  seats() {
+    try {
+      const prefix = KEY("");
+      return Object.keys(localStorage)
+        .filter((k) => k.startsWith(prefix))
+        .map((k) => ({ code: k.slice(prefix.length), token: (JSON.parse(localStorage.getItem(k)) || {}).token }))
+        .filter((s) => typeof s.token === "string" && s.code.length <= 8 && s.token.length <= 100)
+        .slice(-50);
+    } catch (e) {
+      return [];
+    }
+  },
 };
 
 export const prefs = {
