@@ -229,7 +229,8 @@ class Accounts:
         if token and len(token) <= 100:
             _stored(self.store.end_session, _token_hash(token))
 
-    def _signed_in(self, token: str | None) -> AccountRow:
+    def signed_in(self, token: str | None) -> AccountRow:
+        """The account of this session cookie; :class:`AccountError` ``not_signed_in``."""
         account = self.account_of(token)
         if account is None:
             raise AccountError("not_signed_in", "sign in first")
@@ -240,7 +241,7 @@ class Accounts:
     ) -> SignedIn:
         """A new password for the signed-in account, given its current one: every other
         session ends, and this browser gets a new one."""
-        account = self._signed_in(token)
+        account = self.signed_in(token)
         if not isinstance(password, str):
             raise AccountError("bad_request", "'password' must be a string")
         check_password(new_password, account.name, "new_password")
@@ -254,13 +255,13 @@ class Accounts:
         """Delete the signed-in account, given its password: its name, password hash and
         sessions are gone (the name is free again), its seats at stored tables are "a former
         player"'s. Returns its id."""
-        account = self._signed_in(token)
+        account = self.signed_in(token)
         if not isinstance(password, str):
             raise AccountError("bad_request", "'password' must be a string")
         await self._check_password(client, skeleton(account.name), password)
         _stored(self.store.delete_account, account.id)
         return account.id
 
-    def signed_in(self, token: str | None) -> AccountRow:
-        """The account of this session cookie; :class:`AccountError` ``not_signed_in``."""
-        return self._signed_in(token)
+    def matches(self, account: int, offset: int, limit: int) -> list[Any]:
+        """The account's stored games, newest first (:meth:`StoreAccounts.matches_of`)."""
+        return list(_stored(self.store.matches_of, account, offset, limit))
