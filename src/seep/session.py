@@ -92,6 +92,17 @@ class Standing(NamedTuple):
     diff: int
     baazis: tuple[int, int]
 
+    @property
+    def leader(self) -> int | None:
+        """The team ahead in the match (docs/rules.md §6.3, R7): the one with more baazis;
+        level in baazis, the one leading the baazi in play (D); level in both, ``None``. At
+        the match's end this is its winner, ``None`` a draw."""
+        if self.baazis[0] != self.baazis[1]:
+            return 0 if self.baazis[0] > self.baazis[1] else 1
+        if self.diff:
+            return 0 if self.diff > 0 else 1
+        return None
+
 
 @dataclass(frozen=True, slots=True)
 class DealOutcome:
@@ -120,7 +131,8 @@ class DealOutcome:
 
     def to_dict(self) -> dict[str, Any]:
         """The outcome as JSON (the web table's deal summary): ``deal``, ``result``,
-        ``baazi_over``, ``baazi_winner``, ``diff``, ``baazis``, ``match_over``."""
+        ``baazi_over``, ``baazi_winner``, ``diff``, ``baazis``, ``match_over`` and, once the
+        match is over, ``match_winner`` (:attr:`Standing.leader`: ``None`` a draw)."""
         return {
             "deal": self.deal,
             "result": {k: list(v) for k, v in self.result.items()},
@@ -129,7 +141,16 @@ class DealOutcome:
             "diff": self.diff,
             "baazis": list(self.baazis),
             "match_over": self.match_over,
+            "match_winner": self.match_winner,
         }
+
+    @property
+    def match_winner(self) -> int | None:
+        """The team that won the match when this deal ended it (``None``: a draw, or the
+        match goes on)."""
+        if not self.match_over:
+            return None
+        return Standing(self.deal, self.diff, self.baazis).leader
 
 
 def _length(name: str, value: int | None) -> int | None:

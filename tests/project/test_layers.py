@@ -56,6 +56,7 @@ WEB_LAYERS: list[tuple[str, frozenset[str]]] = [
                 "seep.web.limits",
                 "seep.web.messages",
                 "seep.web.names",
+                "seep.web.ratings",
                 "seep.web.review",
                 "seep.web.settings",
                 "seep.web.social",
@@ -72,6 +73,7 @@ WEB_LAYERS: list[tuple[str, frozenset[str]]] = [
                 "seep.web.store",
                 "seep.web.store_accounts",
                 "seep.web.store_leases",
+                "seep.web.store_ratings",
                 "seep.web.store_reads",
             }
         ),

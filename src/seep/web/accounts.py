@@ -26,8 +26,10 @@ from sqlalchemy.exc import OperationalError
 
 from .limits import RateLimiter
 from .names import check_name, skeleton
+from .ratings import FORMATS, Rating
 from .schema import StoreConflict, StoreUnavailable
-from .store_accounts import AccountRow, StoreAccounts
+from .store import Store
+from .store_accounts import AccountRow
 
 __all__ = [
     "MAX_PASSWORD",
@@ -133,7 +135,7 @@ class Accounts:
     (0: no limit)."""
 
     def __init__(
-        self, store: StoreAccounts, *, logins_per_minute: int = 10, signups_per_hour: int = 5
+        self, store: Store, *, logins_per_minute: int = 10, signups_per_hour: int = 5
     ) -> None:
         self.store = store
         self.tries = RateLimiter(logins_per_minute)  # per address
@@ -261,6 +263,12 @@ class Accounts:
         await self._check_password(client, skeleton(account.name), password)
         _stored(self.store.delete_account, account.id)
         return account.id
+
+    def ratings(self, account: int) -> dict[str, dict[str, Any]]:
+        """The account's rating in every format (``four``, ``two``), a new player's where it
+        has played no rated match (docs/web.md "Ratings")."""
+        held = _stored(self.store.ratings_of, account)
+        return {f: held.get(f, Rating()).to_dict(f) for f in FORMATS}
 
     def matches(self, account: int, offset: int, limit: int) -> list[Any]:
         """The account's stored games, newest first (:meth:`StoreAccounts.matches_of`)."""

@@ -74,6 +74,8 @@ async def on_kick(k: TableKeeper, table: Table, conn: Connection, msg: Any) -> N
 
 async def on_hint(k: TableKeeper, table: Table, conn: Connection, msg: Any) -> None:
     assert conn.seat is not None
+    if table.settings["rated"]:
+        raise TableError("not_allowed", "a rated match allows no hints")
     if table.to_move != conn.seat:
         raise TableError("not_your_turn", "a hint is for your own turn")
     version = table.version

@@ -217,7 +217,7 @@ class TableKeeper:
         table.leave_deal()
         if self.store is not None and table.status == "finished":
             try:
-                self.store.finish(table, table.record())
+                self.store.finish(table, table.record(), table.rated_match())
             except StoreUnavailable as exc:
                 # Every move is stored: the record is written when the database takes it.
                 log_store_problem(table.code, exc)
@@ -231,7 +231,7 @@ class TableKeeper:
         while True:
             await asyncio.sleep(wait)
             try:
-                self.store.finish(table, table.record())
+                self.store.finish(table, table.record(), table.rated_match())
             except StoreUnavailable as exc:
                 log_store_problem(table.code, exc)
                 wait = min(wait * 2, STORE_RETRY_MAX)

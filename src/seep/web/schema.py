@@ -24,6 +24,9 @@ __all__ = [
     "leases_t",
     "metadata",
     "moves_t",
+    "rated_matches_t",
+    "rating_changes_t",
+    "ratings_t",
     "seat_accounts_t",
     "sessions_t",
     "status_index",
@@ -128,6 +131,45 @@ seat_accounts_t = SqlTable(
     Column("code", String(8), ForeignKey("tables.code"), primary_key=True),
     Column("seat", Integer, primary_key=True),
     Column("account", Integer, ForeignKey("accounts.id"), nullable=False, index=True),
+)
+
+# Ratings (docs/web.md "Ratings", seep.web.ratings): an account's rating per format, each rated
+# match once (its code unique: a second end of the same match finds it and changes nothing), and
+# what it did to every seat's rating (a bot's seat: its fixed rating, before and after alike).
+ratings_t = SqlTable(
+    "ratings",
+    metadata,
+    Column("account", Integer, ForeignKey("accounts.id"), primary_key=True),
+    Column("format", String(8), primary_key=True),  # "four" or "two"
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("last", Float, nullable=False),  # when its latest rated match ended
+    # The leaderboard reads a format's ratings best first.
+    Index("ix_ratings_board", "format", "mu"),
+)
+rated_matches_t = SqlTable(
+    "rated_matches",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),  # the order they were rated
+    Column("code", String(8), ForeignKey("tables.code"), nullable=False, unique=True),
+    Column("format", String(8), nullable=False),
+    Column("winner", Integer),  # the winning team; NULL a drawn match
+    Column("ended", Float, nullable=False),
+)
+rating_changes_t = SqlTable(
+    "rating_changes",
+    metadata,
+    Column("match", Integer, ForeignKey("rated_matches.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("account", Integer, ForeignKey("accounts.id")),  # NULL: a bot, a deleted account
+    Column("result", String(4), nullable=False),  # "win", "loss" or "draw"
+    Column("mu_before", Float, nullable=False),
+    Column("sigma_before", Float, nullable=False),
+    Column("mu_after", Float, nullable=False),
+    Column("sigma_after", Float, nullable=False),
+    # A player's rated matches, newest first (his profile).
+    Index("ix_rating_changes_account", "account", "match"),
 )
 
 

@@ -40,6 +40,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DatabaseError, IntegrityError, OperationalError
 
 from . import migrations
+from .ratings import RatedMatch
 from .schema import (
     LIVE,
     Lease,
@@ -54,6 +55,7 @@ from .schema import (
 )
 from .store_accounts import StoreAccounts
 from .store_leases import StoreLeases
+from .store_ratings import StoreRatings
 from .store_reads import StoreReads
 
 __all__ = [
@@ -238,7 +240,7 @@ class _MoveWriter:
         self._conn = self._raw = None
 
 
-class Store(StoreReads, StoreLeases, StoreAccounts):
+class Store(StoreReads, StoreLeases, StoreAccounts, StoreRatings):
     """The server's database. Every write is its own transaction, committed on return.
 
     ``owner`` is this server instance's id when several instances share the database: writes to
@@ -430,9 +432,12 @@ class Store(StoreReads, StoreLeases, StoreAccounts):
         with self.engine.begin() as c:
             c.execute(delete(moves_t).where(moves_t.c.code == code, moves_t.c.seq >= first))
 
-    def finish(self, table: TableRow, record: dict[str, Any]) -> None:
-        """Mark a table finished, keeping its game record."""
-        self._end(table, "finished", record)
+    def finish(
+        self, table: TableRow, record: dict[str, Any], rated: RatedMatch | None = None
+    ) -> None:
+        """Mark a table finished, keeping its game record; a rated match's ratings change in
+        the same transaction, once (:meth:`StoreRatings._rate`)."""
+        self._end(table, "finished", record, rated)
 
     def close_table(self, table: TableRow, record: dict[str, Any] | None) -> None:
         """Mark a table closed (abandoned, or never started), keeping its finished deals as a
@@ -440,7 +445,13 @@ class Store(StoreReads, StoreLeases, StoreAccounts):
         self._end(table, "closed", record)
 
     @_write
-    def _end(self, table: TableRow, status: str, record: dict[str, Any] | None) -> None:
+    def _end(
+        self,
+        table: TableRow,
+        status: str,
+        record: dict[str, Any] | None,
+        rated: RatedMatch | None = None,
+    ) -> None:
         with self.engine.begin() as c:
             done = c.execute(
                 update(tables_t)
@@ -454,3 +465,5 @@ class Store(StoreReads, StoreLeases, StoreAccounts):
             )
             self._check_held(done.rowcount, table.code)
             self._seat_accounts(c, table)
+            if rated is not None:
+                self._rate(c, table.code, rated)

@@ -22,6 +22,7 @@ from .schema import (
     sessions_t,
     tables_t,
 )
+from .store_ratings import forget_ratings
 
 __all__ = ["FORMER_PLAYER", "AccountRow", "StoreAccounts"]
 
@@ -217,5 +218,6 @@ class StoreAccounts:
                     update(tables_t).where(tables_t.c.code == code).values(seats=json.dumps(seats))
                 )
             c.execute(delete(seat_accounts_t).where(seat_accounts_t.c.account == account))
+            forget_ratings(c, account)
             c.execute(delete(sessions_t).where(sessions_t.c.account == account))
             c.execute(delete(accounts_t).where(accounts_t.c.id == account))

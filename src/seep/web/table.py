@@ -24,6 +24,7 @@ from ..session import Session
 from ..view import View
 from . import social, wire
 from .messages import BadInput, CreateTable, parse_body
+from .ratings import RatedMatch, format_of
 
 __all__ = ["Seat", "Table", "TableError", "checked", "hash_token", "parse_settings", "settings_of"]
 
@@ -59,7 +60,8 @@ def parse_settings(body: Mapping[str, Any]) -> dict[str, Any]:
     raises :class:`TableError` ``bad_request`` naming the field.
 
     Keys: ``preset`` (a rules preset), ``bots`` (difficulty or bot name), ``deals`` or
-    ``baazis`` (how long the match runs; default one baazi), ``practice``, ``turn_seconds``.
+    ``baazis`` (how long the match runs; default one baazi), ``practice``, ``turn_seconds``,
+    ``public``, ``rated``.
     """
     return settings_of(checked(lambda d: parse_body(CreateTable, d), dict(body)))
 
@@ -74,6 +76,7 @@ def settings_of(req: CreateTable) -> dict[str, Any]:
         "practice": req.practice,
         "turn_seconds": req.turn_seconds,
         "public": req.public and not req.practice,
+        "rated": req.rated,
     }
 
 
@@ -99,6 +102,7 @@ class Table:
         self.settings = dict(settings)
         # Settings stored before presets were chosen per table lack one: the standard game.
         self.settings.setdefault("preset", "standard")
+        self.settings.setdefault("rated", False)  # nor were tables rated before accounts
         self.seed = seed
         self.players = PRESETS[self.settings["preset"]].players
         self.seats = [Seat() for _ in range(self.players)]
@@ -156,6 +160,13 @@ class Table:
             raise TableError("not_allowed", "the game has started: no seat to take")
         if self.settings["practice"] and any(s.kind == "human" for s in self.seats):
             raise TableError("not_allowed", "a practice table is one player against bots")
+        if self.settings["rated"]:
+            if account is None:
+                raise TableError(
+                    "not_signed_in", "a rated table is for signed-in players: sign in first"
+                )
+            if any(s.account == account for s in self.seats):
+                raise TableError("not_allowed", "your account already has a seat at this table")
         if seat is None:
             free = [i for i, s in enumerate(self.seats) if s.kind == "empty"]
             if not free:
@@ -379,6 +390,19 @@ class Table:
             # The seed fixes every shuffle: while the match runs it would show every hand.
             del record["seed"]
         return record
+
+    def rated_match(self) -> RatedMatch | None:
+        """The finished match as its ratings need it (``None``: not a rated table, or not
+        over): each seat's account (a bot's, or a deleted account's: ``None``) and the winning
+        team (:attr:`seep.session.Standing.leader`)."""
+        if not self.settings["rated"] or self.session is None or not self.session.match_over:
+            return None
+        return RatedMatch(
+            format_of(self.players),
+            tuple(s.account if s.kind == "human" else None for s in self.seats),
+            self.settings["bots"],
+            self.session.standing().leader,
+        )
 
     # --- restoring --------------------------------------------------------------------------
 

@@ -201,6 +201,8 @@ class TableManager(TableKeeper):
         signed-in creator's, whose name his seat takes."""
         req = checked(lambda d: parse_body(CreateTable, d), body)
         settings = settings_of(req)
+        if settings["rated"] and self.store is None:
+            raise TableError("not_allowed", "rated play needs the server's database")
         self._check_slow_tables(client, settings)
         if settings["public"]:
             self._check_public_tables(client)

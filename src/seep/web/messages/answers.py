@@ -30,6 +30,7 @@ __all__ = [
     "MyMatch",
     "MyMatches",
     "Pong",
+    "RatingShown",
     "Reason",
     "RematchReady",
     "ReportAnswer",
@@ -116,11 +117,25 @@ class Joined(_Sent):
     token: str
 
 
+class RatingShown(_Sent):
+    """A rating in one format: openskill's ``mu`` and ``sigma``, the number shown, the rated
+    matches behind it, and whether it is still provisional (shown as "1432?")."""
+
+    mu: float
+    sigma: float
+    rating: int
+    games: int
+    provisional: bool
+
+
 class Me(_Sent):
     """``GET /api/me``, and the answer to signing up or in: the signed-in account."""
 
     name: str
     created: Annotated[int, Field(description="when the account was made (Unix seconds)")]
+    ratings: dict[Literal["four", "two"], RatingShown] = Field(
+        description='the rating in each format (docs/web.md "Ratings")'
+    )
 
 
 class MyMatch(_Sent):
@@ -174,6 +189,9 @@ class Summary(_Sent):
     diff: int
     baazis: list[int]
     match_over: bool
+    match_winner: int | None = Field(
+        description="the team that won the match (docs/rules.md §6.3); null: a draw, or not over"
+    )
     ready: list[int]
 
 

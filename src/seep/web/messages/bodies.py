@@ -105,10 +105,25 @@ class CreateTable(_Body):
         bool, Field(description="listed in the lobby (GET /api/lobby) while seats are free")
     ] = False
 
+    rated: Annotated[
+        bool,
+        Field(
+            description='a rated match (docs/web.md "Ratings"): every player signed in, '
+            "no practice, undo, hints or coach; bots of a difficulty only"
+        ),
+    ] = False
+
     @model_validator(mode="after")
     def _one_length(self) -> CreateTable:
         if self.deals is not None and self.baazis is not None:
             raise ValueError("give 'deals' or 'baazis', not both")
+        if self.rated and self.practice:
+            raise ValueError("a rated table cannot be a practice table")
+        if self.rated and self.bots not in DIFFICULTIES:
+            raise ValueError(
+                f"a rated table's bots are a difficulty ({', '.join(DIFFICULTIES)}), whose "
+                f"ratings are fixed, not {self.bots!r}"
+            )
         return self
 
 

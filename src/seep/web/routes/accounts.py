@@ -29,8 +29,12 @@ MATCHES_PAGE = 50  # games a page of GET /api/me/matches
 MAX_DOWNLOAD = 100
 
 
-def _me(account: AccountRow) -> dict[str, Any]:
-    return {"name": account.name, "created": round(account.created)}
+def _me(accounts: Accounts, account: AccountRow) -> dict[str, Any]:
+    return {
+        "name": account.name,
+        "created": round(account.created),
+        "ratings": accounts.ratings(account.id),
+    }
 
 
 def _secure(request: Request, client_of: ClientResolver) -> bool:
@@ -102,7 +106,7 @@ def router(gate: Gate, accounts: Accounts) -> APIRouter:
     client_of = gate.client_of
 
     def signed_in(request: Request, made: SignedIn, status: int = 200) -> JSONResponse:
-        response = JSONResponse(_me(made.account), status_code=status)
+        response = JSONResponse(_me(accounts, made.account), status_code=status)
         response.set_cookie(
             COOKIE,
             made.token,
@@ -149,7 +153,7 @@ def router(gate: Gate, accounts: Accounts) -> APIRouter:
         account = accounts.account_of(request.cookies.get(COOKIE))
         if account is None:
             raise AccountError("not_signed_in", "you are not signed in (a guest)")
-        response = JSONResponse(_me(account))
+        response = JSONResponse(_me(accounts, account))
         response.headers["Cache-Control"] = "no-store"
         return response
 

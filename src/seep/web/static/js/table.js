@@ -792,12 +792,6 @@ export class TableView {
 
   /** The match's winner: more baazis; at equal baazis, the lead in the unfinished baazi
    * (R44-R47 count baazis; the running difference decides who was ahead when it stopped). */
-  matchWinner(baazis, diff) {
-    if (baazis[0] !== baazis[1]) return baazis[0] > baazis[1] ? 0 : 1;
-    if (diff) return diff > 0 ? 0 : 1;
-    return null;
-  }
-
   renderOverlay() {
     const el = this.root.querySelector("#overlay");
     const st = this.state;
@@ -832,7 +826,8 @@ export class TableView {
       const tm = Number(baaziWinner);
       banner += `<div class="banner team${tm}" id="baazi-banner">${t("{team} {win} the baazi!", { team: this.teamName(tm), win: this.teamVerb(tm, "win") })}</div>`;
     }
-    const winner = over ? this.matchWinner(baazis, diff) : null;
+    // The server names the winner (seep.session.Standing.leader): no rule is written here.
+    const winner = over ? sum.match_winner ?? null : null;
     if (over) {
       // The match's end names its winner, and why: baazis won, or the lead in the last one.
       const why = baazis[0] !== baazis[1]

@@ -1,0 +1,170 @@
+"""The ratings of a :class:`~seep.web.store.Store` (docs/web.md "Ratings"): a rated match's
+update is written inside the transaction that ends the match (:meth:`StoreRatings._rate`), so a
+match is rated exactly once, or not at all if that transaction never commits."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy.engine import Connection, Engine
+
+from .ratings import RatedMatch, Rating, bot_rating, rate
+from .schema import accounts_t, rated_matches_t, rating_changes_t, ratings_t, tables_t
+
+__all__ = ["StoreRatings", "forget_ratings"]
+
+
+class StoreRatings:
+    """The store's ratings; ``engine`` is the store's."""
+
+    engine: Engine
+
+    @staticmethod
+    def _rate(c: Connection, code: str, match: RatedMatch) -> bool:
+        """Rate a finished match inside the caller's transaction (the one that ends it); False
+        when it was rated already (the end written twice: a retry, another instance)."""
+        done = c.execute(select(rated_matches_t.c.id).where(rated_matches_t.c.code == code)).first()
+        if done is not None:
+            return False
+        accounts = [a for a in match.accounts if a is not None]
+        rows = c.execute(
+            select(ratings_t).where(
+                ratings_t.c.format == match.format, ratings_t.c.account.in_(accounts)
+            )
+        ).all()
+        before = {r.account: Rating(r.mu, r.sigma, r.games) for r in rows}
+        after = rate(match, before)
+        now = time.time()
+        made = c.execute(
+            insert(rated_matches_t).values(
+                code=code, format=match.format, winner=match.winner, ended=now
+            )
+        )
+        key = made.inserted_primary_key
+        assert key is not None
+        match_id = int(key[0])
+        changes = []
+        for seat, account in enumerate(match.accounts):
+            if account is None:
+                old = new = bot_rating(match.bots, match.format)
+            else:
+                old, new = before.get(account, Rating()), after[account]
+            changes.append(
+                {
+                    "match": match_id,
+                    "seat": seat,
+                    "account": account,
+                    "result": match.result(seat),
+                    "mu_before": old.mu,
+                    "sigma_before": old.sigma,
+                    "mu_after": new.mu,
+                    "sigma_after": new.sigma,
+                }
+            )
+        c.execute(insert(rating_changes_t), changes)
+        for account, new in after.items():
+            values = {"mu": new.mu, "sigma": new.sigma, "games": new.games, "last": now}
+            if account in before:
+                c.execute(
+                    update(ratings_t)
+                    .where(ratings_t.c.account == account, ratings_t.c.format == match.format)
+                    .values(**values)
+                )
+            else:
+                c.execute(insert(ratings_t).values(account=account, format=match.format, **values))
+        return True
+
+    def ratings_of(self, account: int) -> dict[str, Rating]:
+        """An account's ratings by format (a format it never played rated is missing)."""
+        with self.engine.connect() as c:
+            rows = c.execute(select(ratings_t).where(ratings_t.c.account == account)).all()
+        return {r.format: Rating(r.mu, r.sigma, r.games) for r in rows}
+
+    def rating_changes_of(self, account: int, offset: int, limit: int) -> Sequence[Any]:
+        """The account's rated matches, newest first: rows of ``code``, ``format``, ``seat``,
+        ``result``, ``mu_before``, ``sigma_before``, ``mu_after``, ``sigma_after``,
+        ``ended``."""
+        query = (
+            select(
+                rated_matches_t.c.code,
+                rated_matches_t.c.format,
+                rating_changes_t.c.seat,
+                rating_changes_t.c.result,
+                rating_changes_t.c.mu_before,
+                rating_changes_t.c.sigma_before,
+                rating_changes_t.c.mu_after,
+                rating_changes_t.c.sigma_after,
+                rated_matches_t.c.ended,
+            )
+            .join(rated_matches_t, rated_matches_t.c.id == rating_changes_t.c.match)
+            .where(rating_changes_t.c.account == account)
+            .order_by(rating_changes_t.c.match.desc())
+            .offset(offset)
+            .limit(limit)
+        )
+        with self.engine.connect() as c:
+            return c.execute(query).all()
+
+    def rated_matches(self) -> Sequence[Any]:
+        """Every rated match in the order it was rated, with its seats' changes: rows of
+        ``id``, ``code``, ``format``, ``winner``, ``seat``, ``account``, ``mu_before``,
+        ``sigma_before``, ``mu_after``, ``sigma_after``, and the table's ``settings`` and
+        ``record`` (for checking the ratings against the stored results)."""
+        query = (
+            select(
+                rated_matches_t.c.id,
+                rated_matches_t.c.code,
+                rated_matches_t.c.format,
+                rated_matches_t.c.winner,
+                rating_changes_t.c.seat,
+                rating_changes_t.c.account,
+                rating_changes_t.c.mu_before,
+                rating_changes_t.c.sigma_before,
+                rating_changes_t.c.mu_after,
+                rating_changes_t.c.sigma_after,
+                tables_t.c.settings,
+                tables_t.c.record,
+            )
+            .join(rating_changes_t, rating_changes_t.c.match == rated_matches_t.c.id)
+            .join(tables_t, tables_t.c.code == rated_matches_t.c.code)
+            .order_by(rated_matches_t.c.id, rating_changes_t.c.seat)
+        )
+        with self.engine.connect() as c:
+            return c.execute(query).all()
+
+    def leaderboard(
+        self, format: str, min_games: int, since: float, max_sigma: float, offset: int, limit: int
+    ) -> tuple[int, Sequence[Any]]:
+        """A format's settled ratings (at least ``min_games`` rated matches, the latest since
+        ``since``, sigma at most ``max_sigma``), best first: how many there are, and the page's
+        rows of ``name``, ``mu``, ``sigma``, ``games``."""
+        where = (
+            ratings_t.c.format == format,
+            ratings_t.c.games >= min_games,
+            ratings_t.c.last >= since,
+            ratings_t.c.sigma <= max_sigma,
+        )
+        query = (
+            select(accounts_t.c.name, ratings_t.c.mu, ratings_t.c.sigma, ratings_t.c.games)
+            .join(accounts_t, accounts_t.c.id == ratings_t.c.account)
+            .where(*where)
+            .order_by(ratings_t.c.mu.desc(), accounts_t.c.id)
+            .offset(offset)
+            .limit(limit)
+        )
+        with self.engine.connect() as c:
+            total = c.execute(select(func.count()).select_from(ratings_t).where(*where))
+            count = int(total.scalar_one())
+            return count, c.execute(query).all()
+
+
+def forget_ratings(c: Connection, account: int) -> None:
+    """A deleted account's ratings go; its rated matches stay for the other players, its
+    seats a former player's (inside the deletion's transaction)."""
+    c.execute(delete(ratings_t).where(ratings_t.c.account == account))
+    c.execute(
+        update(rating_changes_t).where(rating_changes_t.c.account == account).values(account=None)
+    )

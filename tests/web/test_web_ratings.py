@@ -1,0 +1,312 @@
+"""Team ratings (docs/web.md "Ratings", seep.web.ratings): openskill's Plackett-Luce over the
+partnerships, bots at fixed ratings from the arena's ladder, a rated table's rules, and the
+update written once, in the transaction that ends the match, equal to a recomputation from the
+stored results."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("openskill")
+
+from fastapi.testclient import TestClient
+from openskill.models import PlackettLuce
+
+from seep.session import Session
+from seep.web.ratings import (
+    BOT_ELO,
+    MODEL,
+    PROVISIONAL_SIGMA,
+    RatedMatch,
+    Rating,
+    bot_rating,
+    elo_gap,
+    rate,
+    shown,
+)
+from seepkit.web import Player, my_turn, web_client
+
+PASSWORD = "a password long enough"
+
+
+# --- the model ---------------------------------------------------------------------------------
+
+
+def test_the_bots_ratings_are_the_arena_ladders() -> None:
+    """docs/strength.md: easy and medium from the round robin's Elo, hard and expert chained
+    from the duplicate pairs they won (the counts in its tables)."""
+    assert (BOT_ELO["easy"], BOT_ELO["medium"]) == (1624, 2018)
+    expert1 = 2018 + elo_gap(110, 39, 1)
+    assert BOT_ELO["hard"] == round(expert1 + elo_gap(182, 113, 5))
+    assert BOT_ELO["expert"] == round(expert1 + elo_gap(101, 47, 2))
+    for fmt in ("four", "two"):
+        for bots, elo in BOT_ELO.items():
+            assert bot_rating(bots, fmt).shown(fmt) == elo
+        assert shown(MODEL.mu, fmt) == 1500  # a new player
+
+
+@pytest.mark.parametrize("fmt", ["four", "two"])
+def test_a_rating_gap_predicts_as_elo_does(fmt: str) -> None:
+    """openskill's prediction between two bot teams is Elo's expectation of their gap (the
+    shown scale's promise): exactly at 200 points, within a few percent elsewhere."""
+    size = 2 if fmt == "four" else 1
+    for a, b in [("medium", "easy"), ("hard", "medium"), ("expert", "hard"), ("expert", "easy")]:
+        ra, rb = bot_rating(a, fmt), bot_rating(b, fmt)
+        teams = [[MODEL.rating(mu=r.mu, sigma=0.001) for _ in range(size)] for r in (ra, rb)]
+        p = MODEL.predict_win(teams)[0]
+        elo = 1 / (1 + 10 ** (-(BOT_ELO[a] - BOT_ELO[b]) / 400))
+        assert abs(p - elo) < 0.03, (a, b, p, elo)
+
+
+def test_a_rating_settles_after_about_fifteen_matches() -> None:
+    """PROVISIONAL_SIGMA: the matches a new player needs (against new players, winning and
+    losing at random) before his rating is no longer provisional (docs/web.md's figures)."""
+    needed = {}
+    for fmt, players in (("four", 4), ("two", 2)):
+        rng = random.Random(5)
+        counts = []
+        for _ in range(20):
+            me, games = Rating(), 0
+            while me.provisional:
+                accounts = (1, *range(2, players + 1))
+                match = RatedMatch(fmt, accounts, "easy", rng.choice((0, 1)))
+                me = rate(match, {1: me})[1]
+                games += 1
+            counts.append(games)
+        needed[fmt] = sorted(counts)[len(counts) // 2]
+    assert 14 <= needed["four"] <= 19, needed
+    assert 8 <= needed["two"] <= 12, needed
+    assert Rating(sigma=PROVISIONAL_SIGMA).provisional is False
+
+
+def test_rate_is_openskills_plackett_luce_with_bots_fixed() -> None:
+    me, partner = Rating(27.0, 5.0, 9), Rating(23.0, 7.0, 2)
+    match = RatedMatch("four", (1, None, 2, None), "medium", 0)
+    after = rate(match, {1: me, 2: partner})
+    assert set(after) == {1, 2}  # the bots' ratings never change
+    bot = bot_rating("medium", "four")
+    model = PlackettLuce()
+    expected = model.rate(
+        [
+            [model.rating(mu=27.0, sigma=5.0), model.rating(mu=23.0, sigma=7.0)],
+            [model.rating(mu=bot.mu, sigma=bot.sigma) for _ in range(2)],
+        ],
+        ranks=[0, 1],
+    )
+    assert (after[1].mu, after[1].sigma) == (expected[0][0].mu, expected[0][0].sigma)
+    assert (after[2].mu, after[2].sigma) == (expected[0][1].mu, expected[0][1].sigma)
+    assert (after[1].games, after[2].games) == (10, 3)
+    assert after[1].mu > me.mu and after[2].mu > partner.mu  # they won
+    lost = rate(RatedMatch("two", (1, 3), "easy", 1), {})
+    assert lost[1].mu < MODEL.mu < lost[3].mu
+    drawn = rate(RatedMatch("two", (1, 3), "easy", None), {})
+    assert drawn[1].mu == pytest.approx(MODEL.mu) and drawn[1].sigma < MODEL.sigma
+
+
+# --- rated tables --------------------------------------------------------------------------------
+
+
+def _account(app: Any, name: str) -> TestClient:
+    """A browser of its own (its own cookies) signed up as ``name``."""
+    browser = TestClient(app)
+    r = browser.post("/api/accounts", json={"name": name, "password": PASSWORD})
+    assert r.status_code == 201, r.text
+    return browser
+
+
+def _play_out(players: list[Player], table: Any, rng: random.Random) -> dict[str, Any]:
+    """Every human seat plays random legal moves in turn and says 'next' after each deal,
+    until the match is over; the last state. The table (its humans' moves change it only when
+    they are sent) says whose turn it is once the mover's answer has come; a bot's
+    turn is waited out."""
+
+    def state(m: dict[str, Any]) -> bool:
+        return m["type"] == "state"
+
+    by_seat = {p.until(lambda m: state(m) and m["seat"] is not None)["seat"]: p for p in players}
+    while table.status != "finished":
+        if table.deal_over():
+            now = table.version
+            for seat, p in by_seat.items():
+                if seat not in table.ready:
+                    p.send({"type": "next"})
+            last = players[0].until(
+                lambda m: (
+                    state(m)
+                    and m["version"] > now  # noqa: B023
+                    and (m["summary"] is None or m["table"]["status"] == "finished")
+                )
+            )
+            continue
+        if table.to_move not in by_seat:  # a bot's turn: its move comes by itself
+            deadline = time.monotonic() + 30.0
+            while table.to_move not in by_seat and not table.deal_over():
+                assert time.monotonic() < deadline, "the bot did not move"
+                time.sleep(0.005)
+            continue
+        p = by_seat[table.to_move]
+
+        # Not ``now``: a player's coming and going counts as a change too (no new turn).
+        def mine(m: dict[str, Any]) -> bool:
+            return my_turn(m) and m["version"] >= table.game_version
+
+        # The state may be in already: the bidder plays the first card too (R13).
+        turn = p.state if p.state is not None and mine(p.state) else p.until(mine)
+        move = {"type": "move", "move": rng.choice(turn["legal"]), "version": turn["version"]}
+        while True:
+            p.send(move)
+            got = p.until(
+                lambda m: m["type"] == "error" or (state(m) and m["version"] > turn["version"])  # noqa: B023
+            )
+            if got["type"] == "state":
+                break
+            # One player against a quick bot sends faster than a socket's 20 messages a second.
+            assert got["code"] == "rate_limited", got
+            time.sleep(1.0)
+    return last
+
+
+def _rated_match(
+    client: TestClient, manager: Any, checker: Any, browsers: list[TestClient], **settings: Any
+) -> tuple[Any, dict[str, Any]]:
+    """A rated table made by the first browser, joined by the others in turn, started and
+    played out; the table and its last state."""
+    made = browsers[0].post("/api/tables", json={"rated": True, "deals": 1, **settings})
+    assert made.status_code == 201, made.text
+    code = made.json()["code"]
+    tokens = [made.json()["token"]]
+    for b in browsers[1:]:
+        joined = b.post(f"/api/tables/{code}/join", json={})
+        assert joined.status_code == 200, joined.text
+        tokens.append(joined.json()["token"])
+    players = [Player(client, checker, code, t) for t in tokens]
+    players[0].send({"type": "start"})
+    table = manager.get(code)  # held until it is over and left
+    last = _play_out(players, table, random.Random(code))
+    for p in players:
+        p.close()
+    return table, last
+
+
+def _me(browser: TestClient) -> dict[str, Any]:
+    r = browser.get("/api/me")
+    assert r.status_code == 200, r.text
+    me: dict[str, Any] = r.json()
+    return me
+
+
+def _recompute(rows: list[Any]) -> dict[tuple[int, str], tuple[float, float, int]]:
+    """Every rating again from the stored results alone: each rated match in the order it was
+    rated, its winner read from its stored record by the engine, openskill's Plackett-Luce with
+    its defaults, the bots at their fixed ratings."""
+    model = PlackettLuce()
+    ratings: dict[tuple[int, str], tuple[float, float, int]] = {}
+    matches: dict[int, list[Any]] = {}
+    for row in rows:
+        matches.setdefault(row.id, []).append(row)
+    for seats in matches.values():
+        first = seats[0]
+        fmt, settings = first.format, json.loads(first.settings)
+        winner = Session.from_record(json.loads(first.record)).standing().leader
+        assert winner == first.winner
+        teams: list[list[Any]] = [[], []]
+        keys: list[list[tuple[int, str] | None]] = [[], []]
+        for row in seats:
+            if row.account is None:
+                bot = bot_rating(settings["bots"], fmt)
+                mu, sigma = bot.mu, bot.sigma
+            else:
+                mu, sigma, _ = ratings.get((row.account, fmt), (MODEL.mu, MODEL.sigma, 0))
+            assert (row.mu_before, row.sigma_before) == pytest.approx((mu, sigma))
+            teams[row.seat % 2].append(model.rating(mu=mu, sigma=sigma))
+            keys[row.seat % 2].append(None if row.account is None else (row.account, fmt))
+        ranks = [0.0, 0.0] if winner is None else [float(t != winner) for t in (0, 1)]
+        for team, key_team in zip(model.rate(teams, ranks=ranks), keys, strict=True):
+            for r, key in zip(team, key_team, strict=True):
+                if key is not None:
+                    games = ratings.get(key, (0.0, 0.0, 0))[2]
+                    ratings[key] = (r.mu, r.sigma, games + 1)
+    return ratings
+
+
+def test_a_rated_match_of_four_accounts_changes_their_ratings_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Four browsers on one test address: the address's message budget would drop their moves.
+    monkeypatch.setenv("SEEP_MESSAGE_BUDGET", "0")
+    with web_client(tmp_path) as (client, manager, checker):
+        app = client.app
+        browsers = [_account(app, n) for n in ("Asha", "Bala", "Chitra", "Dev")]
+        table, last = _rated_match(client, manager, checker, browsers)
+        assert last["table"]["settings"]["rated"] is True
+        winner = last["summary"]["match_winner"]
+        mes = [_me(b) for b in browsers]
+        for seat, me in enumerate(mes):
+            four = me["ratings"]["four"]
+            assert four["games"] == 1 and four["provisional"] is True
+            if winner is None:
+                assert four["mu"] == pytest.approx(MODEL.mu)
+            elif seat % 2 == winner:
+                assert four["mu"] > MODEL.mu and four["rating"] > 1500
+            else:
+                assert four["mu"] < MODEL.mu and four["rating"] < 1500
+            assert me["ratings"]["two"] == Rating().to_dict("two")  # not played
+        # The end written again (a retry, another instance reloading it) rates nothing.
+        assert table.rated_match() is not None
+        manager.store.finish(table, table.record(), table.rated_match())
+        assert [_me(b)["ratings"] for b in browsers] == [m["ratings"] for m in mes]
+        assert len({r.id for r in manager.store.rated_matches()}) == 1
+
+        # A second match: a two-player one against an easy bot; then everything recomputed.
+        _rated_match(client, manager, checker, [browsers[0]], preset="two_player", bots="easy")
+        rows = list(manager.store.rated_matches())
+        assert len({r.id for r in rows}) == 2
+        again = _recompute(rows)
+        for account, fmt in again:
+            stored = manager.store.ratings_of(account)[fmt]
+            assert (stored.mu, stored.sigma, stored.games) == pytest.approx(again[account, fmt])
+        assert _me(browsers[0])["ratings"]["two"]["games"] == 1
+
+
+def test_a_rated_table_keeps_its_rules(tmp_path: Path) -> None:
+    with web_client(tmp_path) as (client, manager, checker):
+        guest = client.post("/api/tables", json={"rated": True})
+        assert guest.status_code == 401 and guest.json()["error"]["code"] == "not_signed_in"
+        asha = _account(client.app, "Asha")
+        for bad, word in [
+            ({"rated": True, "practice": True}, "practice"),
+            ({"rated": True, "bots": "random"}, "difficulty"),
+        ]:
+            r = asha.post("/api/tables", json=bad)
+            assert r.status_code == 400 and word in r.json()["error"]["message"], r.text
+        made = asha.post("/api/tables", json={"rated": True, "bots": "easy"}).json()
+        code = made["code"]
+        # A guest cannot sit at it; nor can the same account twice.
+        r = client.post(f"/api/tables/{code}/join", json={"name": "Guest"})
+        assert r.status_code == 401 and r.json()["error"]["code"] == "not_signed_in", r.text
+        r = asha.post(f"/api/tables/{code}/join", json={})
+        assert r.status_code == 409 and "already has a seat" in r.json()["error"]["message"], r.text
+        # No hints, no undo, no coach.
+        p = Player(client, checker, code, made["token"])
+        p.send({"type": "start"})
+        turn = p.until(my_turn)
+        refusals: list[tuple[dict[str, Any], Callable[[str], bool]]] = [
+            ({"type": "hint"}, lambda m: "no hints" in m),
+            ({"type": "undo"}, lambda m: "practice" in m),
+            ({"type": "coach"}, lambda m: "practice" in m),
+        ]
+        for msg, says in refusals:
+            p.send(msg)
+            err = p.error()
+            assert err["code"] == "not_allowed" and says(err["message"]), err
+        assert manager.get(code).to_move == turn["seat"]
+        p.close()
+        # Unrated tables are as before: a guest may play them.
+        assert client.post("/api/tables", json={"name": "Guest"}).status_code == 201
