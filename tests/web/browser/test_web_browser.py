@@ -158,7 +158,9 @@ def test_two_friends_at_one_table(server: str, browser: Any) -> None:
         b.select_option("#join-seat", "2")
         b.click("#join-btn")
         b.wait_for_selector(".seat-list")
-        a.wait_for_function("() => document.querySelector('.seat-list').innerText.includes('Ravi')")
+        a.wait_for_function(
+            "() => (document.querySelector('.seat-list')?.innerText ?? '').includes('Ravi')"
+        )
         assert b.locator("#start-btn").count() == 0  # only the host starts
         a.click("#start-btn")
         for pg in (a, b):
@@ -227,7 +229,7 @@ def test_the_host_takes_a_stranger_off_the_table(server: str, browser: Any) -> N
         b.wait_for_selector(".toast:has-text('took you off')")
         b.wait_for_selector(".spectator")  # he watches now; his token is gone
         a.wait_for_function(
-            "() => !document.querySelector('.seat-list').innerText.includes('Stranger')"
+            "() => !(document.querySelector('.seat-list')?.innerText ?? '').includes('Stranger')"
         )
         assert b.evaluate(f"() => localStorage.getItem('seep:token:{code}')") is None
     finally:

@@ -41,7 +41,7 @@ def test_a_name_with_markup_stays_text(server: str, browser: Any) -> None:
         assert joined.status_code == 200, joined.text
         host.goto(f"{server}/t/{code}")
         host.wait_for_function(
-            "(n) => document.querySelector('.seat-list').innerText.includes(n)", arg=MARKUP
+            "(n) => (document.querySelector('.seat-list')?.innerText ?? '').includes(n)", arg=MARKUP
         )
         _no_injected_link(host)
         # The opponent connects (a socket with his token), so the table may start.
