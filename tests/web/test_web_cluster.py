@@ -33,6 +33,7 @@ ws_client = pytest.importorskip("websockets.asyncio.client")
 ws_exceptions = pytest.importorskip("websockets.exceptions")
 
 from seep.session import replay_record  # noqa: E402
+from seep.web.schema import rating_changes_t  # noqa: E402
 from seep.web.store import Store, StoreConflict, leases_t, moves_t, tables_t  # noqa: E402
 from seep.web.tables import Table, parse_settings  # noqa: E402
 
@@ -195,6 +196,48 @@ def test_racing_instances_one_wins(db_url: str) -> None:
             s.close()
 
 
+def test_matches_of_one_player_ending_at_once_on_several_instances_all_count(
+    postgres: Any,
+) -> None:
+    """Six instances end six rated matches of one player at the same moment: each transaction
+    reads his rating and writes it back, so without a lock the later writes would undo the
+    earlier. Every match counts, each starting from the rating the one before left, in the
+    order of the match ids (the order a recomputation reads them in)."""
+    pytest.importorskip("openskill")
+    from seep.web.ratings import RatedMatch, Rating
+
+    n = 6
+    url = _database(postgres, f"rating_race_{os.getpid()}")
+    stores = [Store(url, owner=f"i{i}") for i in range(n)]
+    try:
+        account = stores[0].create_account("Rani", "rani", "not a real hash").id
+        for i in range(n):
+            stores[0].create_table(_table(f"RATE{i}"))
+
+        def end(i: int) -> None:
+            match = RatedMatch("two", (account, None), "easy", i % 2)
+            with stores[i].engine.begin() as c:
+                assert stores[i]._rate(c, f"RATE{i}", match)
+
+        assert _race(n, end) == [None] * n
+        final = stores[0].ratings_of(account)["two"]
+        assert final.games == n
+        with stores[0].engine.connect() as c:
+            rows = c.execute(
+                sqlalchemy.select(rating_changes_t)
+                .where(rating_changes_t.c.account == account)
+                .order_by(rating_changes_t.c.match)
+            ).all()
+        chain = [(Rating().mu, Rating().sigma)]
+        for r in rows:
+            assert (r.mu_before, r.sigma_before) == chain[-1]
+            chain.append((r.mu_after, r.sigma_after))
+        assert chain[-1] == (final.mu, final.sigma) and len(rows) == n
+    finally:
+        for s in stores:
+            s.close()
+
+
 def test_an_instance_that_lost_a_table_drops_it_and_its_players_reconnect(
     tmp_path: Path,
 ) -> None:
@@ -326,6 +369,7 @@ class Client:
         self.errors: list[dict[str, Any]] = []
         self.lost_at: float | None = None  # when a socket closed under the player
         self.gap = 0.0  # the longest time from a lost socket to a state again
+        self.hold: asyncio.Event | None = None  # given: the deal's end waits for it to be set
 
     async def run(self, deadline: float) -> None:
         while not self.finished:
@@ -375,6 +419,8 @@ class Client:
             version = msg["version"]
             if msg["summary"] is not None:
                 self.final = history
+                if self.hold is not None:
+                    await self.hold.wait()
                 if version not in asked:
                     asked.add(version)
                     await ws.send(json.dumps({"type": "next"}))
@@ -531,5 +577,108 @@ def test_three_instances_survive_one_killed_mid_deal(postgres: Any, tmp_path: Pa
 
             asyncio.run(handover())
     finally:
+        db.dispose()
+        cluster.stop()
+
+
+RATED_TABLES = 8
+
+
+def test_a_match_is_rated_once_when_its_instance_dies_as_it_ends(
+    postgres: Any, tmp_path: Path
+) -> None:
+    """Issue 25: a rated match's ratings change in the transaction that ends it, exactly once,
+    also when the instance holding it is killed at that moment. One account plays eight rated
+    tables (easy bots) on two instances; each table's player waits at the end of its deal, then
+    says 'next' on the tables of the instance to be killed, half of them a moment before the
+    SIGKILL (their end may commit), half with it (their end is lost with the instance). Each
+    player reconnects to the survivor and says 'next' again where the match is not over. Every
+    table is rated once, and the account's rating is the one recomputed from the stored results."""
+    from seep.web.store import Store
+    from seepkit.ratings import recompute
+
+    _need(["haproxy"])
+    cluster = cluster_mod.start_cluster(
+        2,
+        tmp_path,
+        database_url=_database(postgres, "rated"),
+        bot_delay=0.02,
+        lease_seconds=LEASE_SECONDS,
+        env={
+            "SEEP_MAX_TABLES_PER_MINUTE": "0",
+            "SEEP_MAX_OPEN_TABLES_PER_CLIENT": "0",
+            "SEEP_MAX_SOCKETS_PER_CLIENT": "0",
+            "SEEP_MESSAGE_BUDGET": "0",
+            "SEEP_GRACE_SECONDS": "60",
+        },
+    )
+    db = sqlalchemy.create_engine(cluster.database_url)
+    store = Store(cluster.database_url)
+    try:
+        with httpx.Client(base_url=cluster.url, timeout=20) as http:
+            who = {"name": "Rani", "password": "a long password"}
+            signed = http.post("/api/accounts", json=who)
+            assert signed.status_code == 201, signed.text
+            made = [
+                http.post("/api/tables", json={"rated": True, "bots": "easy", "deals": 1})
+                for _ in range(RATED_TABLES)
+            ]
+        for r in made:
+            assert r.status_code == 201, r.text
+        base = cluster.url.replace("http://", "ws://")
+        clients = [Client(base, r.json()["code"], r.json()["token"], i) for i, r in enumerate(made)]
+
+        async def main() -> tuple[str, list[str], list[str]]:
+            holds = {c.code: asyncio.Event() for c in clients}
+            for c in clients:
+                c.hold = holds[c.code]
+            deadline = time.monotonic() + 120
+            tasks = [asyncio.create_task(c.run(deadline)) for c in clients]
+            while not all(c.final is not None for c in clients):  # every deal over, held
+                if time.monotonic() > deadline:
+                    raise AssertionError("the deals did not end")
+                await asyncio.sleep(0.05)
+            owners = _owners(db)
+            victim = max(cluster.instances, key=lambda i: list(owners.values()).count(i.id))
+            doomed = [c for c in clients if owners[c.code] == victim.id]
+            early, late = doomed[: len(doomed) // 2], doomed[len(doomed) // 2 :]
+            for c in early:
+                holds[c.code].set()
+            await asyncio.sleep(0.05)
+            for c in late:
+                holds[c.code].set()
+            await asyncio.sleep(0)  # their 'next' is on its way
+            victim.kill()
+            for event in holds.values():
+                event.set()
+            await asyncio.gather(*tasks)
+            return victim.id, [c.code for c in early], [c.code for c in late]
+
+        victim, early, late = asyncio.run(main())
+        assert late, "no table of the killed instance was ending"
+        with db.connect() as c:
+            rows = {r.code: r for r in c.execute(sqlalchemy.select(tables_t)).all()}
+        rated = list(store.rated_matches())
+        by_code: dict[str, set[int]] = {}
+        for row in rated:
+            by_code.setdefault(row.code, set()).add(row.id)
+        print(
+            f"killed {victim} as {len(early) + len(late)} rated matches ended "
+            f"({len(early)} a moment before); rated once each: "
+            f"{sorted(len(v) for v in by_code.values())}"
+        )
+        for client in clients:
+            assert client.errors == [], client.errors
+            assert rows[client.code].status == "finished"
+            assert len(by_code.get(client.code, ())) == 1, client.code  # rated, and once
+        assert len(by_code) == RATED_TABLES
+        again = recompute(rated)
+        [(key, expected)] = again.items()  # one account, one format
+        assert key[1] == "four"
+        stored = store.ratings_of(key[0])["four"]
+        assert stored.games == RATED_TABLES
+        assert abs(stored.mu - expected[0]) < 1e-9 and abs(stored.sigma - expected[1]) < 1e-9
+    finally:
+        store.close()
         db.dispose()
         cluster.stop()

@@ -5,7 +5,6 @@ stored results."""
 
 from __future__ import annotations
 
-import json
 import random
 import time
 from collections.abc import Callable
@@ -19,7 +18,6 @@ pytest.importorskip("openskill")
 from fastapi.testclient import TestClient
 from openskill.models import PlackettLuce
 
-from seep.session import Session
 from seep.web.ratings import (
     BOT_ELO,
     MODEL,
@@ -31,6 +29,7 @@ from seep.web.ratings import (
     rate,
     shown,
 )
+from seepkit.ratings import recompute
 from seepkit.web import Player, my_turn, web_client
 
 PASSWORD = "a password long enough"
@@ -202,40 +201,6 @@ def _me(browser: TestClient) -> dict[str, Any]:
     return me
 
 
-def _recompute(rows: list[Any]) -> dict[tuple[int, str], tuple[float, float, int]]:
-    """Every rating again from the stored results alone: each rated match in the order it was
-    rated, its winner read from its stored record by the engine, openskill's Plackett-Luce with
-    its defaults, the bots at their fixed ratings."""
-    model = PlackettLuce()
-    ratings: dict[tuple[int, str], tuple[float, float, int]] = {}
-    matches: dict[int, list[Any]] = {}
-    for row in rows:
-        matches.setdefault(row.id, []).append(row)
-    for seats in matches.values():
-        first = seats[0]
-        fmt, settings = first.format, json.loads(first.settings)
-        winner = Session.from_record(json.loads(first.record)).standing().leader
-        assert winner == first.winner
-        teams: list[list[Any]] = [[], []]
-        keys: list[list[tuple[int, str] | None]] = [[], []]
-        for row in seats:
-            if row.account is None:
-                bot = bot_rating(settings["bots"], fmt)
-                mu, sigma = bot.mu, bot.sigma
-            else:
-                mu, sigma, _ = ratings.get((row.account, fmt), (MODEL.mu, MODEL.sigma, 0))
-            assert (row.mu_before, row.sigma_before) == pytest.approx((mu, sigma))
-            teams[row.seat % 2].append(model.rating(mu=mu, sigma=sigma))
-            keys[row.seat % 2].append(None if row.account is None else (row.account, fmt))
-        ranks = [0.0, 0.0] if winner is None else [float(t != winner) for t in (0, 1)]
-        for team, key_team in zip(model.rate(teams, ranks=ranks), keys, strict=True):
-            for r, key in zip(team, key_team, strict=True):
-                if key is not None:
-                    games = ratings.get(key, (0.0, 0.0, 0))[2]
-                    ratings[key] = (r.mu, r.sigma, games + 1)
-    return ratings
-
-
 def test_a_rated_match_of_four_accounts_changes_their_ratings_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -268,7 +233,7 @@ def test_a_rated_match_of_four_accounts_changes_their_ratings_once(
         _rated_match(client, manager, checker, [browsers[0]], preset="two_player", bots="easy")
         rows = list(manager.store.rated_matches())
         assert len({r.id for r in rows}) == 2
-        again = _recompute(rows)
+        again = recompute(rows)
         for account, fmt in again:
             stored = manager.store.ratings_of(account)[fmt]
             assert (stored.mu, stored.sigma, stored.games) == pytest.approx(again[account, fmt])
@@ -310,3 +275,31 @@ def test_a_rated_table_keeps_its_rules(tmp_path: Path) -> None:
         p.close()
         # Unrated tables are as before: a guest may play them.
         assert client.post("/api/tables", json={"name": "Guest"}).status_code == 201
+
+
+def test_rated_quick_match_seats_signed_in_players_together(tmp_path: Path) -> None:
+    """``"rated": true`` on quick match: the accounts asking for the same rated settings sit at
+    one table, a guest is turned away, and an unrated request never lands at a rated table."""
+    with web_client(tmp_path) as (client, manager, checker):
+        ask = {"rated": True, "preset": "two_player", "bots": "easy"}
+        guest = client.post("/api/quick", json=ask)
+        assert guest.status_code == 401 and guest.json()["error"]["code"] == "not_signed_in"
+        asha, bala = _account(client.app, "Asha"), _account(client.app, "Bala")
+        first = asha.post("/api/quick", json=ask)
+        assert first.status_code == 200, first.text
+        code = first.json()["code"]
+        table = manager.get(code)
+        assert table.settings["rated"] is True and table.starts_at is not None
+        # The same account asking again (another tab) keeps its seat, not a second one.
+        again = asha.post("/api/quick", json=dict(ask, tokens=[first.json()["token"]]))
+        assert again.json()["seat"] == first.json()["seat"]
+        host = Player(client, checker, code, first.json()["token"])  # her page is open
+        second = bala.post("/api/quick", json=ask)
+        assert second.status_code == 200, second.text
+        assert second.json()["code"] == code and second.json()["seat"] != first.json()["seat"]
+        assert table.status == "playing"  # full: the countdown need not run out
+        # The guest's unrated quick match opens a table of its own.
+        unrated = client.post("/api/quick", json={"preset": "two_player", "bots": "easy"})
+        assert unrated.status_code == 200 and unrated.json()["code"] != code
+        assert manager.get(unrated.json()["code"]).settings["rated"] is False
+        host.close()

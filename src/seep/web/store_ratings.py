@@ -26,10 +26,22 @@ class StoreRatings:
     def _rate(c: Connection, code: str, match: RatedMatch) -> bool:
         """Rate a finished match inside the caller's transaction (the one that ends it); False
         when it was rated already (the end written twice: a retry, another instance)."""
+        accounts = sorted({a for a in match.accounts if a is not None})
+        # Two instances may end two matches of one player at once: each reads his rating and
+        # writes it back, and the second would undo the first. The accounts' rows are locked
+        # first (in id order, so that two such transactions cannot deadlock), so the
+        # second waits until the first commits and reads its result; it also draws its match
+        # id after that one's, and the order of the ids is the order the ratings changed in.
+        # SQLite ignores FOR UPDATE: it lets one writer in at a time anyway.
+        c.execute(
+            select(accounts_t.c.id)
+            .where(accounts_t.c.id.in_(accounts))
+            .order_by(accounts_t.c.id)
+            .with_for_update()
+        ).all()
         done = c.execute(select(rated_matches_t.c.id).where(rated_matches_t.c.code == code)).first()
         if done is not None:
             return False
-        accounts = [a for a in match.accounts if a is not None]
         rows = c.execute(
             select(ratings_t).where(
                 ratings_t.c.format == match.format, ratings_t.c.account.in_(accounts)

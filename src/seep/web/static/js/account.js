@@ -5,6 +5,17 @@ import { api, tokens } from "./net.js";
 import { tText } from "./i18n.js";
 import { errorText } from "./reasons.js";
 
+// "1500?" while a rating is provisional (docs/web.md "Ratings"), "1500" once it is settled.
+export const ratingWord = (r) => `${r.rating}${r.provisional ? "?" : ""}`;
+
+const ratingsText = (all) =>
+  all
+    ? tText("Rating: {four} with a partner, {two} head to head", {
+        four: ratingWord(all.four),
+        two: ratingWord(all.two),
+      })
+    : "";
+
 export function initAccount(root) {
   const panel = root.querySelector("#account");
   if (!panel) return;
@@ -12,6 +23,7 @@ export function initAccount(root) {
   const guest = panel.querySelector("#account-guest");
   const signedIn = panel.querySelector("#account-signed-in");
   const who = panel.querySelector("#account-who");
+  const ratings = panel.querySelector("#account-ratings");
   const error = panel.querySelector("#account-error");
 
   const say = (text) => {
@@ -22,6 +34,17 @@ export function initAccount(root) {
     signedIn.hidden = !me;
     panel.dataset.signedIn = me ? "yes" : "no";
     who.textContent = me ? tText("Signed in as {name}", { name: me.name }) : "";
+    ratings.textContent = me ? ratingsText(me.ratings) : "";
+    // Rated play is for signed-in players: the lobby offers it only to them.
+    const box = root.querySelector("#rated-box");
+    if (box) {
+      box.hidden = !me;
+      if (!me) {
+        box.querySelector("input").checked = false;
+        const note = root.querySelector("#rated-note");
+        if (note) note.hidden = true;
+      }
+    }
     if (me) {
       // The account's name where the lobby asks for one, unless the player typed another.
       for (const input of root.querySelectorAll("#create-form input[name=name], #join-code-form input[name=name]")) {

@@ -405,6 +405,11 @@ export const HI = {
   "Create an account": "खाता बनाएँ",
   "Sign out": "साइन आउट करें",
   "Signed in as {name}": "{name} के रूप में साइन इन हैं",
+  "Rating: {four} with a partner, {two} head to head": "रेटिंग: साथी के साथ {four}, आमने-सामने {two}",
+  "Rated: the match changes your rating (also for Quick match)": "रेटेड: यह मैच आपकी रेटिंग बदलता है (झटपट खेल में भी)",
+  "A rated match is for signed-in players: no practice, undo or hints.": "रेटेड मैच साइन इन किए खिलाड़ियों के लिए है: अभ्यास नहीं, चाल वापस नहीं, सुझाव नहीं।",
+  "Rated": "रेटेड",
+  "rated": "रेटेड",
   "Nothing here.": "यहाँ कुछ नहीं है।",
   "The server refused that ({code}).": "सर्वर ने इसे मना किया ({code})।",
   // table.js: move log, menu, seats

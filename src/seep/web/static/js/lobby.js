@@ -7,6 +7,8 @@ import { errorText } from "./reasons.js";
 const PRESET_WORDS = { standard: "Standard", family: "Family", two_houses: "Two houses", two_player: "Two players" };
 const LEVEL_WORDS = { easy: "Easy", medium: "Medium", hard: "Hard", expert: "Expert" };
 const word = (table, key) => (table[key] ? t(table[key]) : key);
+// The Rated box counts only while it is offered (a signed-in player: account.js shows it).
+const rated = (form) => Boolean(form.rated && form.rated.checked && !form.querySelector("#rated-box").hidden);
 
 export function initLobby(root) {
   const create = root.querySelector("#create-form");
@@ -35,6 +37,7 @@ export function initLobby(root) {
       preset: create.preset.value,
       bots: create.bots.value,
       practice: create.practice.checked,
+      rated: rated(create),
       public: Boolean(create.public && create.public.checked) && !create.practice.checked,
       turn_seconds: create.clock.value ? Number(create.clock.value) : null,
     };
@@ -69,6 +72,20 @@ export function initLobby(root) {
     };
     practice.addEventListener("change", syncPublic);
     syncPublic();
+  }
+  // Rated and practice exclude each other: checking one clears the other.
+  if (practice && create.rated) {
+    const ratedNote = root.querySelector("#rated-note");
+    const syncRated = (changed) => {
+      if (changed === practice && practice.checked) create.rated.checked = false;
+      if (changed === create.rated && create.rated.checked && practice.checked) {
+        practice.checked = false;
+        practice.dispatchEvent(new Event("change"));
+      }
+      if (ratedNote) ratedNote.hidden = !create.rated.checked;
+    };
+    practice.addEventListener("change", () => syncRated(practice));
+    create.rated.addEventListener("change", () => syncRated(create.rated));
   }
 
   join.addEventListener("submit", async (ev) => {
@@ -122,7 +139,7 @@ function initOpenTables(root, create, lengthKind) {
         ? t(s.deals > 1 ? "{n} deals" : "{n} deal", { n: s.deals })
         : t(s.baazis > 1 ? "{n} baazis" : "{n} baazi", { n: s.baazis });
       const who = row.seats.filter((x) => x.kind === "human").map((x) => x.name).join(", ");
-      const facts = [row.code, word(PRESET_WORDS, s.preset), t("{level} bots", { level: word(LEVEL_WORDS, s.bots) }), length, t("{n} free", { n: row.free })];
+      const facts = [row.code, ...(s.rated ? [t("Rated")] : []), word(PRESET_WORDS, s.preset), t("{level} bots", { level: word(LEVEL_WORDS, s.bots) }), length, t("{n} free", { n: row.free })];
       li.append(`${facts.join(" · ")} · ${who} `, a);
       list.appendChild(li);
     }
@@ -142,6 +159,7 @@ function initOpenTables(root, create, lengthKind) {
       preset: create.preset.value,
       bots: create.bots.value,
       turn_seconds: create.clock.value ? Number(create.clock.value) : null,
+      rated: rated(create),
       tokens: tokens.held(), // a second quick match answers the seat already held there
     };
     body[lengthKind()] = Math.max(1, Number(create.count.value) || 1);

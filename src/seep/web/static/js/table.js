@@ -765,7 +765,8 @@ export class TableView {
     const length = settings.baazis ? t(settings.baazis > 1 ? "{n} baazis" : "{n} baazi", { n: settings.baazis }) : settings.deals ? t(settings.deals > 1 ? "{n} deals" : "{n} deal", { n: settings.deals }) : "";
     const myTurn = this.isMyTurn();
     const buttons = [];
-    if (me != null && st.table.status === "playing") {
+    // A rated match allows no hints (docs/web.md "Ratings"): no button to be refused.
+    if (me != null && st.table.status === "playing" && !settings.rated) {
       buttons.push(`<button class="btn" data-act="hint" id="hint-btn" ${myTurn ? "" : "disabled"}>${t("Hint")}</button>`);
       // Undo takes back my last move of this deal: shown once there is one.
       const moved = (v.history || []).some((m) => m.seat === me);
@@ -778,7 +779,7 @@ export class TableView {
       buttons.push(`<a class="btn ghost" href="/replay/${this.code}" target="_blank" id="replay-btn">${t("Replay")}</a>`);
     }
     return `<section class="panel scores" aria-label="${t("Scores")}">
-        <h3>${t("Scores")} <small>${esc(presetName(settings.preset))} ${length ? "· " + length : ""}${settings.practice ? " · " + t("practice") : ""}</small></h3>
+        <h3>${t("Scores")} <small>${esc(presetName(settings.preset))} ${length ? "· " + length : ""}${settings.practice ? " · " + t("practice") : ""}${settings.rated ? " · " + t("rated") : ""}</small></h3>
         <table class="score-table"><thead><tr><th><span class="sr-only">${t("Team")}</span></th><th title="${t("card points this deal")}">${t("points")}</th><th title="${t("sweep points this deal")}">${t("sweeps")}</th><th title="${t("baazis won")}">${t("baazis")}</th></tr></thead><tbody>${rows}</tbody></table>
         <div class="baazi-diff" id="baazi-diff">${t("Baazi")}: ${lead} <small>(${t("target {n}", { n: target })})</small></div>
         <div class="deals-played">${t("Deals played")}: <b>${match.deals || 0}</b></div>
