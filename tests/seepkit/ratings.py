@@ -27,8 +27,21 @@ def recompute(rows: list[Any]) -> dict[tuple[int, str], tuple[float, float, int]
     for seats in matches.values():
         first = seats[0]
         fmt, settings = first.format, json.loads(first.settings)
-        winner = Session.from_record(json.loads(first.record)).standing().leader
-        assert winner == first.winner, first.code
+        # A match played out has its winner by the cards; one closed unfinished, none.
+        played = Session.from_record(json.loads(first.record))
+        by_cards = played.standing().leader if first.status == "finished" else None
+        assert by_cards == first.winner, first.code
+        # A player who left it forfeited it: his team lost, his partner is kept as he was.
+        quitters = {row.seat % 2 for row in seats if row.forfeited}
+        if len(quitters) == 1:
+            winner: int | None = 1 - next(iter(quitters))
+        else:
+            winner = None if quitters else by_cards
+        kept = {
+            row.seat
+            for row in seats
+            if not row.forfeited and row.seat % 2 != winner and row.seat % 2 in quitters
+        }
         teams: list[list[Any]] = [[], []]
         keys: list[list[tuple[int, str] | None]] = [[], []]
         for row in seats:
@@ -41,10 +54,11 @@ def recompute(rows: list[Any]) -> dict[tuple[int, str], tuple[float, float, int]
             assert abs(before[0] - mu) < 1e-9 and abs(before[1] - sigma) < 1e-9, first.code
             teams[row.seat % 2].append(model.rating(mu=mu, sigma=sigma))
             keys[row.seat % 2].append(None if row.account is None else (row.account, fmt))
+        kept_keys = {(row.account, fmt) for row in seats if row.seat in kept}
         ranks = [0.0, 0.0] if winner is None else [float(t != winner) for t in (0, 1)]
         for team, key_team in zip(model.rate(teams, ranks=ranks), keys, strict=True):
             for r, key in zip(team, key_team, strict=True):
-                if key is not None:
+                if key is not None and key not in kept_keys:
                     games = ratings.get(key, (0.0, 0.0, 0))[2]
                     ratings[key] = (r.mu, r.sigma, games + 1)
     return ratings

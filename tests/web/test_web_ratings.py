@@ -303,3 +303,115 @@ def test_rated_quick_match_seats_signed_in_players_together(tmp_path: Path) -> N
         assert unrated.status_code == 200 and unrated.json()["code"] != code
         assert manager.get(unrated.json()["code"]).settings["rated"] is False
         host.close()
+
+
+# --- fair play -----------------------------------------------------------------------------------
+
+
+def test_a_forfeit_is_a_loss_for_him_and_nothing_for_his_partner() -> None:
+    """docs/web.md "Fair play": the forfeiter's team ranks last whatever the cards said, his
+    rating takes openskill's loss, his partner's stays as it was (games too), the opponents
+    gain openskill's win; both sides forfeiting is a draw, each forfeiter counted."""
+    a, b, c, d = (Rating(25.0 + i, 7.0, 4) for i in range(4))
+    match = RatedMatch("four", (1, 2, 3, 4), "easy", winner=0, forfeited=frozenset({0}))
+    assert match.ranked_winner == 1
+    assert [match.result(s) for s in range(4)] == ["loss", "win", "loss", "win"]
+    after = rate(match, {1: a, 2: b, 3: c, 4: d})
+    model = PlackettLuce()
+    expected = model.rate(
+        [[model.rating(mu=r.mu, sigma=r.sigma) for r in (a, c)] for _ in (0,)]
+        + [[model.rating(mu=r.mu, sigma=r.sigma) for r in (b, d)]],
+        ranks=[1, 0],
+    )
+    assert (after[1].mu, after[1].sigma, after[1].games) == (
+        expected[0][0].mu,
+        expected[0][0].sigma,
+        5,
+    )
+    assert after[3] == c  # the partner: unchanged, the match not counted
+    assert after[2].mu == expected[1][0].mu and after[4].mu == expected[1][1].mu
+    assert after[2].games == after[4].games == 5
+    both = RatedMatch("four", (1, 2, 3, 4), "easy", winner=0, forfeited=frozenset({0, 1}))
+    assert both.ranked_winner is None
+    assert [both.result(s) for s in range(4)] == ["loss", "loss", "draw", "draw"]
+    two = rate(RatedMatch("two", (1, None), "hard", winner=0, forfeited=frozenset({0})), {})
+    assert two[1].mu < MODEL.mu and two[1].games == 1
+
+
+def _wait(until: Callable[[], bool], what: str) -> None:
+    deadline = time.monotonic() + 15.0
+    while not until():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.01)
+
+
+def test_a_player_who_leaves_a_rated_match_forfeits_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bala leaves the four accounts' match at its start and does not come back within the
+    grace period and the forfeit limit: a bot plays his seat, everyone sees he forfeited, and
+    at the end his rating takes the loss, his partner Dev's stays, the opponents win; his
+    abandons count 1. Coming back later changes nothing."""
+    monkeypatch.setenv("SEEP_MESSAGE_BUDGET", "0")
+    with web_client(tmp_path, grace_seconds=0.2) as (client, manager, checker):
+        manager.forfeit_seconds = 0.3
+        browsers = [_account(client.app, n) for n in ("Asha", "Bala", "Chitra", "Dev")]
+        made = browsers[0].post("/api/tables", json={"rated": True, "deals": 1}).json()
+        code, tokens = made["code"], [made["token"]]
+        for b in browsers[1:]:
+            tokens.append(b.post(f"/api/tables/{code}/join", json={}).json()["token"])
+        players = [Player(client, checker, code, t) for t in tokens]
+        players[0].send({"type": "start"})
+        table = manager.get(code)
+        _wait(lambda: table.status == "playing", "the match did not start")
+        players[1].close()
+        _wait(lambda: table.seats[1].forfeited, "Bala's seat was not forfeited")
+        seen = players[0].until(
+            lambda m: m["type"] == "state" and m["table"]["seats"][1]["forfeited"]
+        )
+        assert seen["table"]["seats"][1]["away"] is True
+        back = Player(client, checker, code, tokens[1])  # too late: the forfeit stands
+        back.close()
+        _wait(lambda: table.seats[1].connections == 0, "Bala's socket did not close")
+        last = _play_out([players[0], players[2], players[3]], table, random.Random(7))
+        for p in players:
+            p.close()
+        assert last["table"]["seats"][1]["forfeited"] is True
+        mes = [_me(b) for b in browsers]
+        fours = [m["ratings"]["four"] for m in mes]
+        assert fours[1]["mu"] < MODEL.mu and fours[1]["games"] == 1  # Bala: the loss
+        assert fours[3] == Rating().to_dict("four")  # Dev: as he was, no game counted
+        assert fours[0]["mu"] > MODEL.mu and fours[2]["mu"] > MODEL.mu  # the opponents won
+        assert [m["abandons"] for m in mes] == [0, 1, 0, 0]
+        rows = list(manager.store.rated_matches())
+        assert [r.forfeited for r in rows] == [False, True, False, False]
+        again = recompute(rows)
+        for (account, fmt), (mu, sigma, games) in again.items():
+            now = manager.store.ratings_of(account)[fmt]
+            assert (now.mu, now.sigma, now.games) == pytest.approx((mu, sigma, games))
+
+
+def test_a_rated_match_everyone_left_closes_as_their_loss(tmp_path: Path) -> None:
+    """The only player of a rated two-player match leaves; the table closes unfinished (the
+    sweep's orphan limit): the match is rated as his forfeit, in the closing transaction."""
+    with web_client(tmp_path, grace_seconds=0.2) as (client, manager, checker):
+        manager.forfeit_seconds = 0.2
+        asha = _account(client.app, "Asha")
+        made = asha.post(
+            "/api/tables", json={"rated": True, "preset": "two_player", "bots": "medium"}
+        ).json()
+        p = Player(client, checker, made["code"], made["token"])
+        p.send({"type": "start"})
+        p.until(my_turn)
+        p.close()
+        table = manager.get(made["code"])
+        _wait(lambda: table.seats[0].forfeited, "the seat was not forfeited")
+        manager.close(table)
+        me = _me(asha)
+        assert me["ratings"]["two"]["games"] == 1 and me["ratings"]["two"]["mu"] < MODEL.mu
+        assert me["abandons"] == 1
+        rows = list(manager.store.rated_matches())
+        assert len(rows) == 2 and rows[0].winner is None  # not played out: no winner by cards
+        again = recompute(rows)
+        stored = manager.store.ratings_of(1)["two"]
+        assert (stored.mu, stored.sigma) == pytest.approx(again[1, "two"][:2])

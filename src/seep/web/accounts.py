@@ -270,6 +270,10 @@ class Accounts:
         held = _stored(self.store.ratings_of, account)
         return {f: held.get(f, Rating()).to_dict(f) for f in FORMATS}
 
+    def abandons(self, account: int) -> int:
+        """The rated matches the account forfeited by leaving them (docs/web.md "Fair play")."""
+        return int(_stored(self.store.forfeits_of, account))
+
     def matches(self, account: int, offset: int, limit: int) -> list[Any]:
         """The account's stored games, newest first (:meth:`StoreAccounts.matches_of`)."""
         return list(_stored(self.store.matches_of, account, offset, limit))

@@ -67,6 +67,7 @@ class Callbacks:
     tell: Callable[[str, str, str], None]  # (table code, error code, words) to all
     drop: Callable[[str, str], None]  # (table code, why): another instance holds it
     grace_over: Callable[[str, int], None]  # (table code, seat): its grace period ran out
+    forfeit_over: Callable[[str, int], None]  # (table code, seat): he did not come back
     countdown_over: Callable[[str], None]  # a quick match's countdown ran out
 
 
@@ -226,6 +227,19 @@ class Driver:
     def _grace_over(self, code: str, seat: int) -> None:
         self._grace.pop((code, seat), None)
         self.on.grace_over(code, seat)
+
+    def start_forfeit(self, code: str, seat: int, seconds: float) -> None:
+        """A rated match's player still gone at the end of his grace period: after ``seconds``
+        more he has forfeited it. The same slot as the grace period: :meth:`end_grace` (he
+        is back) ends either."""
+        self.end_grace(code, seat)
+        self._grace[(code, seat)] = asyncio.get_running_loop().call_later(
+            seconds, self._forfeit_over, code, seat
+        )
+
+    def _forfeit_over(self, code: str, seat: int) -> None:
+        self._grace.pop((code, seat), None)
+        self.on.forfeit_over(code, seat)
 
     def end_grace(self, code: str, seat: int) -> None:
         """The player is back (or the seat went to another device): no grace period runs."""

@@ -55,6 +55,7 @@ class TableKeeper:
         *,
         bot_delay: float = 0.6,
         grace_seconds: float = 30.0,
+        forfeit_seconds: float = 120.0,
         rate_limit: int = RATE_LIMIT,
         ready_seconds: float = 60.0,
         waiting_seconds: float = 30 * 60.0,
@@ -70,6 +71,8 @@ class TableKeeper:
         self.store = store
         self.bot_delay = bot_delay
         self.grace_seconds = grace_seconds
+        # A rated match's player gone this long past his grace period has forfeited it.
+        self.forfeit_seconds = forfeit_seconds
         self.rate_limit = rate_limit
         self.ready_seconds = ready_seconds
         self.waiting_seconds = waiting_seconds
@@ -89,6 +92,7 @@ class TableKeeper:
                 tell=self.hub.tell,
                 drop=self.drop,
                 grace_over=self._grace_over,
+                forfeit_over=self._forfeit_over,
                 countdown_over=self._countdown_over,
             ),
             lambda: self.clock(),
@@ -283,7 +287,26 @@ class TableKeeper:
         s = table.seats[seat]
         if s.kind == "human" and s.connections == 0 and not s.away:
             s.away = True
+            if table.settings["rated"] and not s.forfeited:
+                self.driver.start_forfeit(code, seat, self.forfeit_seconds)
             self._changed(table, game=False)
+
+    def _forfeit_over(self, code: str, seat: int) -> None:
+        """A rated match's player did not come back: the match counts as lost for him
+        (docs/web.md "Fair play"), kept with the table's seats so that a restart knows it."""
+        table = self.tables.get(code)
+        if table is None or table.status != "playing":
+            return
+        s = table.seats[seat]
+        if s.kind != "human" or s.connections > 0 or s.forfeited:
+            return
+        s.forfeited = True
+        if self.store is not None:
+            try:
+                self.store.save_table(table)
+            except StoreUnavailable as exc:
+                log_store_problem(table.code, exc)  # the seats go with the match's end anyway
+        self._changed(table, game=False)
 
     def _countdown_over(self, code: str) -> None:
         table = self.tables.get(code)
@@ -348,6 +371,7 @@ class TableKeeper:
                 kind=s["kind"],
                 token_hash=s["token_hash"],
                 account=s.get("account"),  # stored before accounts: none
+                forfeited=bool(s.get("forfeited", False)),  # stored before fair play: no
             )
             for s in row["seats"]
         ]

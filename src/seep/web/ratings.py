@@ -6,6 +6,12 @@ seats (§12); the ranks are the match's result (:attr:`seep.session.Standing.lea
 match ranks both teams equal). A bot plays at the fixed rating of its difficulty
 (:data:`BOT_ELO`, set from the arena's ladder), which rated play never changes.
 
+Fair play: a player who leaves a rated match and does not come back in time has *forfeited*
+it (:attr:`RatedMatch.forfeited`). His team counts as having lost, whatever the cards said;
+his rating takes openskill's full loss, and his partner's does not fall for it: openskill's
+weights (normalized per team to 1..2) only halve a loss for the heavier player, so the
+partner's rating is kept as it was instead (the opponents still gain their win).
+
 A rating is shown as one number on the arena ladder's Elo scale (:func:`shown`): 1500 for a
 new player, and a gap of 200 between two teams' mean ratings is openskill's 76% to win, as in
 Elo; with a question mark while its uncertainty is large (:data:`PROVISIONAL_SIGMA`).
@@ -128,29 +134,56 @@ def bot_rating(bots: str, format: str) -> Rating:
 
 @dataclass(frozen=True)
 class RatedMatch:
-    """A finished rated match as the ratings need it: the format, each seat's account
-    (``None``: a bot of difficulty ``bots``) and the winning team (``None``: drawn)."""
+    """A rated match at its end as the ratings need it: the format, each seat's account
+    (``None``: a bot of difficulty ``bots``), the winning team by the cards (``None``: drawn,
+    or not played out) and the seats whose player forfeited it by leaving."""
 
     format: str
     accounts: tuple[int | None, ...]
     bots: str
     winner: int | None
+    forfeited: frozenset[int] = frozenset()
 
     def team(self, seat: int) -> int:
         """A seat's team (the core's :func:`seep.cards.team_of`)."""
         return team_of(seat)
 
+    @property
+    def ranked_winner(self) -> int | None:
+        """The team the ratings count as the winner: the one without a forfeit when only
+        the other has one; else the winner by the cards (both sides forfeited: a draw)."""
+        losers = {self.team(s) for s in self.forfeited}
+        if len(losers) == 1:
+            return 1 - losers.pop()
+        return None if losers else self.winner
+
+    def kept(self, seat: int) -> bool:
+        """True for a seat whose rating this match leaves as it was: a bot's, or the partner
+        of a player who forfeited (he does not fall for him)."""
+        if self.accounts[seat] is None:
+            return True
+        team = self.team(seat)
+        return (
+            seat not in self.forfeited
+            and self.ranked_winner != team
+            and any(self.team(s) == team for s in self.forfeited)
+        )
+
     def result(self, seat: int) -> str:
-        """``"win"``, ``"loss"`` or ``"draw"`` for a seat."""
-        if self.winner is None:
+        """``"win"``, ``"loss"`` or ``"draw"`` for a seat, as the ratings count it."""
+        winner = self.ranked_winner
+        if seat in self.forfeited:
+            return "loss"
+        if winner is None:
             return "draw"
-        return "win" if self.team(seat) == self.winner else "loss"
+        return "win" if self.team(seat) == winner else "loss"
 
 
 def rate(match: RatedMatch, before: Mapping[int, Rating]) -> dict[int, Rating]:
     """Every account's new rating after ``match``, from its rating ``before`` (an account
-    missing there is new): openskill's Plackett-Luce update of the two teams, bots at their
-    fixed ratings (which stay as they were)."""
+    missing there is new): openskill's Plackett-Luce update of the two teams ranked by
+    :attr:`RatedMatch.ranked_winner`, bots at their fixed ratings (which stay as they were),
+    a forfeiter's partner kept as he was (:meth:`RatedMatch.kept`)."""
     seats: Sequence[int | None] = match.accounts
     now = {
         s: before.get(a, Rating()) if a is not None else bot_rating(match.bots, match.format)
@@ -159,7 +192,8 @@ def rate(match: RatedMatch, before: Mapping[int, Rating]) -> dict[int, Rating]:
     teams: list[list[int]] = [[], []]
     for s in range(len(seats)):
         teams[match.team(s)].append(s)
-    ranks = [0.0, 0.0] if match.winner is None else [float(t != match.winner) for t in (0, 1)]
+    winner = match.ranked_winner
+    ranks = [0.0, 0.0] if winner is None else [float(t != winner) for t in (0, 1)]
     rated = MODEL.rate(
         [[MODEL.rating(mu=now[s].mu, sigma=now[s].sigma) for s in team] for team in teams],
         ranks=ranks,
@@ -168,6 +202,10 @@ def rate(match: RatedMatch, before: Mapping[int, Rating]) -> dict[int, Rating]:
     for team, new in zip(teams, rated, strict=True):
         for s, r in zip(team, new, strict=True):
             account = seats[s]
-            if account is not None:
+            if account is None:
+                continue
+            if match.kept(s):
+                after[account] = now[s]  # nor does the match count among his games
+            else:
                 after[account] = Rating(r.mu, r.sigma, now[s].games + 1)
     return after

@@ -10,7 +10,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from sqlalchemy import Column, Float, ForeignKey, Index, Integer, MetaData, String, Text
+from sqlalchemy import (
+    Boolean,
+    Column,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    false,
+)
 from sqlalchemy import Table as SqlTable
 
 __all__ = [
@@ -47,6 +58,8 @@ class SeatRow(Protocol):
     def token_hash(self) -> str | None: ...
     @property
     def account(self) -> int | None: ...
+    @property
+    def forfeited(self) -> bool: ...
 
 
 class TableRow(Protocol):
@@ -164,6 +177,8 @@ rating_changes_t = SqlTable(
     Column("seat", Integer, primary_key=True),
     Column("account", Integer, ForeignKey("accounts.id")),  # NULL: a bot, a deleted account
     Column("result", String(4), nullable=False),  # "win", "loss" or "draw"
+    # The player left the match and did not come back in time (docs/web.md "Fair play").
+    Column("forfeited", Boolean, nullable=False, server_default=false()),
     Column("mu_before", Float, nullable=False),
     Column("sigma_before", Float, nullable=False),
     Column("mu_after", Float, nullable=False),

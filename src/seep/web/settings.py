@@ -91,6 +91,7 @@ class Settings:
     # The tables' lifecycle and bots.
     bot_delay: float
     grace_seconds: float
+    forfeit_seconds: float
     ready_seconds: float
     waiting_seconds: float
     abandoned_seconds: float
@@ -116,6 +117,7 @@ class Settings:
             "max_public_waiting": self.max_public_waiting,
             "bot_delay": self.bot_delay,
             "grace_seconds": self.grace_seconds,
+            "forfeit_seconds": self.forfeit_seconds,
             "lease_seconds": self.lease_seconds,
         }
 
@@ -184,6 +186,7 @@ def read_settings(
         max_table_connections=whole(None, "SEEP_MAX_TABLE_CONNECTIONS", 200),
         bot_delay=number(bot_delay, "SEEP_BOT_DELAY", 0.6),
         grace_seconds=number(grace_seconds, "SEEP_GRACE_SECONDS", 30.0),
+        forfeit_seconds=number(None, "SEEP_FORFEIT_SECONDS", 120.0),
         ready_seconds=number(None, "SEEP_READY_SECONDS", 60.0),
         waiting_seconds=number(None, "SEEP_WAITING_TABLE_MINUTES", 30.0) * 60.0,
         abandoned_seconds=number(None, "SEEP_ABANDONED_HOURS", 24.0) * 3600.0,

@@ -367,7 +367,13 @@ class Store(StoreReads, StoreLeases, StoreAccounts, StoreRatings):
     def _seats(table: TableRow) -> str:
         return json.dumps(
             [
-                {"name": s.name, "kind": s.kind, "token_hash": s.token_hash, "account": s.account}
+                {
+                    "name": s.name,
+                    "kind": s.kind,
+                    "token_hash": s.token_hash,
+                    "account": s.account,
+                    "forfeited": s.forfeited,
+                }
                 for s in table.seats
             ]
         )
@@ -439,10 +445,13 @@ class Store(StoreReads, StoreLeases, StoreAccounts, StoreRatings):
         the same transaction, once (:meth:`StoreRatings._rate`)."""
         self._end(table, "finished", record, rated)
 
-    def close_table(self, table: TableRow, record: dict[str, Any] | None) -> None:
+    def close_table(
+        self, table: TableRow, record: dict[str, Any] | None, rated: RatedMatch | None = None
+    ) -> None:
         """Mark a table closed (abandoned, or never started), keeping its finished deals as a
-        game record; its moves stay too."""
-        self._end(table, "closed", record)
+        game record; its moves stay too. A rated match left by all its players is rated as
+        forfeited by them, in the same transaction."""
+        self._end(table, "closed", record, rated)
 
     @_write
     def _end(

@@ -70,6 +70,7 @@ class StoreRatings:
                     "seat": seat,
                     "account": account,
                     "result": match.result(seat),
+                    "forfeited": seat in match.forfeited,
                     "mu_before": old.mu,
                     "sigma_before": old.sigma,
                     "mu_after": new.mu,
@@ -95,9 +96,17 @@ class StoreRatings:
             rows = c.execute(select(ratings_t).where(ratings_t.c.account == account)).all()
         return {r.format: Rating(r.mu, r.sigma, r.games) for r in rows}
 
+    def forfeits_of(self, account: int) -> int:
+        """How many rated matches the account forfeited by leaving them (its abandons)."""
+        query = select(func.count()).where(
+            rating_changes_t.c.account == account, rating_changes_t.c.forfeited
+        )
+        with self.engine.connect() as c:
+            return int(c.execute(query).scalar_one())
+
     def rating_changes_of(self, account: int, offset: int, limit: int) -> Sequence[Any]:
         """The account's rated matches, newest first: rows of ``code``, ``format``, ``seat``,
-        ``result``, ``mu_before``, ``sigma_before``, ``mu_after``, ``sigma_after``,
+        ``result``, ``forfeited``, ``mu_before``, ``sigma_before``, ``mu_after``, ``sigma_after``,
         ``ended``."""
         query = (
             select(
@@ -105,6 +114,7 @@ class StoreRatings:
                 rated_matches_t.c.format,
                 rating_changes_t.c.seat,
                 rating_changes_t.c.result,
+                rating_changes_t.c.forfeited,
                 rating_changes_t.c.mu_before,
                 rating_changes_t.c.sigma_before,
                 rating_changes_t.c.mu_after,
@@ -122,9 +132,10 @@ class StoreRatings:
 
     def rated_matches(self) -> Sequence[Any]:
         """Every rated match in the order it was rated, with its seats' changes: rows of
-        ``id``, ``code``, ``format``, ``winner``, ``seat``, ``account``, ``mu_before``,
-        ``sigma_before``, ``mu_after``, ``sigma_after``, and the table's ``settings`` and
-        ``record`` (for checking the ratings against the stored results)."""
+        ``id``, ``code``, ``format``, ``winner``, ``seat``, ``account``, ``forfeited``,
+        ``mu_before``,
+        ``sigma_before``, ``mu_after``, ``sigma_after``, and the table's ``settings``,
+        ``status`` and ``record`` (for checking the ratings against the stored results)."""
         query = (
             select(
                 rated_matches_t.c.id,
@@ -133,11 +144,13 @@ class StoreRatings:
                 rated_matches_t.c.winner,
                 rating_changes_t.c.seat,
                 rating_changes_t.c.account,
+                rating_changes_t.c.forfeited,
                 rating_changes_t.c.mu_before,
                 rating_changes_t.c.sigma_before,
                 rating_changes_t.c.mu_after,
                 rating_changes_t.c.sigma_after,
                 tables_t.c.settings,
+                tables_t.c.status,
                 tables_t.c.record,
             )
             .join(rating_changes_t, rating_changes_t.c.match == rated_matches_t.c.id)

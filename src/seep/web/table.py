@@ -91,6 +91,9 @@ class Seat:
     account: int | None = None  # the signed-in player's account (None: a guest, a bot)
     connections: int = 0
     away: bool = False  # a human gone longer than the grace period: a bot plays for him
+    # Gone from a rated match past the grace period and the forfeit limit: it counts as lost
+    # for him (seep.web.ratings), also if he comes back later.
+    forfeited: bool = False
 
 
 class Table:
@@ -391,17 +394,25 @@ class Table:
             del record["seed"]
         return record
 
-    def rated_match(self) -> RatedMatch | None:
-        """The finished match as its ratings need it (``None``: not a rated table, or not
-        over): each seat's account (a bot's, or a deleted account's: ``None``) and the winning
-        team (:attr:`seep.session.Standing.leader`)."""
-        if not self.settings["rated"] or self.session is None or not self.session.match_over:
+    def rated_match(self, closing: bool = False) -> RatedMatch | None:
+        """The match at its end as its ratings need it (``None``: not a rated table, or not
+        over): each seat's account (a bot's, or a deleted account's: ``None``), the winning
+        team (:attr:`seep.session.Standing.leader`) and the seats that forfeited it.
+
+        ``closing``: the table closes unfinished because every player left it; each of them
+        forfeits it (``None`` if it never started)."""
+        if not self.settings["rated"] or self.session is None:
             return None
+        if not closing and not self.session.match_over:
+            return None
+        humans = [i for i, s in enumerate(self.seats) if s.kind == "human"]
+        gone = humans if closing else [i for i in humans if self.seats[i].forfeited]
         return RatedMatch(
             format_of(self.players),
             tuple(s.account if s.kind == "human" else None for s in self.seats),
             self.settings["bots"],
-            self.session.standing().leader,
+            self.session.standing().leader if self.session.match_over else None,
+            frozenset(gone),
         )
 
     # --- restoring --------------------------------------------------------------------------

@@ -160,7 +160,8 @@ class TableManager(TableKeeper):
         table.version += 1
         if self.store is not None:
             try:
-                self.store.close_table(table, record)
+                # A rated match nobody came back to counts as lost for all who left it.
+                self.store.close_table(table, record, table.rated_match(closing=True))
             except StoreUnavailable:
                 table.status, table.version = status, table.version - 1  # nothing happened
                 raise

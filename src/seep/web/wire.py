@@ -156,6 +156,8 @@ class SeatFacts(Protocol):
     def connections(self) -> int: ...
     @property
     def away(self) -> bool: ...
+    @property
+    def forfeited(self) -> bool: ...
 
 
 class TableFacts(Protocol):
@@ -200,6 +202,7 @@ def seat_public(seat: SeatFacts) -> dict[str, Any]:
         "kind": seat.kind,
         "connected": seat.kind == "bot" or seat.connections > 0,
         "away": seat.away,
+        "forfeited": seat.forfeited,
     }
 
 

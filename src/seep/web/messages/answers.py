@@ -57,6 +57,10 @@ class SeatInfo(_Sent):
     kind: Literal["human", "bot", "empty"]
     connected: bool
     away: bool
+    forfeited: bool = Field(
+        default=False,
+        description='left a rated match and did not come back in time (docs/web.md "Fair play")',
+    )
 
 
 class Watching(_Sent):
@@ -135,6 +139,9 @@ class Me(_Sent):
     created: Annotated[int, Field(description="when the account was made (Unix seconds)")]
     ratings: dict[Literal["four", "two"], RatingShown] = Field(
         description='the rating in each format (docs/web.md "Ratings")'
+    )
+    abandons: int = Field(
+        description='rated matches forfeited by leaving them (docs/web.md "Fair play")'
     )
 
 

@@ -34,6 +34,7 @@ def _me(accounts: Accounts, account: AccountRow) -> dict[str, Any]:
         "name": account.name,
         "created": round(account.created),
         "ratings": accounts.ratings(account.id),
+        "abandons": accounts.abandons(account.id),
     }
 
 

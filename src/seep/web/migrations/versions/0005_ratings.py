@@ -45,6 +45,7 @@ def upgrade() -> None:
             sa.Column("seat", sa.Integer, primary_key=True),
             sa.Column("account", sa.Integer, sa.ForeignKey("accounts.id")),
             sa.Column("result", sa.String(4), nullable=False),
+            sa.Column("forfeited", sa.Boolean, nullable=False, server_default=sa.false()),
             sa.Column("mu_before", sa.Float, nullable=False),
             sa.Column("sigma_before", sa.Float, nullable=False),
             sa.Column("mu_after", sa.Float, nullable=False),

@@ -410,6 +410,8 @@ export const HI = {
   "A rated match is for signed-in players: no practice, undo or hints.": "रेटेड मैच साइन इन किए खिलाड़ियों के लिए है: अभ्यास नहीं, चाल वापस नहीं, सुझाव नहीं।",
   "Rated": "रेटेड",
   "rated": "रेटेड",
+  "Left the rated match: it counts as lost for this player": "रेटेड मैच छोड़ दिया: यह इस खिलाड़ी की हार गिना जाएगा",
+  "forfeited": "हार मानी गई",
   "Nothing here.": "यहाँ कुछ नहीं है।",
   "The server refused that ({code}).": "सर्वर ने इसे मना किया ({code})।",
   // table.js: move log, menu, seats

@@ -542,6 +542,8 @@ export class TableView {
     if ((v.dealer + 1) % this.nSeats() === s && v.bid) badges.push(`<span class="badge bid" title="${t("The bid")}">${t("bid {v}", { v: v.bid })}</span>`);
     if (seat.kind === "bot") badges.push(`<span class="badge bot">${t("bot")}</span>`);
     if (seat.kind === "human" && seat.away) badges.push(`<span class="badge away" title="${t("Gone too long: a bot plays until the player is back")}">${t("bot plays")}</span>`);
+    // Fair play (docs/web.md): a rated match left for too long counts as lost for that player.
+    if (seat.kind === "human" && seat.forfeited) badges.push(`<span class="badge away" title="${t("Left the rated match: it counts as lost for this player")}">${t("forfeited")}</span>`);
     else if (seat.kind === "human" && !seat.connected) badges.push(`<span class="badge away">${t("away")}</span>`);
     const clock = st.clock && st.clock.seat === s ? `<span class="clock"></span>` : "";
     const thinking = toMove && seat.kind === "bot" ? `<span class="thinking"><i></i><i></i><i></i></span>` : "";
