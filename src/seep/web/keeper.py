@@ -306,6 +306,8 @@ class TableKeeper:
                 self.store.save_table(table)
             except StoreUnavailable as exc:
                 log_store_problem(table.code, exc)  # the seats go with the match's end anyway
+            except StoreConflict:
+                pass  # another instance holds the table now: its seats are its own
         self._changed(table, game=False)
 
     def _countdown_over(self, code: str) -> None:
