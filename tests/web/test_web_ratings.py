@@ -15,7 +15,6 @@ import pytest
 
 pytest.importorskip("openskill")
 
-from fastapi.testclient import TestClient
 from openskill.models import PlackettLuce
 
 from seep.web.ratings import (
@@ -29,11 +28,8 @@ from seep.web.ratings import (
     rate,
     shown,
 )
-from seepkit.ratings import recompute
+from seepkit.ratings import me_of, play_out, rated_match, recompute, sign_up
 from seepkit.web import Player, my_turn, web_client
-
-PASSWORD = "a password long enough"
-
 
 # --- the model ---------------------------------------------------------------------------------
 
@@ -112,95 +108,6 @@ def test_rate_is_openskills_plackett_luce_with_bots_fixed() -> None:
 # --- rated tables --------------------------------------------------------------------------------
 
 
-def _account(app: Any, name: str) -> TestClient:
-    """A browser of its own (its own cookies) signed up as ``name``."""
-    browser = TestClient(app)
-    r = browser.post("/api/accounts", json={"name": name, "password": PASSWORD})
-    assert r.status_code == 201, r.text
-    return browser
-
-
-def _play_out(players: list[Player], table: Any, rng: random.Random) -> dict[str, Any]:
-    """Every human seat plays random legal moves in turn and says 'next' after each deal,
-    until the match is over; the last state. The table (its humans' moves change it only when
-    they are sent) says whose turn it is once the mover's answer has come; a bot's
-    turn is waited out."""
-
-    def state(m: dict[str, Any]) -> bool:
-        return m["type"] == "state"
-
-    by_seat = {p.until(lambda m: state(m) and m["seat"] is not None)["seat"]: p for p in players}
-    while table.status != "finished":
-        if table.deal_over():
-            now = table.version
-            for seat, p in by_seat.items():
-                if seat not in table.ready:
-                    p.send({"type": "next"})
-            last = players[0].until(
-                lambda m: (
-                    state(m)
-                    and m["version"] > now  # noqa: B023
-                    and (m["summary"] is None or m["table"]["status"] == "finished")
-                )
-            )
-            continue
-        if table.to_move not in by_seat:  # a bot's turn: its move comes by itself
-            deadline = time.monotonic() + 30.0
-            while table.to_move not in by_seat and not table.deal_over():
-                assert time.monotonic() < deadline, "the bot did not move"
-                time.sleep(0.005)
-            continue
-        p = by_seat[table.to_move]
-
-        # Not ``now``: a player's coming and going counts as a change too (no new turn).
-        def mine(m: dict[str, Any]) -> bool:
-            return my_turn(m) and m["version"] >= table.game_version
-
-        # The state may be in already: the bidder plays the first card too (R13).
-        turn = p.state if p.state is not None and mine(p.state) else p.until(mine)
-        move = {"type": "move", "move": rng.choice(turn["legal"]), "version": turn["version"]}
-        while True:
-            p.send(move)
-            got = p.until(
-                lambda m: m["type"] == "error" or (state(m) and m["version"] > turn["version"])  # noqa: B023
-            )
-            if got["type"] == "state":
-                break
-            # One player against a quick bot sends faster than a socket's 20 messages a second.
-            assert got["code"] == "rate_limited", got
-            time.sleep(1.0)
-    return last
-
-
-def _rated_match(
-    client: TestClient, manager: Any, checker: Any, browsers: list[TestClient], **settings: Any
-) -> tuple[Any, dict[str, Any]]:
-    """A rated table made by the first browser, joined by the others in turn, started and
-    played out; the table and its last state."""
-    made = browsers[0].post("/api/tables", json={"rated": True, "deals": 1, **settings})
-    assert made.status_code == 201, made.text
-    code = made.json()["code"]
-    tokens = [made.json()["token"]]
-    for b in browsers[1:]:
-        joined = b.post(f"/api/tables/{code}/join", json={})
-        assert joined.status_code == 200, joined.text
-        tokens.append(joined.json()["token"])
-    players = [Player(client, checker, code, t) for t in tokens]
-    players[0].send({"type": "start"})
-    table = manager.get(code)  # held until it is over and left
-    last = _play_out(players, table, random.Random(code))
-    for p in players:
-        p.close()
-    return table, last
-
-
-def _me(browser: TestClient) -> dict[str, Any]:
-    r = browser.get("/api/me")
-    assert r.status_code == 200, r.text
-    me: dict[str, Any] = r.json()
-    return me
-
-
 def test_a_rated_match_of_four_accounts_changes_their_ratings_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -208,11 +115,11 @@ def test_a_rated_match_of_four_accounts_changes_their_ratings_once(
     monkeypatch.setenv("SEEP_MESSAGE_BUDGET", "0")
     with web_client(tmp_path) as (client, manager, checker):
         app = client.app
-        browsers = [_account(app, n) for n in ("Asha", "Bala", "Chitra", "Dev")]
-        table, last = _rated_match(client, manager, checker, browsers)
+        browsers = [sign_up(app, n) for n in ("Asha", "Bala", "Chitra", "Dev")]
+        table, last = rated_match(client, manager, checker, browsers)
         assert last["table"]["settings"]["rated"] is True
         winner = last["summary"]["match_winner"]
-        mes = [_me(b) for b in browsers]
+        mes = [me_of(b) for b in browsers]
         for seat, me in enumerate(mes):
             four = me["ratings"]["four"]
             assert four["games"] == 1 and four["provisional"] is True
@@ -226,25 +133,25 @@ def test_a_rated_match_of_four_accounts_changes_their_ratings_once(
         # The end written again (a retry, another instance reloading it) rates nothing.
         assert table.rated_match() is not None
         manager.store.finish(table, table.record(), table.rated_match())
-        assert [_me(b)["ratings"] for b in browsers] == [m["ratings"] for m in mes]
+        assert [me_of(b)["ratings"] for b in browsers] == [m["ratings"] for m in mes]
         assert len({r.id for r in manager.store.rated_matches()}) == 1
 
         # A second match: a two-player one against an easy bot; then everything recomputed.
-        _rated_match(client, manager, checker, [browsers[0]], preset="two_player", bots="easy")
+        rated_match(client, manager, checker, [browsers[0]], preset="two_player", bots="easy")
         rows = list(manager.store.rated_matches())
         assert len({r.id for r in rows}) == 2
         again = recompute(rows)
         for account, fmt in again:
             stored = manager.store.ratings_of(account)[fmt]
             assert (stored.mu, stored.sigma, stored.games) == pytest.approx(again[account, fmt])
-        assert _me(browsers[0])["ratings"]["two"]["games"] == 1
+        assert me_of(browsers[0])["ratings"]["two"]["games"] == 1
 
 
 def test_a_rated_table_keeps_its_rules(tmp_path: Path) -> None:
     with web_client(tmp_path) as (client, manager, checker):
         guest = client.post("/api/tables", json={"rated": True})
         assert guest.status_code == 401 and guest.json()["error"]["code"] == "not_signed_in"
-        asha = _account(client.app, "Asha")
+        asha = sign_up(client.app, "Asha")
         for bad, word in [
             ({"rated": True, "practice": True}, "practice"),
             ({"rated": True, "bots": "random"}, "difficulty"),
@@ -284,7 +191,7 @@ def test_rated_quick_match_seats_signed_in_players_together(tmp_path: Path) -> N
         ask = {"rated": True, "preset": "two_player", "bots": "easy"}
         guest = client.post("/api/quick", json=ask)
         assert guest.status_code == 401 and guest.json()["error"]["code"] == "not_signed_in"
-        asha, bala = _account(client.app, "Asha"), _account(client.app, "Bala")
+        asha, bala = sign_up(client.app, "Asha"), sign_up(client.app, "Bala")
         first = asha.post("/api/quick", json=ask)
         assert first.status_code == 200, first.text
         code = first.json()["code"]
@@ -355,7 +262,7 @@ def test_a_player_who_leaves_a_rated_match_forfeits_it(
     monkeypatch.setenv("SEEP_MESSAGE_BUDGET", "0")
     with web_client(tmp_path, grace_seconds=0.2) as (client, manager, checker):
         manager.forfeit_seconds = 0.3
-        browsers = [_account(client.app, n) for n in ("Asha", "Bala", "Chitra", "Dev")]
+        browsers = [sign_up(client.app, n) for n in ("Asha", "Bala", "Chitra", "Dev")]
         made = browsers[0].post("/api/tables", json={"rated": True, "deals": 1}).json()
         code, tokens = made["code"], [made["token"]]
         for b in browsers[1:]:
@@ -373,11 +280,11 @@ def test_a_player_who_leaves_a_rated_match_forfeits_it(
         back = Player(client, checker, code, tokens[1])  # too late: the forfeit stands
         back.close()
         _wait(lambda: table.seats[1].connections == 0, "Bala's socket did not close")
-        last = _play_out([players[0], players[2], players[3]], table, random.Random(7))
+        last = play_out([players[0], players[2], players[3]], table, random.Random(7))
         for p in players:
             p.close()
         assert last["table"]["seats"][1]["forfeited"] is True
-        mes = [_me(b) for b in browsers]
+        mes = [me_of(b) for b in browsers]
         fours = [m["ratings"]["four"] for m in mes]
         assert fours[1]["mu"] < MODEL.mu and fours[1]["games"] == 1  # Bala: the loss
         assert fours[3] == Rating().to_dict("four")  # Dev: as he was, no game counted
@@ -396,7 +303,7 @@ def test_a_rated_match_everyone_left_closes_as_their_loss(tmp_path: Path) -> Non
     sweep's orphan limit): the match is rated as his forfeit, in the closing transaction."""
     with web_client(tmp_path, grace_seconds=0.2) as (client, manager, checker):
         manager.forfeit_seconds = 0.2
-        asha = _account(client.app, "Asha")
+        asha = sign_up(client.app, "Asha")
         made = asha.post(
             "/api/tables", json={"rated": True, "preset": "two_player", "bots": "medium"}
         ).json()
@@ -407,7 +314,7 @@ def test_a_rated_match_everyone_left_closes_as_their_loss(tmp_path: Path) -> Non
         table = manager.get(made["code"])
         _wait(lambda: table.seats[0].forfeited, "the seat was not forfeited")
         manager.close(table)
-        me = _me(asha)
+        me = me_of(asha)
         assert me["ratings"]["two"]["games"] == 1 and me["ratings"]["two"]["mu"] < MODEL.mu
         assert me["abandons"] == 1
         rows = list(manager.store.rated_matches())

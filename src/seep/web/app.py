@@ -28,8 +28,9 @@ from .middleware import (
     SecurityHeaders,
     origin_allowed,
 )
+from .profiles import Profiles
 from .routes import accounts as account_routes
-from .routes import lobby, operations, pages, table, websocket
+from .routes import lobby, operations, pages, players, table, websocket
 from .routes.errors import add_error_handlers
 from .routes.gate import Gate
 from .routes.pages import STATIC
@@ -142,4 +143,5 @@ def create_app(
     app.include_router(table.router(gate))
     app.include_router(websocket.router(gate))
     app.include_router(account_routes.router(gate, accounts))
+    app.include_router(players.router(gate, Profiles(store)))
     return app

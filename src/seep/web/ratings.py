@@ -37,6 +37,7 @@ __all__ = [
     "PROVISIONAL_SIGMA",
     "RatedMatch",
     "Rating",
+    "TeamTotals",
     "bot_rating",
     "elo_gap",
     "format_of",
@@ -133,6 +134,15 @@ def bot_rating(bots: str, format: str) -> Rating:
 
 
 @dataclass(frozen=True)
+class TeamTotals:
+    """One team's totals over a match: baazis won, card points, sweep points."""
+
+    baazis: int = 0
+    points: int = 0
+    sweep_points: int = 0
+
+
+@dataclass(frozen=True)
 class RatedMatch:
     """A rated match at its end as the ratings need it: the format, each seat's account
     (``None``: a bot of difficulty ``bots``), the winning team by the cards (``None``: drawn,
@@ -143,6 +153,10 @@ class RatedMatch:
     bots: str
     winner: int | None
     forfeited: frozenset[int] = frozenset()
+    # What the profile's statistics count: the deals played out, and per team its baazis won,
+    # card points and sweep points over them (docs/format.md's deal results).
+    deals: int = 0
+    totals: tuple[TeamTotals, ...] = ()
 
     def team(self, seat: int) -> int:
         """A seat's team (the core's :func:`seep.cards.team_of`)."""

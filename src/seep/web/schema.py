@@ -179,6 +179,11 @@ rating_changes_t = SqlTable(
     Column("result", String(4), nullable=False),  # "win", "loss" or "draw"
     # The player left the match and did not come back in time (docs/web.md "Fair play").
     Column("forfeited", Boolean, nullable=False, server_default=false()),
+    # His team's totals over the match, for the profile's statistics (docs/web.md "Profiles").
+    Column("deals", Integer, nullable=False, server_default="0"),
+    Column("baazis", Integer, nullable=False, server_default="0"),
+    Column("points", Integer, nullable=False, server_default="0"),
+    Column("sweep_points", Integer, nullable=False, server_default="0"),
     Column("mu_before", Float, nullable=False),
     Column("sigma_before", Float, nullable=False),
     Column("mu_after", Float, nullable=False),

@@ -78,6 +78,7 @@ class Settings:
     max_open_tables_per_client: int
     max_unknown_codes_per_minute: int
     max_lobby_per_minute: int
+    max_profiles_per_minute: int
     max_logins_per_minute: int
     max_signups_per_hour: int
 
@@ -177,6 +178,7 @@ def read_settings(
             max_unknown_codes_per_minute, "SEEP_MAX_UNKNOWN_CODES_PER_MINUTE", 30
         ),
         max_lobby_per_minute=whole(None, "SEEP_MAX_LOBBY_PER_MINUTE", 60),
+        max_profiles_per_minute=whole(None, "SEEP_MAX_PROFILES_PER_MINUTE", 60),
         max_logins_per_minute=whole(None, "SEEP_MAX_LOGINS_PER_MINUTE", 10),
         max_signups_per_hour=whole(None, "SEEP_MAX_SIGNUPS_PER_HOUR", 5),
         max_sockets_per_client=whole(None, "SEEP_MAX_SOCKETS_PER_CLIENT", 40),

@@ -8,7 +8,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy import case, delete, func, insert, select, update
 from sqlalchemy.engine import Connection, Engine
 
 from .ratings import RatedMatch, Rating, bot_rating, rate
@@ -71,6 +71,8 @@ class StoreRatings:
                     "account": account,
                     "result": match.result(seat),
                     "forfeited": seat in match.forfeited,
+                    "deals": match.deals,
+                    **_totals(match, seat),
                     "mu_before": old.mu,
                     "sigma_before": old.sigma,
                     "mu_after": new.mu,
@@ -104,12 +106,55 @@ class StoreRatings:
         with self.engine.connect() as c:
             return int(c.execute(query).scalar_one())
 
-    def rating_changes_of(self, account: int, offset: int, limit: int) -> Sequence[Any]:
-        """The account's rated matches, newest first: rows of ``code``, ``format``, ``seat``,
-        ``result``, ``forfeited``, ``mu_before``, ``sigma_before``, ``mu_after``, ``sigma_after``,
-        ``ended``."""
+    def stats_of(self, account: int) -> Any:
+        """The account's rated matches summed: a row of ``matches``, ``wins``, ``losses``,
+        ``draws``, ``forfeits``, ``deals``, ``baazis``, ``points``, ``sweep_points`` (his
+        team's, over those matches). One pass over his rows by the account's index."""
+        rc = rating_changes_t.c
+
+        def count(result: str) -> Any:
+            return func.coalesce(func.sum(case((rc.result == result, 1), else_=0)), 0)
+
+        query = select(
+            func.count().label("matches"),
+            count("win").label("wins"),
+            count("loss").label("losses"),
+            count("draw").label("draws"),
+            func.coalesce(func.sum(case((rc.forfeited, 1), else_=0)), 0).label("forfeits"),
+            func.coalesce(func.sum(rc.deals), 0).label("deals"),
+            func.coalesce(func.sum(rc.baazis), 0).label("baazis"),
+            func.coalesce(func.sum(rc.points), 0).label("points"),
+            func.coalesce(func.sum(rc.sweep_points), 0).label("sweep_points"),
+        ).where(rc.account == account)
+        with self.engine.connect() as c:
+            return c.execute(query).one()
+
+    def rating_history(self, account: int, format: str, limit: int) -> Sequence[Any]:
+        """The account's latest ``limit`` ratings in ``format`` after each rated match, oldest
+        first: rows of ``match``, ``ended``, ``mu_after``, ``sigma_after``."""
         query = (
             select(
+                rating_changes_t.c.match,
+                rated_matches_t.c.ended,
+                rating_changes_t.c.mu_after,
+                rating_changes_t.c.sigma_after,
+            )
+            .join(rated_matches_t, rated_matches_t.c.id == rating_changes_t.c.match)
+            .where(rating_changes_t.c.account == account, rated_matches_t.c.format == format)
+            .order_by(rating_changes_t.c.match.desc())
+            .limit(limit)
+        )
+        with self.engine.connect() as c:
+            return list(reversed(c.execute(query).all()))
+
+    def rating_changes_of(self, account: int, offset: int, limit: int) -> Sequence[Any]:
+        """The account's rated matches, newest first: rows of ``match``, ``code``, ``format``,
+        ``seat``, ``result``, ``forfeited``, ``mu_before``, ``sigma_before``, ``mu_after``,
+        ``sigma_after``, ``ended`` and the table's stored ``seats`` (JSON: each seat's name,
+        kind, account)."""
+        query = (
+            select(
+                rating_changes_t.c.match,
                 rated_matches_t.c.code,
                 rated_matches_t.c.format,
                 rating_changes_t.c.seat,
@@ -120,8 +165,10 @@ class StoreRatings:
                 rating_changes_t.c.mu_after,
                 rating_changes_t.c.sigma_after,
                 rated_matches_t.c.ended,
+                tables_t.c.seats,
             )
             .join(rated_matches_t, rated_matches_t.c.id == rating_changes_t.c.match)
+            .join(tables_t, tables_t.c.code == rated_matches_t.c.code)
             .where(rating_changes_t.c.account == account)
             .order_by(rating_changes_t.c.match.desc())
             .offset(offset)
@@ -133,9 +180,9 @@ class StoreRatings:
     def rated_matches(self) -> Sequence[Any]:
         """Every rated match in the order it was rated, with its seats' changes: rows of
         ``id``, ``code``, ``format``, ``winner``, ``seat``, ``account``, ``forfeited``,
-        ``mu_before``,
-        ``sigma_before``, ``mu_after``, ``sigma_after``, and the table's ``settings``,
-        ``status`` and ``record`` (for checking the ratings against the stored results)."""
+        ``mu_before``, ``sigma_before``, ``mu_after``, ``sigma_after``, and the table's
+        ``settings``, ``status`` and ``record`` (for checking the ratings against the stored
+        results)."""
         query = (
             select(
                 rated_matches_t.c.id,
@@ -184,6 +231,14 @@ class StoreRatings:
             total = c.execute(select(func.count()).select_from(ratings_t).where(*where))
             count = int(total.scalar_one())
             return count, c.execute(query).all()
+
+
+def _totals(match: RatedMatch, seat: int) -> dict[str, int]:
+    """The seat's team's totals over the match (none known: zeros)."""
+    if not match.totals:
+        return {"baazis": 0, "points": 0, "sweep_points": 0}
+    t = match.totals[match.team(seat)]
+    return {"baazis": t.baazis, "points": t.points, "sweep_points": t.sweep_points}
 
 
 def forget_ratings(c: Connection, account: int) -> None:

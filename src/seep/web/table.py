@@ -24,7 +24,7 @@ from ..session import Session
 from ..view import View
 from . import social, wire
 from .messages import BadInput, CreateTable, parse_body
-from .ratings import RatedMatch, format_of
+from .ratings import RatedMatch, TeamTotals, format_of
 
 __all__ = ["Seat", "Table", "TableError", "checked", "hash_token", "parse_settings", "settings_of"]
 
@@ -407,12 +407,24 @@ class Table:
             return None
         humans = [i for i, s in enumerate(self.seats) if s.kind == "human"]
         gone = humans if closing else [i for i in humans if self.seats[i].forfeited]
+        standing = self.session.standing()
+        results = [d["result"] for d in self.session.to_record(unfinished=False)["deals"]]
+        totals = tuple(
+            TeamTotals(
+                standing.baazis[team],
+                sum(r["points"][team] for r in results),
+                sum(r["sweeps"][team] for r in results),
+            )
+            for team in (0, 1)
+        )
         return RatedMatch(
             format_of(self.players),
             tuple(s.account if s.kind == "human" else None for s in self.seats),
             self.settings["bots"],
-            self.session.standing().leader if self.session.match_over else None,
+            standing.leader if self.session.match_over else None,
             frozenset(gone),
+            len(results),
+            totals,
         )
 
     # --- restoring --------------------------------------------------------------------------

@@ -22,6 +22,7 @@ __all__ = [
     "ErrorMessage",
     "HintAnswer",
     "Joined",
+    "Leaderboard",
     "Lobby",
     "LobbyTable",
     "MatchInfo",
@@ -30,6 +31,7 @@ __all__ = [
     "MyMatch",
     "MyMatches",
     "Pong",
+    "Profile",
     "RatingShown",
     "Reason",
     "RematchReady",
@@ -143,6 +145,81 @@ class Me(_Sent):
     abandons: int = Field(
         description='rated matches forfeited by leaving them (docs/web.md "Fair play")'
     )
+
+
+class PlayerName(_Sent):
+    """A seat of a rated match as a profile lists it."""
+
+    name: str
+    account: bool = Field(description="a player's account (his profile is /u/{name})")
+
+
+class ProfileMatch(_Sent):
+    """One rated match of a profile, with the player's rating before and after it."""
+
+    code: str
+    format: Literal["four", "two"]
+    ended: int
+    result: Literal["win", "loss", "draw"]
+    forfeited: bool
+    partner: PlayerName | None = Field(description="null in two-player")
+    opponents: list[PlayerName]
+    rating_before: int
+    rating_after: int
+    change: int
+    replay: str
+
+
+class ProfileStats(_Sent):
+    """A player's rated matches summed (his team's baazis, card and sweep points)."""
+
+    matches: int
+    wins: int
+    losses: int
+    draws: int
+    abandons: int
+    deals: int
+    baazis: int
+    points_per_deal: float
+    sweep_points_per_deal: float
+
+
+class RatingPoint(_Sent):
+    """The rating after one rated match (the profile's chart)."""
+
+    ended: int
+    rating: int
+
+
+class Profile(_Sent):
+    """``GET /api/players/{name}?page=N``: a player's public profile (docs/web.md
+    "Profiles and leaderboards"), 20 rated matches a page, newest first."""
+
+    name: str
+    created: int
+    ratings: dict[Literal["four", "two"], RatingShown]
+    stats: ProfileStats
+    history: dict[Literal["four", "two"], list[RatingPoint]]
+    matches: list[ProfileMatch]
+    next_page: int | None
+
+
+class BoardRow(_Sent):
+    """One player on a leaderboard."""
+
+    rank: int
+    name: str
+    rating: int
+    games: int
+
+
+class Leaderboard(_Sent):
+    """``GET /api/leaderboard?format=four&page=N``: settled players, best first, 50 a page."""
+
+    format: Literal["four", "two"]
+    total: int
+    players: list[BoardRow]
+    next_page: int | None
 
 
 class MyMatch(_Sent):

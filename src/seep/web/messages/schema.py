@@ -9,7 +9,17 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
-from .answers import Created, Joined, Lobby, Me, MyMatches, ServerMessage, TableInfo
+from .answers import (
+    Created,
+    Joined,
+    Leaderboard,
+    Lobby,
+    Me,
+    MyMatches,
+    Profile,
+    ServerMessage,
+    TableInfo,
+)
 from .bodies import ChangePassword, CreateTable, DeleteAccount, JoinTable, SignIn, SignUp
 from .commands import ClientMessage
 
@@ -34,6 +44,8 @@ def protocol_schema() -> dict[str, Any]:
         "DeleteAccount": DeleteAccount,
         "Me": Me,
         "MyMatches": MyMatches,
+        "Profile": Profile,
+        "Leaderboard": Leaderboard,
     }
     defs: dict[str, Any] = {}
     tops: dict[str, Any] = {}
@@ -51,7 +63,8 @@ def protocol_schema() -> dict[str, Any]:
             "sends), CreateTable and JoinTable (HTTP bodies; CreateTable also for POST "
             "/api/quick; SignUp, SignIn, ChangePassword, DeleteAccount: the account routes' "
             "bodies), "
-            "Created, Joined, TableInfo, Lobby, Me and MyMatches (HTTP answers). Generated "
+            "Created, Joined, TableInfo, Lobby, Me, MyMatches, Profile and Leaderboard (HTTP "
+            "answers). Generated "
             "from seep.web.messages: python -m seep.web.messages"
         ),
         "$ref": "#/$defs/ClientMessage",

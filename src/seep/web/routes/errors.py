@@ -9,6 +9,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..accounts import AccountError
 from ..middleware import error_response
+from ..profiles import ProfileError
 from ..store import StoreUnavailable
 from ..tables import TableError
 from .gate import Gate
@@ -35,6 +36,8 @@ STATUS = {
     "not_signed_in": 401,
     "name_taken": 409,
     "busy": 503,
+    # Profiles (docs/web.md "Profiles and leaderboards").
+    "unknown_player": 404,
 }
 # Refusals of malformed input: logged (once a minute per client), since a client that sends
 # them is broken or probing.
@@ -67,6 +70,12 @@ def add_error_handlers(app: FastAPI, gate: Gate) -> None:
             gate.log_bad(gate.client(request), f"{exc.code} ({request.method} request)")
         retry = 1 if exc.code == "busy" else exc.retry_after
         return error_response(exc.code, exc.message, STATUS.get(exc.code, 400), retry)
+
+    @app.exception_handler(ProfileError)
+    async def profile_error(request: Request, exc: ProfileError) -> JSONResponse:
+        if exc.code in BAD_INPUT:
+            gate.log_bad(gate.client(request), f"{exc.code} ({request.method} request)")
+        return error_response(exc.code, exc.message, STATUS.get(exc.code, 400))
 
     @app.exception_handler(StoreUnavailable)
     async def store_unavailable(_: Request, exc: StoreUnavailable) -> JSONResponse:

@@ -41,6 +41,7 @@ class Gate:
         self.creations = NetworkRates(settings.max_tables_per_minute)  # limits.networks too
         self.misses = RateLimiter(settings.max_unknown_codes_per_minute)
         self.lobby_looks = RateLimiter(settings.max_lobby_per_minute)
+        self.profile_looks = RateLimiter(settings.max_profiles_per_minute)
         self.open_cap = settings.max_open_tables
         self.open_tables = NetworkOpenTables(settings.max_open_tables_per_client, self.is_open)
         self.log_bad = LogLimiter(log)
@@ -101,6 +102,17 @@ class Gate:
                 f"at most {self.lobby_looks.limit} lobby lookups a minute from one address",
             )
         self.lobby_looks.add(key)
+
+    def look_at_players(self, key: str) -> None:
+        """Count a profile or leaderboard read (each a few database queries); refused over
+        the limit."""
+        if self.profile_looks.over(key):
+            raise TableError(
+                "rate_limited",
+                f"at most {self.profile_looks.limit} profile and leaderboard reads a minute "
+                "from one address",
+            )
+        self.profile_looks.add(key)
 
     # --- new tables -------------------------------------------------------------------------
 

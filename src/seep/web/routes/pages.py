@@ -27,7 +27,8 @@ def _page(name: str) -> Response:
 
 
 def router() -> APIRouter:
-    """``/``, ``/t/{code}``, ``/replay/{code}`` (the single page app), ``/how-to-play`` and
+    """``/``, ``/t/{code}``, ``/replay/{code}``, ``/u/{name}``, ``/leaderboard`` (the single
+    page app), ``/how-to-play`` and
     ``/favicon.ico``; HEAD answers as GET does, for health checks. None is in the OpenAPI."""
     pages = APIRouter(include_in_schema=False)
 
@@ -41,6 +42,14 @@ def router() -> APIRouter:
 
     @pages.api_route("/replay/{code}", methods=["GET", "HEAD"])
     async def replay_page(code: str) -> Response:
+        return _page("index.html")
+
+    @pages.api_route("/u/{name}", methods=["GET", "HEAD"])
+    async def profile_page(name: str) -> Response:
+        return _page("index.html")
+
+    @pages.api_route("/leaderboard", methods=["GET", "HEAD"])
+    async def leaderboard_page() -> Response:
         return _page("index.html")
 
     @pages.api_route("/favicon.ico", methods=["GET", "HEAD"])
