@@ -21,6 +21,8 @@ from collections import deque
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
+from sqlalchemy.exc import SQLAlchemyError
+
 from ..bots import Decision
 from ..errors import SeepError
 from . import practice, wire
@@ -31,6 +33,7 @@ from .driver import STORE_RETRY_MAX as STORE_RETRY_MAX
 from .driver import Callbacks, Driver, log_store_problem
 from .hub import RATE_LIMIT, Connection, Hub
 from .limits import MessageBudget, SocketCounts
+from .ratings import Rating, format_of
 from .store import Store, StoreConflict, StoreUnavailable
 from .table import Seat, Table, TableError
 
@@ -226,6 +229,9 @@ class TableKeeper:
                 # Every move is stored: the record is written when the database takes it.
                 log_store_problem(table.code, exc)
                 self._background(self._finish_later(table))
+            else:
+                if table.settings["rated"]:
+                    self.show_rating(table)  # the names show the new ratings
         self._changed(table, game=True)
 
     async def _finish_later(self, table: Table) -> None:
@@ -290,6 +296,23 @@ class TableKeeper:
             if table.settings["rated"] and not s.forfeited:
                 self.driver.start_forfeit(code, seat, self.forfeit_seconds)
             self._changed(table, game=False)
+
+    def show_rating(self, table: Table) -> None:
+        """Read each signed-in player's rating in the table's format for his seat's name (a
+        read refused: the seat shows none)."""
+        if self.store is None:
+            return
+        fmt = format_of(table.players)
+        for s in table.seats:
+            if s.kind != "human" or s.account is None:
+                s.rating = None
+                continue
+            try:
+                r = self.store.ratings_of(s.account).get(fmt, Rating())
+            except SQLAlchemyError:  # the database away: a name without its rating
+                s.rating = None
+                continue
+            s.rating = (r.shown(fmt), r.provisional)
 
     def _forfeit_over(self, code: str, seat: int) -> None:
         """A rated match's player did not come back: the match counts as lost for him
@@ -387,6 +410,7 @@ class TableKeeper:
                 )
                 return None
         table.version = table.game_version = row["version"] + 1
+        self.show_rating(table)
         table.alone_since = self.clock()  # a restart gives everyone the full time again
         self.tables[table.code] = table
         for i, s in enumerate(table.seats):

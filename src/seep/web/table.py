@@ -94,6 +94,9 @@ class Seat:
     # Gone from a rated match past the grace period and the forfeit limit: it counts as lost
     # for him (seep.web.ratings), also if he comes back later.
     forfeited: bool = False
+    # The signed-in player's rating in the table's format, shown beside his name: (the shown
+    # number, provisional); read when he sits down and again when a rated match ends.
+    rating: tuple[int, bool] | None = None
 
 
 class Table:

@@ -214,6 +214,7 @@ class TableManager(TableKeeper):
         table.alone_since = self.clock()
         name, mine = _who(req.name, account)
         seat, token = table.join(name, 0, mine)
+        self.show_rating(table)
         self._store_new(table)
         if not self.clustered:
             # Several instances: the one the proxy sends the table's traffic to claims it.
@@ -377,6 +378,8 @@ class TableManager(TableKeeper):
                 return {"seat": held, "token": req.token}
         name, mine = _who(req.name, account)
         seat, token = table.join(name, req.seat, mine)
+        if mine is not None:
+            self.show_rating(table)
         if self.store is not None:
             self.store.save_table(table)
         if table.starts_at is not None and not table.free_seats():

@@ -158,6 +158,8 @@ class SeatFacts(Protocol):
     def away(self) -> bool: ...
     @property
     def forfeited(self) -> bool: ...
+    @property
+    def rating(self) -> tuple[int, bool] | None: ...
 
 
 class TableFacts(Protocol):
@@ -203,6 +205,9 @@ def seat_public(seat: SeatFacts) -> dict[str, Any]:
         "connected": seat.kind == "bot" or seat.connections > 0,
         "away": seat.away,
         "forfeited": seat.forfeited,
+        "rating": None
+        if seat.rating is None
+        else {"rating": seat.rating[0], "provisional": seat.rating[1]},
     }
 
 

@@ -52,6 +52,13 @@ class _Sent(BaseModel):
     model_config = ConfigDict(extra="allow")
 
 
+class SeatRating(_Sent):
+    """A seated player's rating as his name shows it ("1532?" while provisional)."""
+
+    rating: int
+    provisional: bool
+
+
 class SeatInfo(_Sent):
     """A seat as everyone sees it."""
 
@@ -62,6 +69,9 @@ class SeatInfo(_Sent):
     forfeited: bool = Field(
         default=False,
         description='left a rated match and did not come back in time (docs/web.md "Fair play")',
+    )
+    rating: SeatRating | None = Field(
+        default=None, description="a signed-in player's rating in the table's format"
     )
 
 

@@ -1,12 +1,10 @@
 // The lobby's account panel: a guest signs in or creates an account (both optional), a signed-in
 // player sees his name and may sign out. The session is the server's HttpOnly cookie: this
 // script never sees it, and keeps no password once a request is sent.
-import { api, tokens } from "./net.js";
+import { api, prefs, tokens } from "./net.js";
 import { tText } from "./i18n.js";
 import { errorText } from "./reasons.js";
-
-// "1500?" while a rating is provisional (docs/web.md "Ratings"), "1500" once it is settled.
-export const ratingWord = (r) => `${r.rating}${r.provisional ? "?" : ""}`;
+import { ratingWord } from "./players.js";
 
 const ratingsText = (all) =>
   all
@@ -35,6 +33,8 @@ export function initAccount(root) {
     panel.dataset.signedIn = me ? "yes" : "no";
     who.textContent = me ? tText("Signed in as {name}", { name: me.name }) : "";
     ratings.textContent = me ? ratingsText(me.ratings) : "";
+    const profile = panel.querySelector("#profile-link");
+    if (profile) profile.href = me ? `/u/${encodeURIComponent(me.name)}` : "/";
     // Rated play is for signed-in players: the lobby offers it only to them.
     const box = root.querySelector("#rated-box");
     if (box) {
@@ -46,6 +46,8 @@ export function initAccount(root) {
       }
     }
     if (me) {
+      // A signed-in player sits under his account's name: the table's join form offers it.
+      prefs.set("name", me.name);
       // The account's name where the lobby asks for one, unless the player typed another.
       for (const input of root.querySelectorAll("#create-form input[name=name], #join-code-form input[name=name]")) {
         if (!input.value || input.dataset.fromAccount === "yes") {

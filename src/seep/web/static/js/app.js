@@ -1,8 +1,10 @@
-// The single page app: the lobby at /, a table at /t/{code}, a replay at /replay/{code}.
+// The single page app: the lobby at /, a table at /t/{code}, a replay at /replay/{code}, a
+// player's profile at /u/{name}, the leaderboards at /leaderboard.
 import { initAccount } from "./account.js";
 import { initLobby } from "./lobby.js";
 import { TableView } from "./table.js";
 import { ReplayView } from "./replay.js";
+import { LeaderboardView, ProfileView } from "./players.js";
 import { langSwitchHtml, t, translatePage, wireLangSwitch } from "./i18n.js";
 import { fourColour } from "./cards.js";
 
@@ -29,6 +31,17 @@ function route() {
     show("replay-view");
     document.title = `Seep · ${t("replay")} ${m[1].toUpperCase()}`;
     new ReplayView(document.getElementById("replay-view"), m[1]).start();
+    return;
+  }
+  m = path.match(/^\/u\/([^/]{1,64})\/?$/);
+  if (m) {
+    show("profile-view");
+    new ProfileView(document.getElementById("profile-view"), decodeURIComponent(m[1])).start();
+    return;
+  }
+  if (/^\/leaderboard\/?$/.test(path)) {
+    show("leaderboard-view");
+    new LeaderboardView(document.getElementById("leaderboard-view")).start();
     return;
   }
   show("lobby");

@@ -2,6 +2,7 @@
 import { api, prefs, toast, tokens } from "./net.js";
 import { t } from "./i18n.js";
 import { errorText } from "./reasons.js";
+import { ratingWord } from "./players.js";
 
 // The names the create form shows for a preset and a bot level (the key for one it lacks).
 const PRESET_WORDS = { standard: "Standard", family: "Family", two_houses: "Two houses", two_player: "Two players" };
@@ -138,7 +139,11 @@ function initOpenTables(root, create, lengthKind) {
       const length = s.deals
         ? t(s.deals > 1 ? "{n} deals" : "{n} deal", { n: s.deals })
         : t(s.baazis > 1 ? "{n} baazis" : "{n} baazi", { n: s.baazis });
-      const who = row.seats.filter((x) => x.kind === "human").map((x) => x.name).join(", ");
+      // A signed-in player's name with his rating ("Asha 1532?").
+      const who = row.seats
+        .filter((x) => x.kind === "human")
+        .map((x) => (x.rating ? `${x.name} ${ratingWord(x.rating)}` : x.name))
+        .join(", ");
       const facts = [row.code, ...(s.rated ? [t("Rated")] : []), word(PRESET_WORDS, s.preset), t("{level} bots", { level: word(LEVEL_WORDS, s.bots) }), length, t("{n} free", { n: row.free })];
       li.append(`${facts.join(" · ")} · ${who} `, a);
       list.appendChild(li);

@@ -10,6 +10,7 @@ import {
   moveSentence, pastTenseHtml, sameMove, sortMoves,
 } from "./moves.js";
 import { api, esc, prefs, TableSocket, toast, tokens } from "./net.js";
+import { seatRatingHtml } from "./players.js";
 import { pendingTransfer, Social } from "./social.js";
 import { errorText, reasonText } from "./reasons.js";
 
@@ -548,7 +549,7 @@ export class TableView {
     const clock = st.clock && st.clock.seat === s ? `<span class="clock"></span>` : "";
     const thinking = toMove && seat.kind === "bot" ? `<span class="thinking"><i></i><i></i><i></i></span>` : "";
     return `<div class="seat team${s % 2} ${toMove ? "to-move" : ""}" data-seat="${s}" aria-label="${esc(this.seatName(s))}, ${esc(seatCompass(s, this.nSeats()))}${toMove ? `, ${t("to move")}` : ""}">
-      <div class="seat-head"><span class="dot team${s % 2}"></span>${this.compassHtml(s)}<span class="name" title="${esc(this.seatName(s))}">${esc(this.seatName(s))}</span>${badges.join("")}${clock}</div>
+      <div class="seat-head"><span class="dot team${s % 2}"></span>${this.compassHtml(s)}<span class="name" title="${esc(this.seatName(s))}">${esc(this.seatName(s))}</span>${seatRatingHtml(seat)}${badges.join("")}${clock}</div>
       <div class="backs" title="${nCards(size)}">${backs}</div>
       <div class="last ${last ? "" : "none"} ${lastSeat === s ? "latest" : ""}">${last ? pastTenseHtml(last) : "&nbsp;"}${thinking}</div>
     </div>`;
@@ -642,7 +643,7 @@ export class TableView {
     const seats = st.table.seats
       .map((s, i) => {
         const here = s.kind === "human" && !s.connected && i !== me ? ` <span class="muted">(${t("not here")})</span>` : "";
-        const who = s.kind === "empty" ? `<span class="muted">${t("empty: a bot will play")}</span>` : esc(i === me ? `${s.name} (${t("you")})` : s.name) + here;
+        const who = s.kind === "empty" ? `<span class="muted">${t("empty: a bot will play")}</span>` : esc(i === me ? `${s.name} (${t("you")})` : s.name) + seatRatingHtml(s) + here;
         const sit = s.kind === "empty" && me != null ? `<button class="btn small" data-act="sit" data-seat="${i}">${t("Sit here")}</button>` : "";
         // The host sees who joined and may take a stranger off the table before the start.
         const kick = host && s.kind === "human" && i !== me ? `<button class="btn small ghost" data-act="kick" data-seat="${i}" title="${t("Take this player off the table")}">${t("Remove")}</button>` : "";
