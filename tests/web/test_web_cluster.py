@@ -346,6 +346,15 @@ def test_the_lobby_lists_the_open_tables_of_every_instance(
 TABLES = 40
 BOT_DELAY = 0.08
 LEASE_SECONDS = 3.0
+# One test client opens every table: no per-address limits (0 turns one off), and a grace
+# period that outlasts an instance's loss.
+ONE_CLIENT_EVERYWHERE = {
+    "SEEP_MAX_TABLES_PER_MINUTE": "0",
+    "SEEP_MAX_OPEN_TABLES_PER_CLIENT": "0",
+    "SEEP_MAX_SOCKETS_PER_CLIENT": "0",
+    "SEEP_MESSAGE_BUDGET": "0",
+    "SEEP_GRACE_SECONDS": "60",
+}
 
 
 async def connect(base: str, code: str, token: str) -> Any:
@@ -474,14 +483,7 @@ def test_three_instances_survive_one_killed_mid_deal(postgres: Any, tmp_path: Pa
         database_url=_database(postgres, "cluster"),
         bot_delay=BOT_DELAY,
         lease_seconds=LEASE_SECONDS,
-        # One test client opens every table: no per-address limits (0 turns one off).
-        env={
-            "SEEP_MAX_TABLES_PER_MINUTE": "0",
-            "SEEP_MAX_OPEN_TABLES_PER_CLIENT": "0",
-            "SEEP_MAX_SOCKETS_PER_CLIENT": "0",
-            "SEEP_MESSAGE_BUDGET": "0",
-            "SEEP_GRACE_SECONDS": "60",
-        },
+        env=ONE_CLIENT_EVERYWHERE,
     )
     db = sqlalchemy.create_engine(cluster.database_url)
     try:
@@ -604,13 +606,7 @@ def test_a_match_is_rated_once_when_its_instance_dies_as_it_ends(
         database_url=_database(postgres, "rated"),
         bot_delay=0.02,
         lease_seconds=LEASE_SECONDS,
-        env={
-            "SEEP_MAX_TABLES_PER_MINUTE": "0",
-            "SEEP_MAX_OPEN_TABLES_PER_CLIENT": "0",
-            "SEEP_MAX_SOCKETS_PER_CLIENT": "0",
-            "SEEP_MESSAGE_BUDGET": "0",
-            "SEEP_GRACE_SECONDS": "60",
-        },
+        env=ONE_CLIENT_EVERYWHERE,
     )
     db = sqlalchemy.create_engine(cluster.database_url)
     store = Store(cluster.database_url)

@@ -131,8 +131,8 @@ def test_a_rated_match_of_four_accounts_changes_their_ratings_once(
                 assert four["mu"] < MODEL.mu and four["rating"] < 1500
             assert me["ratings"]["two"] == Rating().to_dict("two")  # not played
         # The end written again (a retry, another instance reloading it) rates nothing.
-        assert table.rated_match() is not None
-        manager.store.finish(table, table.record(), table.rated_match())
+        assert table.rated_match(table.record()) is not None
+        manager.store.finish(table, table.record(), table.rated_match(table.record()))
         assert [me_of(b)["ratings"] for b in browsers] == [m["ratings"] for m in mes]
         assert len({r.id for r in manager.store.rated_matches()}) == 1
 

@@ -224,7 +224,8 @@ class TableKeeper:
         table.leave_deal()
         if self.store is not None and table.status == "finished":
             try:
-                self.store.finish(table, table.record(), table.rated_match())
+                record = table.record()
+                self.store.finish(table, record, table.rated_match(record))
             except StoreUnavailable as exc:
                 # Every move is stored: the record is written when the database takes it.
                 log_store_problem(table.code, exc)
@@ -241,7 +242,8 @@ class TableKeeper:
         while True:
             await asyncio.sleep(wait)
             try:
-                self.store.finish(table, table.record(), table.rated_match())
+                record = table.record()
+                self.store.finish(table, record, table.rated_match(record))
             except StoreUnavailable as exc:
                 log_store_problem(table.code, exc)
                 wait = min(wait * 2, STORE_RETRY_MAX)
@@ -298,20 +300,21 @@ class TableKeeper:
             self._changed(table, game=False)
 
     def show_rating(self, table: Table) -> None:
-        """Read each signed-in player's rating in the table's format for his seat's name (a
-        read refused: the seat shows none)."""
+        """Read the signed-in players' ratings in the table's format for their seats' names,
+        in one query (a read refused: the seats show none)."""
         if self.store is None:
             return
         fmt = format_of(table.players)
+        accounts = [s.account for s in table.seats if s.kind == "human" and s.account is not None]
+        try:
+            ratings = self.store.ratings_in(accounts, fmt)
+        except SQLAlchemyError:  # the database away: names without their ratings
+            ratings = None
         for s in table.seats:
-            if s.kind != "human" or s.account is None:
+            if ratings is None or s.kind != "human" or s.account is None:
                 s.rating = None
                 continue
-            try:
-                r = self.store.ratings_of(s.account).get(fmt, Rating())
-            except SQLAlchemyError:  # the database away: a name without its rating
-                s.rating = None
-                continue
+            r = ratings.get(s.account, Rating())
             s.rating = (r.shown(fmt), r.provisional)
 
     def _forfeit_over(self, code: str, seat: int) -> None:

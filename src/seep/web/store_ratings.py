@@ -5,7 +5,7 @@ match is rated exactly once, or not at all if that transaction never commits."""
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from sqlalchemy import case, delete, func, insert, select, update
@@ -15,6 +15,17 @@ from .ratings import RatedMatch, Rating, bot_rating, rate
 from .schema import accounts_t, rated_matches_t, rating_changes_t, ratings_t, tables_t
 
 __all__ = ["StoreRatings", "forget_ratings"]
+
+
+# What a rated match did to one seat: the columns every read of rating_changes shows.
+_SEAT_CHANGE = (
+    rating_changes_t.c.seat,
+    rating_changes_t.c.forfeited,
+    rating_changes_t.c.mu_before,
+    rating_changes_t.c.sigma_before,
+    rating_changes_t.c.mu_after,
+    rating_changes_t.c.sigma_after,
+)
 
 
 class StoreRatings:
@@ -98,6 +109,18 @@ class StoreRatings:
             rows = c.execute(select(ratings_t).where(ratings_t.c.account == account)).all()
         return {r.format: Rating(r.mu, r.sigma, r.games) for r in rows}
 
+    def ratings_in(self, accounts: Collection[int], format: str) -> dict[int, Rating]:
+        """The ratings of ``accounts`` in one format, by account, in one query (an account that
+        never played it rated is missing): the names at one table."""
+        if not accounts:
+            return {}
+        query = select(ratings_t).where(
+            ratings_t.c.account.in_(sorted(set(accounts))), ratings_t.c.format == format
+        )
+        with self.engine.connect() as c:
+            rows = c.execute(query).all()
+        return {r.account: Rating(r.mu, r.sigma, r.games) for r in rows}
+
     def forfeits_of(self, account: int) -> int:
         """How many rated matches the account forfeited by leaving them (its abandons)."""
         query = select(func.count()).where(
@@ -157,13 +180,8 @@ class StoreRatings:
                 rating_changes_t.c.match,
                 rated_matches_t.c.code,
                 rated_matches_t.c.format,
-                rating_changes_t.c.seat,
                 rating_changes_t.c.result,
-                rating_changes_t.c.forfeited,
-                rating_changes_t.c.mu_before,
-                rating_changes_t.c.sigma_before,
-                rating_changes_t.c.mu_after,
-                rating_changes_t.c.sigma_after,
+                *_SEAT_CHANGE,
                 rated_matches_t.c.ended,
                 tables_t.c.seats,
             )
@@ -189,13 +207,8 @@ class StoreRatings:
                 rated_matches_t.c.code,
                 rated_matches_t.c.format,
                 rated_matches_t.c.winner,
-                rating_changes_t.c.seat,
                 rating_changes_t.c.account,
-                rating_changes_t.c.forfeited,
-                rating_changes_t.c.mu_before,
-                rating_changes_t.c.sigma_before,
-                rating_changes_t.c.mu_after,
-                rating_changes_t.c.sigma_after,
+                *_SEAT_CHANGE,
                 tables_t.c.settings,
                 tables_t.c.status,
                 tables_t.c.record,

@@ -397,10 +397,14 @@ class Table:
             del record["seed"]
         return record
 
-    def rated_match(self, closing: bool = False) -> RatedMatch | None:
+    def rated_match(
+        self, record: dict[str, Any] | None, closing: bool = False
+    ) -> RatedMatch | None:
         """The match at its end as its ratings need it (``None``: not a rated table, or not
         over): each seat's account (a bot's, or a deleted account's: ``None``), the winning
-        team (:attr:`seep.session.Standing.leader`) and the seats that forfeited it.
+        team (:attr:`seep.session.Standing.leader`), the seats that forfeited it, and the teams'
+        totals over the finished deals of ``record`` (:meth:`record`, which the caller has built
+        to store it anyway: a long match's record is tens of KB).
 
         ``closing``: the table closes unfinished because every player left it; each of them
         forfeits it (``None`` if it never started)."""
@@ -411,7 +415,7 @@ class Table:
         humans = [i for i, s in enumerate(self.seats) if s.kind == "human"]
         gone = humans if closing else [i for i in humans if self.seats[i].forfeited]
         standing = self.session.standing()
-        results = [d["result"] for d in self.session.to_record(unfinished=False)["deals"]]
+        results = [d["result"] for d in (record or self.record())["deals"]]
         totals = tuple(
             TeamTotals(
                 standing.baazis[team],

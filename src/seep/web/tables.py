@@ -161,7 +161,7 @@ class TableManager(TableKeeper):
         if self.store is not None:
             try:
                 # A rated match nobody came back to counts as lost for all who left it.
-                self.store.close_table(table, record, table.rated_match(closing=True))
+                self.store.close_table(table, record, table.rated_match(record, closing=True))
             except StoreUnavailable:
                 table.status, table.version = status, table.version - 1  # nothing happened
                 raise
