@@ -301,6 +301,16 @@ def start_cluster(
         child_env.update(env or {})
         if lease_seconds is not None:
             child_env["SEEP_LEASE_SECONDS"] = str(lease_seconds)
+        # The schema is upgraded once, before any instance starts: an instance refuses a
+        # PostgreSQL database whose schema is behind (docs/deploy.md "Upgrading").
+        upgrade = subprocess.run(
+            [sys.executable, "-m", "seep", "db", "upgrade", "--database-url", db],
+            env=child_env,
+            capture_output=True,
+            text=True,
+        )
+        if upgrade.returncode != 0:
+            raise ClusterError(f"seep db upgrade failed: {upgrade.stderr.strip()}")
         for i in range(n):
             inst_id, inst_port = f"s{i + 1}", free_port()
             cmd = [sys.executable, "-m", "seep", "serve", "--host", "127.0.0.1"]

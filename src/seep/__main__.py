@@ -7,6 +7,8 @@ import os
 import random
 import sys
 import time
+from pathlib import Path
+from typing import Any
 
 from . import COMPILED, __version__
 from .engine import Position
@@ -122,6 +124,42 @@ def serve_web(
     return 0 if server.started else 3  # 3: the start failed (uvicorn has said why)
 
 
+def _add_db_parser(sub: Any) -> None:
+    """``seep db`` (:mod:`seep.web.dbcommands`, loaded only when it runs: SQLAlchemy and
+    Alembic take a second to import)."""
+    db = sub.add_parser("db", help="the web app's database: schema upgrades, backups")
+    cmds = db.add_subparsers(dest="db_command", required=True)
+
+    def command(name: str, help: str) -> argparse.ArgumentParser:
+        p: argparse.ArgumentParser = cmds.add_parser(name, help=help)
+        p.add_argument(
+            "--database-url",
+            default=None,
+            help="SQLAlchemy URL (default: $SEEP_DATABASE_URL or sqlite:///data/seep.db)",
+        )
+        return p
+
+    command("current", "the schema revision the database is at")
+    command("history", "every schema revision, oldest first")
+    up = command("upgrade", "upgrade the schema to this release's newest revision")
+    up.add_argument("--to", default="head", help="a revision to stop at (default: the newest)")
+    down = command("downgrade", "downgrade the schema (before running an older release)")
+    down.add_argument("to", help="-1 for one revision back, a revision, or 'base'")
+    backup = command("backup", "copy the database to FILE while the server runs")
+    backup.add_argument("file", type=Path, help="the backup to write (must not exist)")
+    restore = command("restore", "replace the database with the backup FILE (server stopped)")
+    restore.add_argument("file", type=Path, help="a backup written by `seep db backup`")
+
+
+def _run_db(args: argparse.Namespace) -> int:
+    try:
+        from .web.dbcommands import run_db
+    except ImportError as exc:
+        print(f"seep db needs the web extra: pip install 'seep-game[web]' ({exc})")
+        return 2
+    return run_db(args)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``seep`` command."""
     parser = argparse.ArgumentParser(prog="seep", description="Seep, the Indian card game.")
@@ -162,6 +200,7 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="this server's id among several on one database ($SEEP_INSTANCE_ID; docs/deploy.md)",
     )
+    _add_db_parser(sub)
     from .arena.cli import add_arena_parser, run_arena  # the arena's options live with it
 
     add_arena_parser(sub)
@@ -175,6 +214,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command in CLI_COMMANDS:
         return run_cli(args)
+    if args.command == "db":
+        return _run_db(args)
     if args.command == "protocol":
         from .protocol_server import serve
 

@@ -78,6 +78,8 @@ WEB_LAYERS: list[tuple[str, frozenset[str]]] = [
             }
         ),
     ),
+    # The operator's commands on the store (``seep db``).
+    ("store commands", frozenset({"seep.web.dbcommands"})),
     # The tables and what drives them, no web framework, lowest first: what goes on the wire,
     # one table, the connections, the services a table is driven by, the keeper of the tables
     # (the one commit path), the message handlers, the socket's way in, the manager's face.
@@ -106,6 +108,7 @@ WEB_LAYERS: list[tuple[str, frozenset[str]]] = [
 FRAMEWORK_FREE = (
     "parts",
     "store",
+    "store commands",
     "wire",
     "table",
     "hub",

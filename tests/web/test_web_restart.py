@@ -2,9 +2,9 @@
 free port and a temporary SQLite file is killed mid-deal and started again; the player
 reconnects with his token and finishes the same deal at the same table.
 
-The test runs on SQLite, and also on PostgreSQL when ``SEEP_TEST_POSTGRES_URL`` names an empty
-database (for example ``postgresql+psycopg://seep@127.0.0.1/seep_test``; needs the
-``postgres`` extra)."""
+The test runs on SQLite, and also on PostgreSQL when ``SEEP_TEST_POSTGRES_URL`` names a
+database (for example ``postgresql+psycopg://seep@127.0.0.1/seep_test``; needs the ``postgres``
+extra), whose schema ``seep db upgrade`` brings up first, as an operator does."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ import os
 import random
 import signal
 import subprocess
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -50,6 +51,9 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     url = os.environ.get("SEEP_TEST_POSTGRES_URL")
     if not url:
         pytest.skip("SEEP_TEST_POSTGRES_URL is not set")
+    # A shared database's schema is the operator's to upgrade, before the servers start.
+    cmd = [sys.executable, "-m", "seep", "db", "upgrade", "--database-url", url]
+    subprocess.run(cmd, check=True, capture_output=True, timeout=120)
     return url
 
 

@@ -36,6 +36,7 @@ from .routes.gate import Gate
 from .routes.pages import STATIC
 from .settings import Settings, read_settings
 from .store import Store
+from .store import database_url as database_url_of
 from .tables import TableManager
 
 __all__ = ["CSP", "SECURITY_HEADERS", "STATIC", "create_app", "origin_allowed"]
@@ -67,6 +68,7 @@ def create_app(
     max_unknown_codes_per_minute: int | None = None,
     instance_id: str | None = None,
     lease_seconds: float | None = None,
+    upgrade_schema: bool | None = None,
 ) -> FastAPI:
     """The web app. ``database_url`` defaults to ``SEEP_DATABASE_URL`` or ./data/seep.db;
     ``bot_delay`` (``SEEP_BOT_DELAY``, 0.6 s) is the pause before each bot move and
@@ -83,7 +85,12 @@ def create_app(
     ``instance_id`` (``SEEP_INSTANCE_ID``) makes this server one of several on one database
     (docs/deploy.md): it then holds a table only under a lease of ``lease_seconds``
     (``SEEP_LEASE_SECONDS``, 10 s), loads tables when their requests come, and no table at
-    start."""
+    start.
+
+    ``upgrade_schema``: bring the database's schema up to date at start. By default the
+    embedded SQLite database is upgraded and any other is only checked: a PostgreSQL database
+    shared by several instances is upgraded once, by ``seep db upgrade``, before they start
+    (docs/deploy.md "Upgrading"), and one whose schema is behind is refused."""
     settings = read_settings(
         dev=dev,
         bot_delay=bot_delay,
@@ -100,7 +107,10 @@ def create_app(
     quiet_invalid_utf8()
 
     # The tables and their store.
-    store = Store(database_url, owner=settings.instance_id)
+    url = database_url_of(database_url)
+    if upgrade_schema is None:
+        upgrade_schema = url.startswith("sqlite")
+    store = Store(url, owner=settings.instance_id, upgrade=upgrade_schema)
     manager = TableManager(store, **settings.table_options(), bot_pool=settings.bot_pool())
     _limit_sockets(manager, settings)
 

@@ -36,8 +36,8 @@ from sqlalchemy import (
     insert,
     update,
 )
-from sqlalchemy.engine import Engine
-from sqlalchemy.exc import DatabaseError, IntegrityError, OperationalError
+from sqlalchemy.engine import Connection, Engine, make_url
+from sqlalchemy.exc import ArgumentError, DatabaseError, IntegrityError, OperationalError
 
 from . import migrations
 from .ratings import RatedMatch
@@ -73,6 +73,7 @@ __all__ = [
     "leases_t",
     "metadata",
     "moves_t",
+    "shown_url",
     "tables_t",
 ]
 
@@ -82,6 +83,10 @@ DEFAULT_URL = "sqlite:///data/seep.db"
 # needs between checkpoints must grow again, at the cost of every table's latency (600 tables:
 # p99 293 ms with 4 MiB, 90 ms with 64 MiB; bench/server.py --tables 600).
 WAL_LIMIT_BYTES = 64 * 1024 * 1024
+
+
+# PostgreSQL's advisory lock that keeps two schema upgraders apart.
+UPGRADE_LOCK = 7331
 
 
 class BadDatabase(Exception):
@@ -144,6 +149,43 @@ def _write(method: W) -> W:
 def database_url(url: str | None = None) -> str:
     """The database to use: ``url``, else ``SEEP_DATABASE_URL``, else ./data/seep.db."""
     return url or os.environ.get("SEEP_DATABASE_URL") or DEFAULT_URL
+
+
+def shown_url(url: str) -> str:
+    """``url`` as a message or a log may show it: its password hidden."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return "the database URL given"  # not a URL: it may be anything, a secret included
+
+
+def _schema(c: Connection, where: str, upgrade: bool) -> None:
+    """Bring the schema to this release's newest revision (``upgrade``), or make sure it is
+    there; either way refuse, naming what to do, a database that a newer release wrote."""
+    at = migrations.current(c)
+    behind = migrations.lag(at)
+    if behind is None:
+        raise BadDatabase(
+            f"the database {where} is at schema revision {at}, which this release of seep does "
+            "not know: a newer release wrote it (run that release, or restore a backup)"
+        )
+    if not behind:
+        return
+    if not upgrade:
+        raise BadDatabase(
+            f"the database {where} is {behind} schema revision(s) behind this release "
+            f"({at or 'none'}, newest {migrations.head()}): run "
+            f"`seep db upgrade --database-url URL` once, then start the servers"
+        )
+    if c.dialect.name == "postgresql":
+        # Several upgraders at once (instances starting together, an operator's `seep db
+        # upgrade`): one upgrades, the others wait for its commit and then find nothing to do.
+        c.exec_driver_sql(f"SELECT pg_advisory_xact_lock({UPGRADE_LOCK})")
+        if not migrations.lag(migrations.current(c)):
+            return
+    # The schema by its Alembic revisions, in this transaction: a database written before
+    # migrations (by create_all) is taken over where it stands.
+    migrations.upgrade(c)
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
@@ -245,6 +287,11 @@ class Store(StoreReads, StoreLeases, StoreAccounts, StoreRatings):
 
     ``owner`` is this server instance's id when several instances share the database: writes to
     a table then need its lease (:meth:`take_lease`) and raise :class:`StoreConflict` without.
+
+    ``upgrade``: bring the schema to this release's newest revision on opening (the default);
+    without it a database whose schema is behind is refused with :class:`BadDatabase`, which
+    names ``seep db upgrade`` (``seep serve`` upgrades SQLite itself and leaves a shared
+    PostgreSQL to the operator: docs/deploy.md "Upgrading").
     """
 
     def __init__(
@@ -253,11 +300,12 @@ class Store(StoreReads, StoreLeases, StoreAccounts, StoreRatings):
         *,
         owner: str | None = None,
         busy_timeout: float = BUSY_TIMEOUT_SECONDS,
+        upgrade: bool = True,
     ) -> None:
         self.url = database_url(url)
         # The last checkpoint's failure (None: it went well), for readiness (/readyz).
         self.checkpoint_problem: str | None = None
-        where = self.url
+        where = shown_url(self.url)
         if self.url.startswith("sqlite:///") and ":memory:" not in self.url:
             path = Path(self.url.removeprefix("sqlite:///"))
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -271,13 +319,7 @@ class Store(StoreReads, StoreLeases, StoreAccounts, StoreRatings):
             event.listen(self.engine, "connect", _sqlite_pragmas)
         try:
             with self.engine.begin() as c:
-                if self.engine.dialect.name == "postgresql":
-                    # Several instances starting at once: one creates the schema, the others
-                    # wait.
-                    c.exec_driver_sql("SELECT pg_advisory_xact_lock(7331)")
-                # The schema by its Alembic revisions, in this transaction: a database written
-                # before migrations (by create_all) is taken over where it stands.
-                migrations.upgrade(c)
+                _schema(c, where, upgrade)
                 # A damaged file is refused here, with its name, rather than by a traceback
                 # half-way through loading the tables.
                 damage = self._damage(c) if self.engine.dialect.name == "sqlite" else None

@@ -8,6 +8,9 @@ what is missing, so a database written before migrations existed is taken over w
 stands and stamped, and loses nothing (tests/web/test_web_migrations.py upgrades databases
 written by those releases).
 
+An operator upgrades, inspects and steps back with ``seep db upgrade``, ``seep db current`` and
+``seep db downgrade -1`` (:mod:`seep.web.dbcommands`; docs/deploy.md "Upgrading").
+
 A new revision: ``alembic -c src/seep/web/migrations/alembic.ini revision -m "what"``
 (``--autogenerate`` compares a database with :data:`seep.web.store.metadata`).
 """
@@ -22,7 +25,7 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy.engine import Connection
 
-__all__ = ["config", "current", "head", "upgrade"]
+__all__ = ["config", "current", "downgrade", "head", "lag", "revisions", "upgrade"]
 
 HERE = Path(__file__).resolve().parent
 
@@ -43,6 +46,24 @@ def head() -> str:
     return newest
 
 
+def revisions() -> list[str]:
+    """Every revision, oldest first."""
+    script = ScriptDirectory.from_config(config())
+    return [r.revision for r in reversed(list(script.walk_revisions()))]
+
+
+def lag(revision: str | None) -> int | None:
+    """How many revisions a database at ``revision`` is behind the newest (0: current;
+    ``None`` as the revision: nothing yet, every revision to go), or ``None`` when this
+    release does not know the revision (a newer release wrote the database)."""
+    known = revisions()
+    if revision is None:
+        return len(known)
+    if revision not in known:
+        return None
+    return len(known) - 1 - known.index(revision)
+
+
 def current(connection: Connection) -> str | None:
     """The revision the database is at (``None``: none yet, or written before migrations)."""
     return MigrationContext.configure(connection).get_current_revision()
@@ -52,3 +73,9 @@ def upgrade(connection: Connection, revision: str = "head") -> None:
     """Upgrade the database to ``revision`` inside the connection's transaction (it commits
     or rolls back with the caller's)."""
     command.upgrade(config(connection), revision)
+
+
+def downgrade(connection: Connection, revision: str) -> None:
+    """Downgrade the database to ``revision`` (``-1``: one step back; ``base``: nothing left)
+    inside the connection's transaction."""
+    command.downgrade(config(connection), revision)
