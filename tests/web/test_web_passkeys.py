@@ -477,3 +477,38 @@ def test_no_challenge_or_credential_secret_in_a_url_or_the_log(server: Served) -
     # The store keeps a handle's hash, never the handle.
     stored = {h for (h,) in _rows(server, "SELECT handle_hash FROM passkey_challenges")}
     assert not stored & set(secrets_sent)
+
+
+def test_a_ceremony_started_on_one_instance_finishes_on_another(tmp_path: Any) -> None:
+    """Two apps on one database, as behind HAProxy: the options from one, the answer to the
+    other (the challenge is in the store, not in an instance's memory)."""
+    from fastapi.testclient import TestClient
+
+    from seep.web.app import create_app
+
+    url = f"sqlite:///{tmp_path / 'seep.db'}"
+    page = {"Host": "localhost", "Origin": "http://localhost"}
+    key = Authenticator()
+    with (
+        TestClient(create_app(url), headers=page) as one,
+        TestClient(create_app(url), headers=page) as two,
+    ):
+        r = one.post("/api/accounts", json={"name": "Twice", "password": PASSWORD})
+        assert r.status_code == 201
+        two.cookies.update(one.cookies)
+        started = one.post("/api/passkeys/register/options", json={}).json()
+        body = {
+            "handle": started["handle"],
+            "credential": key.create(started["options"], "http://localhost"),
+        }
+        assert two.post("/api/passkeys/register", json=body).status_code == 201
+        assert one.post("/api/passkeys/register", json=body).status_code == 400  # taken once
+        one.cookies.clear()
+        two.cookies.clear()
+        started = two.post("/api/passkeys/login/options", json={}).json()
+        body = {
+            "handle": started["handle"],
+            "credential": key.get(started["options"], "http://localhost"),
+        }
+        r = one.post("/api/passkeys/login", json=body)
+        assert r.status_code == 200 and r.json()["name"] == "Twice"

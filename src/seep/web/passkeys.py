@@ -177,9 +177,6 @@ class Passkeys:
         self, account: AccountRow, origin: str, handle: Any, credential: Any, label: Any
     ) -> dict[str, Any]:
         """Check the authenticator's answer to :meth:`register_options` and keep the passkey."""
-        ceremony = self._take(handle, "register", origin)
-        if ceremony.account != account.id or ceremony.user_handle is None:
-            raise AccountError("bad_challenge", "this passkey request was another account's")
         if not isinstance(credential, dict):
             raise AccountError("bad_request", "'credential' must be the browser's credential")
         keys = stored(self.store.passkeys_of, account.id)
@@ -188,6 +185,9 @@ class Passkeys:
             raise AccountError(
                 "too_many_passkeys", f"an account has at most {PASSKEYS_PER_ACCOUNT} passkeys"
             )
+        ceremony = self._take(handle, "register", origin)
+        if ceremony.account != account.id or ceremony.user_handle is None:
+            raise AccountError("bad_challenge", "this passkey request was another account's")
         try:
             parsed = parse_registration_credential_json(credential)
             made = verify_registration_response(
@@ -233,9 +233,9 @@ class Passkeys:
         """A new session for the account of the passkey that signed :meth:`login_options`'
         challenge; its signature counter must have gone up (else the key was cloned)."""
         self.accounts.limit(self.accounts.tries, client, "sign-in tries from your address")
-        ceremony = self._take(handle, "login", origin)
         if not isinstance(credential, dict):
             raise AccountError("bad_request", "'credential' must be the browser's credential")
+        ceremony = self._take(handle, "login", origin)
         try:
             parsed = parse_authentication_credential_json(credential)
         except (WebAuthnException, ValueError, TypeError, KeyError) as exc:
@@ -270,7 +270,7 @@ class Passkeys:
 
     # --- the account's list -------------------------------------------------------------------
 
-    def list(self, account: AccountRow) -> list[dict[str, Any]]:
+    def of(self, account: AccountRow) -> list[dict[str, Any]]:
         """The account's passkeys: id, label, when added and last used."""
         return [_view(k) for k in stored(self.store.passkeys_of, account.id)]
 

@@ -83,7 +83,7 @@ def router(gate: Gate, accounts: Accounts, passkeys: Passkeys) -> APIRouter:
     async def my_passkeys(request: Request) -> Response:
         account = accounts.signed_in(request.cookies.get(COOKIE))
         gate.look_at_lobby(gate.client(request))
-        return _no_store({"passkeys": passkeys.list(account)})
+        return _no_store({"passkeys": passkeys.of(account)})
 
     @routes.post("/api/me/passkeys/delete", openapi_extra=body_doc(DeletePasskey))
     async def delete_passkey(request: Request) -> Response:
@@ -91,6 +91,6 @@ def router(gate: Gate, accounts: Accounts, passkeys: Passkeys) -> APIRouter:
         (passkey,) = fields(await json_body(request), "id")
         gate.look_at_lobby(gate.client(request))
         passkeys.delete(account, passkey)
-        return _no_store({"deleted": True, "passkeys": passkeys.list(account)})
+        return _no_store({"deleted": True, "passkeys": passkeys.of(account)})
 
     return routes
