@@ -73,6 +73,7 @@ WEB_LAYERS: list[tuple[str, frozenset[str]]] = [
                 "seep.web.store",
                 "seep.web.store_accounts",
                 "seep.web.store_leases",
+                "seep.web.store_passkeys",
                 "seep.web.store_ratings",
                 "seep.web.store_reads",
             }
@@ -83,9 +84,9 @@ WEB_LAYERS: list[tuple[str, frozenset[str]]] = [
     # The tables and what drives them, no web framework, lowest first: what goes on the wire,
     # one table, the connections, the services a table is driven by, the keeper of the tables
     # (the one commit path), the message handlers, the socket's way in, the manager's face.
-    # Accounts over the store: names, passwords, sessions, the limits on guessing; players'
-    # profiles and the leaderboards.
-    ("accounts", frozenset({"seep.web.accounts", "seep.web.profiles"})),
+    # Accounts over the store: names, passwords, passkeys, sessions, the limits on guessing;
+    # players' profiles and the leaderboards.
+    ("accounts", frozenset({"seep.web.accounts", "seep.web.passkeys", "seep.web.profiles"})),
     ("wire", frozenset({"seep.web.wire"})),
     ("table", frozenset({"seep.web.table"})),
     ("hub", frozenset({"seep.web.hub"})),

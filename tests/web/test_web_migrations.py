@@ -147,6 +147,43 @@ def test_the_revisions_make_the_stores_schema(tmp_path: Path) -> None:
     engine.dispose()
 
 
+def test_a_database_at_0005_gains_the_passkeys_and_loses_nothing(tmp_path: Path) -> None:
+    """Revision 0006 (passkeys) on a database at 0005 with an account, its session and a
+    rating: every row is kept, the account adds a passkey, and its deletion removes it."""
+    db = tmp_path / "seep.db"
+    engine = create_engine(f"sqlite:///{db}")
+    with engine.begin() as c:
+        migrations.upgrade(c, "0005")
+    with engine.begin() as c:
+        c.exec_driver_sql(
+            "INSERT INTO accounts (name, name_key, password_hash, created) "
+            "VALUES ('Before', 'before', 'hash', 1.0)"
+        )
+        c.exec_driver_sql("INSERT INTO sessions VALUES ('h', 1, 1.0, 2.0)")
+        c.exec_driver_sql("INSERT INTO ratings VALUES (1, 'four', 25.0, 8.3, 1, 3.0)")
+    engine.dispose()
+    before = {t: _dump(db, t) for t in ("accounts", "sessions", "ratings")}
+    store = Store(f"sqlite:///{db}")
+    try:
+        with store.engine.connect() as c:
+            assert migrations.current(c) == migrations.head() == "0006"
+        assert {t: _dump(db, t) for t in before} == before
+        key = store.add_passkey(1, b"id", b"key", b"handle", 0, ["internal"], "Laptop")
+        assert store.passkeys_of(1) == [key]
+        store.delete_account(1)
+        assert store.passkeys_of(1) == []
+    finally:
+        store.close()
+
+
+def _dump(db: Path, table: str) -> list[tuple[Any, ...]]:
+    con = sqlite3.connect(db)
+    try:
+        return sorted(con.execute(f"SELECT * FROM {table}"))
+    finally:
+        con.close()
+
+
 PG_URL = os.environ.get("SEEP_TEST_POSTGRES_URL")
 
 

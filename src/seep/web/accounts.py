@@ -41,6 +41,7 @@ __all__ = [
     "SignedIn",
     "check_account_name",
     "check_password",
+    "stored",
 ]
 
 MIN_NAME, MAX_NAME = 3, 24
@@ -121,8 +122,9 @@ def _token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def _stored(write: Callable[..., T], *args: Any) -> T:
-    """A store call whose refusal by the database is :class:`StoreUnavailable`."""
+def stored(write: Callable[..., T], *args: Any) -> T:
+    """A store call whose refusal by the database is :class:`StoreUnavailable` (the app
+    answers it with a 503 the client may retry)."""
     try:
         return write(*args)
     except OperationalError as exc:
@@ -168,7 +170,8 @@ class Accounts:
 
     # --- limits ------------------------------------------------------------------------------
 
-    def _limit(self, limiter: RateLimiter, key: str, what: str) -> None:
+    def limit(self, limiter: RateLimiter, key: str, what: str) -> None:
+        """Count an event of ``key``; ``rate_limited`` (with its wait) when over ``limiter``."""
         if limiter.over(key):
             wait = max(1, round(limiter.wait(key)))
             raise AccountError("rate_limited", f"too many {what}: try again in {wait} s", wait)
@@ -178,17 +181,18 @@ class Accounts:
         """The account ``name_key`` if ``password`` is its own, counted as a try from
         ``client`` and on that name; one refusal, ``bad_login``, for a wrong password and an
         unknown name alike, after the same work."""
-        self._limit(self.tries, client, "sign-in tries from your address")
-        self._limit(self.tries_on, name_key, "sign-in tries for this account")
-        account = _stored(self.store.account_named, name_key)
+        self.limit(self.tries, client, "sign-in tries from your address")
+        self.limit(self.tries_on, name_key, "sign-in tries for this account")
+        account = stored(self.store.account_named, name_key)
         ok = await self._verify(self._dummy if account is None else account.password_hash, password)
         if account is None or not ok:
             raise AccountError("bad_login", "wrong name or password")
         return account
 
-    def _session(self, account: AccountRow) -> SignedIn:
+    def new_session(self, account: AccountRow) -> SignedIn:
+        """A new sign-in session of ``account`` (a password's, or a passkey's)."""
         token = secrets.token_urlsafe(32)
-        _stored(self.store.add_session, account.id, _token_hash(token), SESSIONS_PER_ACCOUNT)
+        stored(self.store.add_session, account.id, _token_hash(token), SESSIONS_PER_ACCOUNT)
         return SignedIn(account, token)
 
     # --- what the routes call ----------------------------------------------------------------
@@ -197,14 +201,14 @@ class Accounts:
         """A new account, signed in; ``name_taken`` when its name looks like another's."""
         clean, key = check_account_name(name)
         check_password(password, clean)
-        self._limit(self.signups, client, "new accounts from your address")
+        self.limit(self.signups, client, "new accounts from your address")
         password_hash = await self._off_loop(_HASHER.hash, password)
         try:
-            account = _stored(self.store.create_account, clean, key, password_hash)
+            account = stored(self.store.create_account, clean, key, password_hash)
         except StoreConflict:
             taken = f"the name {clean!r} is taken: choose another"
             raise AccountError("name_taken", taken) from None
-        return self._session(account)
+        return self.new_session(account)
 
     async def sign_in(self, client: str, name: Any, password: Any) -> SignedIn:
         """A new session for the account whose name and password these are."""
@@ -213,13 +217,13 @@ class Accounts:
         if len(name) > 4 * MAX_NAME or len(password) > MAX_PASSWORD:
             raise AccountError("bad_login", "wrong name or password")
         account = await self._check_password(client, skeleton(name), password)
-        return self._session(account)
+        return self.new_session(account)
 
     def account_of(self, token: str | None) -> AccountRow | None:
         """The account a session cookie signs in, or None (no cookie, unknown or ended)."""
         if not token or len(token) > 100:
             return None
-        return _stored(
+        return stored(
             self.store.session_account,
             _token_hash(token),
             SESSION_IDLE_SECONDS,
@@ -229,7 +233,7 @@ class Accounts:
     def sign_out(self, token: str | None) -> None:
         """End the session of this cookie (nothing when it has none)."""
         if token and len(token) <= 100:
-            _stored(self.store.end_session, _token_hash(token))
+            stored(self.store.end_session, _token_hash(token))
 
     def signed_in(self, token: str | None) -> AccountRow:
         """The account of this session cookie; :class:`AccountError` ``not_signed_in``."""
@@ -250,7 +254,7 @@ class Accounts:
         await self._check_password(client, skeleton(account.name), password)
         password_hash = await self._off_loop(_HASHER.hash, new_password)
         fresh = secrets.token_urlsafe(32)
-        _stored(self.store.set_password, account.id, password_hash, _token_hash(fresh))
+        stored(self.store.set_password, account.id, password_hash, _token_hash(fresh))
         return SignedIn(account, fresh)
 
     async def delete(self, client: str, token: str | None, password: Any) -> int:
@@ -261,19 +265,19 @@ class Accounts:
         if not isinstance(password, str):
             raise AccountError("bad_request", "'password' must be a string")
         await self._check_password(client, skeleton(account.name), password)
-        _stored(self.store.delete_account, account.id)
+        stored(self.store.delete_account, account.id)
         return account.id
 
     def ratings(self, account: int) -> dict[str, dict[str, Any]]:
         """The account's rating in every format (``four``, ``two``), a new player's where it
         has played no rated match (docs/web.md "Ratings")."""
-        held = _stored(self.store.ratings_of, account)
+        held = stored(self.store.ratings_of, account)
         return {f: held.get(f, Rating()).to_dict(f) for f in FORMATS}
 
     def abandons(self, account: int) -> int:
         """The rated matches the account forfeited by leaving them (docs/web.md "Fair play")."""
-        return int(_stored(self.store.forfeits_of, account))
+        return int(stored(self.store.forfeits_of, account))
 
     def matches(self, account: int, offset: int, limit: int) -> list[Any]:
         """The account's stored games, newest first (:meth:`StoreAccounts.matches_of`)."""
-        return list(_stored(self.store.matches_of, account, offset, limit))
+        return list(stored(self.store.matches_of, account, offset, limit))

@@ -28,9 +28,10 @@ from .middleware import (
     SecurityHeaders,
     origin_allowed,
 )
+from .passkeys import Passkeys
 from .profiles import Profiles
 from .routes import accounts as account_routes
-from .routes import lobby, operations, pages, players, table, websocket
+from .routes import lobby, operations, pages, passkeys, players, table, websocket
 from .routes.errors import add_error_handlers
 from .routes.gate import Gate
 from .routes.pages import STATIC
@@ -153,5 +154,7 @@ def create_app(
     app.include_router(table.router(gate))
     app.include_router(websocket.router(gate))
     app.include_router(account_routes.router(gate, accounts))
+    keys = Passkeys(accounts, options_per_minute=settings.max_logins_per_minute)
+    app.include_router(passkeys.router(gate, accounts, keys))
     app.include_router(players.router(gate, Profiles(store)))
     return app

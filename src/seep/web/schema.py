@@ -11,12 +11,14 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from sqlalchemy import (
+    BigInteger,
     Boolean,
     Column,
     Float,
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     Text,
@@ -35,6 +37,8 @@ __all__ = [
     "leases_t",
     "metadata",
     "moves_t",
+    "passkey_challenges_t",
+    "passkeys_t",
     "rated_matches_t",
     "rating_changes_t",
     "ratings_t",
@@ -190,6 +194,45 @@ rating_changes_t = SqlTable(
     Column("sigma_after", Float, nullable=False),
     # A player's rated matches, newest first (his profile).
     Index("ix_rating_changes_account", "account", "match"),
+)
+
+
+# Passkeys (docs/web.md "Accounts"): an account's WebAuthn credentials, each its public key and
+# the authenticator's signature counter; ``user_handle`` is the account's random WebAuthn user
+# id (one per account, the same on each of its passkeys), never its database id.
+passkeys_t = SqlTable(
+    "passkeys",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column(
+        "account",
+        Integer,
+        ForeignKey("accounts.id", ondelete="CASCADE"),
+        nullable=False,
+        index=True,
+    ),
+    Column("credential_id", LargeBinary(1023), nullable=False, unique=True),
+    Column("public_key", LargeBinary(2048), nullable=False),  # COSE, as the authenticator sent it
+    Column("user_handle", LargeBinary(64), nullable=False),
+    Column("sign_count", BigInteger, nullable=False),  # 32 bits unsigned: not a signed Integer
+    Column("transports", String(200), nullable=False),  # JSON list, hints for the browser
+    Column("label", String(40), nullable=False),  # the owner's name for it
+    Column("created", Float, nullable=False),
+    Column("used", Float),  # its latest sign-in; NULL: never used
+)
+# A WebAuthn ceremony under way: its challenge, found by the SHA-256 of the random handle its
+# options answer carried (in the JSON body, never a URL); single-use and short-lived. In the
+# database, not in memory, so that the finish may reach another instance than the start.
+passkey_challenges_t = SqlTable(
+    "passkey_challenges",
+    metadata,
+    Column("handle_hash", String(64), primary_key=True),
+    Column("purpose", String(8), nullable=False),  # "register" or "login"
+    Column("account", Integer, ForeignKey("accounts.id", ondelete="CASCADE")),  # register's
+    Column("challenge", LargeBinary(64), nullable=False),
+    Column("user_handle", LargeBinary(64)),  # register: the user id the options named
+    Column("origin", String(200), nullable=False),  # the page that asked
+    Column("expires", Float, nullable=False, index=True),
 )
 
 

@@ -22,6 +22,7 @@ from .schema import (
     sessions_t,
     tables_t,
 )
+from .store_passkeys import forget_passkeys
 from .store_ratings import forget_ratings
 
 __all__ = ["FORMER_PLAYER", "AccountRow", "StoreAccounts"]
@@ -69,6 +70,12 @@ class StoreAccounts:
         """The account whose name looks like ``name_key``, if any."""
         with self.engine.connect() as c:
             row = c.execute(select(accounts_t).where(accounts_t.c.name_key == name_key)).first()
+        return None if row is None else _account(row)
+
+    def account_by_id(self, account: int) -> AccountRow | None:
+        """The account of this id, if it still exists."""
+        with self.engine.connect() as c:
+            row = c.execute(select(accounts_t).where(accounts_t.c.id == account)).first()
         return None if row is None else _account(row)
 
     def add_session(self, account: int, token_hash: str, keep: int) -> None:
@@ -202,8 +209,9 @@ class StoreAccounts:
             return c.execute(query).all()
 
     def delete_account(self, account: int) -> None:
-        """The account and its sessions, gone, in one transaction; at every table it sat at,
-        its seats' names become :data:`FORMER_PLAYER` (the games stay, for the others)."""
+        """The account, its sessions and its passkeys, gone, in one transaction; at every
+        table it sat at, its seats' names become :data:`FORMER_PLAYER` (the games stay, for
+        the others)."""
         with self.engine.begin() as c:
             codes = c.execute(
                 select(seat_accounts_t.c.code).where(seat_accounts_t.c.account == account)
@@ -219,5 +227,6 @@ class StoreAccounts:
                 )
             c.execute(delete(seat_accounts_t).where(seat_accounts_t.c.account == account))
             forget_ratings(c, account)
+            forget_passkeys(c, account)
             c.execute(delete(sessions_t).where(sessions_t.c.account == account))
             c.execute(delete(accounts_t).where(accounts_t.c.id == account))

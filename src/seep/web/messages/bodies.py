@@ -18,8 +18,11 @@ __all__ = [
     "ChangePassword",
     "CreateTable",
     "DeleteAccount",
+    "DeletePasskey",
     "JoinTable",
     "Name",
+    "PasskeyLogin",
+    "PasskeyRegister",
     "SignIn",
     "SignUp",
     "parse_body",
@@ -190,6 +193,36 @@ class DeleteAccount(_Body):
     """``POST /api/me/delete`` (signed in): the account, its name and sessions are gone."""
 
     password: Annotated[str, Field(description="the current password")]
+
+
+class PasskeyRegister(_Body):
+    """``POST /api/passkeys/register`` (signed in): the authenticator's answer to the
+    registration options, kept as one of the account's passkeys."""
+
+    handle: Annotated[str, Field(max_length=100, description="the options' handle")]
+    credential: Annotated[
+        dict[str, Any],
+        Field(description="navigator.credentials.create()'s answer, in WebAuthn's JSON form"),
+    ]
+    label: Annotated[str, Field(max_length=40, description="the owner's name for it")] = ""
+
+
+class PasskeyLogin(_Body):
+    """``POST /api/passkeys/login``: a new session for the passkey's account (the session
+    cookie), as a password's sign-in gives."""
+
+    handle: Annotated[str, Field(max_length=100, description="the options' handle")]
+    credential: Annotated[
+        dict[str, Any],
+        Field(description="navigator.credentials.get()'s answer, in WebAuthn's JSON form"),
+    ]
+    seats: Annotated[list[HeldSeat], _HELD] = []
+
+
+class DeletePasskey(_Body):
+    """``POST /api/me/passkeys/delete`` (signed in): one of the account's passkeys is gone."""
+
+    id: Annotated[int, Field(ge=1, description="the passkey's id, as GET /api/me/passkeys")]
 
 
 def parse_body(model: type[M], data: Any) -> M:

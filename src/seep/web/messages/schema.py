@@ -20,7 +20,17 @@ from .answers import (
     ServerMessage,
     TableInfo,
 )
-from .bodies import ChangePassword, CreateTable, DeleteAccount, JoinTable, SignIn, SignUp
+from .bodies import (
+    ChangePassword,
+    CreateTable,
+    DeleteAccount,
+    DeletePasskey,
+    JoinTable,
+    PasskeyLogin,
+    PasskeyRegister,
+    SignIn,
+    SignUp,
+)
 from .commands import ClientMessage
 
 __all__ = ["SCHEMA_PATH", "protocol_schema", "schema_text"]
@@ -42,6 +52,9 @@ def protocol_schema() -> dict[str, Any]:
         "SignIn": SignIn,
         "ChangePassword": ChangePassword,
         "DeleteAccount": DeleteAccount,
+        "PasskeyRegister": PasskeyRegister,
+        "PasskeyLogin": PasskeyLogin,
+        "DeletePasskey": DeletePasskey,
         "Me": Me,
         "MyMatches": MyMatches,
         "Profile": Profile,
@@ -61,8 +74,8 @@ def protocol_schema() -> dict[str, Any]:
         "description": (
             "A message a client sends on /ws/{code}. $defs: ServerMessage (what the server "
             "sends), CreateTable and JoinTable (HTTP bodies; CreateTable also for POST "
-            "/api/quick; SignUp, SignIn, ChangePassword, DeleteAccount: the account routes' "
-            "bodies), "
+            "/api/quick; SignUp, SignIn, ChangePassword, DeleteAccount, PasskeyRegister, "
+            "PasskeyLogin, DeletePasskey: the account routes' bodies), "
             "Created, Joined, TableInfo, Lobby, Me, MyMatches, Profile and Leaderboard (HTTP "
             "answers). Generated "
             "from seep.web.messages: python -m seep.web.messages"

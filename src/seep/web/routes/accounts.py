@@ -7,6 +7,7 @@ refuses from another site's page."""
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
@@ -20,7 +21,7 @@ from ..store_accounts import AccountRow
 from .bodies import body_doc, json_body
 from .gate import Gate
 
-__all__ = ["COOKIE", "router"]
+__all__ = ["COOKIE", "fields", "held_seats", "is_secure", "router", "signed_in"]
 
 COOKIE = SESSION_COOKIE
 MATCHES_PAGE = 50  # games a page of GET /api/me/matches
@@ -38,7 +39,7 @@ def _me(accounts: Accounts, account: AccountRow) -> dict[str, Any]:
     }
 
 
-def _secure(request: Request, client_of: ClientResolver) -> bool:
+def is_secure(request: Request, client_of: ClientResolver) -> bool:
     """Whether the browser reached us over https: directly, or through a trusted proxy that
     says so (``X-Forwarded-Proto``)."""
     if request.url.scheme == "https":
@@ -48,7 +49,7 @@ def _secure(request: Request, client_of: ClientResolver) -> bool:
     return proto == "https" and client_of.is_trusted(peer)
 
 
-def _fields(body: Any, *names: str) -> list[Any]:
+def fields(body: Any, *names: str) -> list[Any]:
     """The body's ``names`` (a JSON object with those keys and no others)."""
     if not isinstance(body, dict):
         raise AccountError("bad_request", "the request body must be a JSON object")
@@ -59,7 +60,7 @@ def _fields(body: Any, *names: str) -> list[Any]:
     return [body.get(n) for n in names]
 
 
-def _held_seats(body: Any) -> list[tuple[str, str]]:
+def held_seats(body: Any) -> list[tuple[str, str]]:
     """Take the optional ``seats`` (the seat tokens this browser holds, ``[{"code",
     "token"}]``) out of a sign-up's or sign-in's body."""
     if not isinstance(body, dict) or "seats" not in body:
@@ -100,25 +101,37 @@ def _game(row: Any, with_record: bool) -> dict[str, Any]:
     return game
 
 
+def signed_in(
+    gate: Gate,
+    accounts: Accounts,
+    request: Request,
+    made: SignedIn,
+    held: Sequence[tuple[str, str]] = (),
+    status: int = 200,
+) -> JSONResponse:
+    """The answer to a sign-in (a password's or a passkey's), a sign-up or a new password: the
+    account (as ``GET /api/me``) and its new session cookie. The seats the guest's browser
+    ``held`` become the account's first."""
+    if held:
+        gate.manager.link_seats(list(held), made.account.id)
+    response = JSONResponse(_me(accounts, made.account), status_code=status)
+    response.set_cookie(
+        COOKIE,
+        made.token,
+        max_age=int(SESSION_IDLE_SECONDS),
+        path="/",
+        httponly=True,
+        samesite="lax",
+        secure=is_secure(request, gate.client_of),
+    )
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
 def router(gate: Gate, accounts: Accounts) -> APIRouter:
     """``POST /api/accounts``, ``/api/login``, ``/api/logout``, ``/api/me/password``,
     ``/api/me/delete``; ``GET /api/me``, ``/api/me/matches`` and ``/api/me/records``."""
     routes = APIRouter()
-    client_of = gate.client_of
-
-    def signed_in(request: Request, made: SignedIn, status: int = 200) -> JSONResponse:
-        response = JSONResponse(_me(accounts, made.account), status_code=status)
-        response.set_cookie(
-            COOKIE,
-            made.token,
-            max_age=int(SESSION_IDLE_SECONDS),
-            path="/",
-            httponly=True,
-            samesite="lax",
-            secure=_secure(request, client_of),
-        )
-        response.headers["Cache-Control"] = "no-store"
-        return response
 
     def signed_out(body: dict[str, Any]) -> JSONResponse:
         response = JSONResponse(body)
@@ -129,20 +142,18 @@ def router(gate: Gate, accounts: Accounts) -> APIRouter:
     @routes.post("/api/accounts", status_code=201, openapi_extra=body_doc(SignUp))
     async def sign_up(request: Request) -> Response:
         body = await json_body(request)
-        held = _held_seats(body)
-        name, password = _fields(body, "name", "password")
+        held = held_seats(body)
+        name, password = fields(body, "name", "password")
         made = await accounts.sign_up(gate.client(request), name, password)
-        gate.manager.link_seats(held, made.account.id)  # the guest's seats are his
-        return signed_in(request, made, 201)
+        return signed_in(gate, accounts, request, made, held, 201)
 
     @routes.post("/api/login", openapi_extra=body_doc(SignIn))
     async def sign_in(request: Request) -> Response:
         body = await json_body(request)
-        held = _held_seats(body)
-        name, password = _fields(body, "name", "password")
+        held = held_seats(body)
+        name, password = fields(body, "name", "password")
         made = await accounts.sign_in(gate.client(request), name, password)
-        gate.manager.link_seats(held, made.account.id)
-        return signed_in(request, made)
+        return signed_in(gate, accounts, request, made, held)
 
     @routes.post("/api/logout")
     async def sign_out(request: Request) -> Response:
@@ -160,15 +171,15 @@ def router(gate: Gate, accounts: Accounts) -> APIRouter:
 
     @routes.post("/api/me/password", openapi_extra=body_doc(ChangePassword))
     async def change_password(request: Request) -> Response:
-        password, new = _fields(await json_body(request), "password", "new_password")
+        password, new = fields(await json_body(request), "password", "new_password")
         made = await accounts.change_password(
             gate.client(request), request.cookies.get(COOKIE), password, new
         )
-        return signed_in(request, made)
+        return signed_in(gate, accounts, request, made)
 
     @routes.post("/api/me/delete", openapi_extra=body_doc(DeleteAccount))
     async def delete_account(request: Request) -> Response:
-        (password,) = _fields(await json_body(request), "password")
+        (password,) = fields(await json_body(request), "password")
         gone = await accounts.delete(gate.client(request), request.cookies.get(COOKIE), password)
         gate.manager.forget_account(gone)
         return signed_out({"deleted": True})

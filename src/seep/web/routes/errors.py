@@ -36,6 +36,12 @@ STATUS = {
     "not_signed_in": 401,
     "name_taken": 409,
     "busy": 503,
+    # Passkeys (docs/web.md "Accounts").
+    "bad_challenge": 400,
+    "bad_passkey": 400,
+    "passkey_taken": 409,
+    "too_many_passkeys": 409,
+    "unknown_passkey": 404,
     # Profiles (docs/web.md "Profiles and leaderboards").
     "unknown_player": 404,
 }

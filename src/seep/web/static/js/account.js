@@ -1,10 +1,12 @@
-// The lobby's account panel: a guest signs in or creates an account (both optional), a signed-in
-// player sees his name and may sign out. The session is the server's HttpOnly cookie: this
-// script never sees it, and keeps no password once a request is sent.
+// The lobby's account panel: a guest signs in or creates an account (both optional), or signs in
+// with a passkey; a signed-in player sees his name and his passkeys (passkeys.js) and may sign
+// out. The session is the server's HttpOnly cookie: this script never sees it, and keeps no
+// password once a request is sent.
 import { api, prefs, tokens } from "./net.js";
 import { tText } from "./i18n.js";
 import { errorText } from "./reasons.js";
 import { ratingWord } from "./players.js";
+import { initPasskeys } from "./passkeys.js";
 
 const ratingsText = (all) =>
   all
@@ -27,7 +29,9 @@ export function initAccount(root) {
   const say = (text) => {
     error.textContent = text || "";
   };
+  let showPasskeys = () => {};
   const show = (me) => {
+    showPasskeys(me);
     guest.hidden = Boolean(me);
     signedIn.hidden = !me;
     panel.dataset.signedIn = me ? "yes" : "no";
@@ -73,6 +77,12 @@ export function initAccount(root) {
       form.password.focus();
     }
   };
+
+  // A passkey's sign-in ends as a password's does.
+  showPasskeys = initPasskeys(panel, (me) => {
+    show(me);
+    panel.querySelector("#sign-out-btn").focus();
+  }, say);
 
   form.addEventListener("submit", (ev) => {
     ev.preventDefault();

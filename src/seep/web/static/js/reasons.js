@@ -152,6 +152,11 @@ export const ERRORS = {
   not_signed_in: "You are not signed in.",
   name_taken: "That name is taken: choose another.",
   busy: "The server is busy: try again in a moment.",
+  bad_challenge: "The passkey request expired or was used already: try again.",
+  bad_passkey: "The passkey was refused.",
+  passkey_taken: "This passkey is added already.",
+  too_many_passkeys: "Your account has as many passkeys as it may: remove one first.",
+  unknown_passkey: "There is no such passkey.",
   not_found: "Nothing here.",
 };
 
