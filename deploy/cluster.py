@@ -323,7 +323,7 @@ def start_cluster(
             instances.append(Instance(inst_id, inst_port, proc, log))
         for inst in instances:
             try:
-                _wait_http(f"{inst.url}/healthz", 30, inst.proc)
+                _wait_http(f"{inst.url}/readyz", 30, inst.proc)
             except ClusterError as exc:
                 raise ClusterError(f"{exc}\n{inst.log.read_text(errors='replace')}") from None
         port = port or free_port()

@@ -86,8 +86,6 @@ def serve_web(
     """Run the web app under uvicorn until interrupted. ``behind_proxy``: trust the
     ``X-Forwarded-For`` of loopback peers unless ``SEEP_TRUSTED_PROXIES`` names others."""
     try:
-        import uvicorn
-
         from .web.app import create_app
     except ImportError as exc:
         print(f"seep serve needs the web extra: pip install 'seep-game[web]' ({exc})")
@@ -95,7 +93,7 @@ def serve_web(
     from contextlib import suppress
 
     from .web.limits import LOOPBACK
-    from .web.server import HttpLimits, build_config, raise_open_file_limit
+    from .web.server import DrainingServer, HttpLimits, build_config, raise_open_file_limit
     from .web.store import BadDatabase
 
     trusted = os.environ.get("SEEP_TRUSTED_PROXIES") or (LOOPBACK if behind_proxy else "")
@@ -118,7 +116,7 @@ def serve_web(
     config = build_config(
         app, host=host, port=port, log_level=log_level, limits=limits, client_of=app.state.client_of
     )
-    server = uvicorn.Server(config)
+    server = DrainingServer(config, app.state.manager.drain)
     with suppress(KeyboardInterrupt):  # Ctrl-C: uvicorn has shut the server down already
         server.run()
     return 0 if server.started else 3  # 3: the start failed (uvicorn has said why)

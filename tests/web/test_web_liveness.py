@@ -15,6 +15,7 @@ import httpx
 import pytest
 from sqlalchemy import event
 
+from seep.web.routes.operations import READY_CACHE_SECONDS
 from seepkit.server import serve
 from seepkit.web import Player, create_table, my_turn, web_client
 
@@ -68,12 +69,14 @@ def test_a_refused_bot_move_is_retried_told_and_kept_once(tmp_path: Path) -> Non
         # A full disk: the player's own move is refused with a word, nothing is made.
         state = _to_my_turn(pa)
         disk.on = True
+        time.sleep(READY_CACHE_SECONDS)  # one readiness answer serves every asker that long
         assert client.get("/readyz").status_code == 503
         move = {"type": "move", "move": state["legal"][0], "version": state["version"]}
         pa.send(move)
         refused = pa.error()
         assert refused["code"] == "store_unavailable"
         disk.on = False
+        time.sleep(READY_CACHE_SECONDS)
         assert client.get("/readyz").status_code == 200
         pa.send(move)  # the same move again: taken now
         after = pa.until(lambda m: m["type"] == "state" and m["version"] > state["version"])
@@ -121,6 +124,7 @@ def test_a_locked_database_is_not_ready_and_freezes_nobody(tmp_path: Path) -> No
         locker = sqlite3.connect(db, isolation_level=None)
         locker.execute("BEGIN EXCLUSIVE")
         try:
+            time.sleep(READY_CACHE_SECONDS)
             ready = httpx.get(base + "/readyz", timeout=5)
             assert ready.status_code == 503, ready.text
             assert "locked" in ready.json()["problem"]
@@ -136,6 +140,7 @@ def test_a_locked_database_is_not_ready_and_freezes_nobody(tmp_path: Path) -> No
         finally:
             locker.execute("ROLLBACK")
             locker.close()
+        time.sleep(READY_CACHE_SECONDS)
         assert httpx.get(base + "/readyz", timeout=5).status_code == 200
         made = httpx.post(base + "/api/tables", content=b'{"name": "Asha"}', **json_body)
         assert made.status_code == 201, made.text

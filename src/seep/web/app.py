@@ -148,7 +148,7 @@ def create_app(
 
     # Routes, by what they serve; lobby before table keeps the OpenAPI's order of paths.
     app.include_router(pages.router())
-    app.include_router(operations.router(store))
+    app.include_router(operations.router(store, manager))
     app.mount("/static", pages.static_files(), name="static")
     app.include_router(lobby.router(gate))
     app.include_router(table.router(gate))

@@ -38,6 +38,14 @@ class Leases:
         self.restore = restore
         self.drop = drop
         self._claims: dict[str, asyncio.Future[None]] = {}  # tables being taken over
+        # When the leases were last renewed (monotonic; the start counts as a renewal): an
+        # instance whose renewals stopped is not ready (its tables may be another's by now).
+        self.renewed = time.monotonic()
+
+    def alive(self, lease_seconds: float) -> bool:
+        """Whether the heartbeat renewed the leases within ``lease_seconds``, the time after
+        which the other instances may take them."""
+        return time.monotonic() - self.renewed < lease_seconds
 
     async def claim(self, code: str, lease_seconds: float) -> None:
         """Make sure this instance holds the running table ``code`` (see
@@ -88,6 +96,7 @@ class Leases:
             except Exception as exc:  # the database is away: writes fail until it is back
                 log.warning("lease renewal failed: %s", exc)
                 continue
+            self.renewed = time.monotonic()
             for code in codes:
                 if code not in held:
                     self.drop(code, "its lease was lost")

@@ -132,6 +132,7 @@ class TableKeeper:
             else None
         )
         self._lobby_cache: tuple[float, dict[str, Any]] | None = None
+        self.draining = False  # stopping: not ready for the proxy (TableManager.drain)
 
     @property
     def conns(self) -> dict[str, set[Connection]]:

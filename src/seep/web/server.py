@@ -26,6 +26,8 @@ import asyncio
 import json
 import logging
 import resource
+from collections.abc import Callable
+from types import FrameType
 from typing import Any
 
 import h11
@@ -180,6 +182,21 @@ def guarded_protocol(
             log_once(self._client_key, "unsupported Upgrade header (answered as plain HTTP)")
 
     return GuardedH11Protocol
+
+
+class DrainingServer(uvicorn.Server):
+    """uvicorn's server that tells the app it is stopping the moment the signal (SIGTERM,
+    Ctrl-C) comes: ``on_stop`` turns readiness off, so the proxy sends nothing new here while
+    uvicorn closes its sockets and the app hands its leases over (docs/deploy.md "Rolling
+    restarts")."""
+
+    def __init__(self, config: uvicorn.Config, on_stop: Callable[[], None]) -> None:
+        super().__init__(config)
+        self.on_stop = on_stop
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        self.on_stop()
+        super().handle_exit(sig, frame)
 
 
 def build_config(

@@ -387,16 +387,22 @@ class Store(StoreReads, StoreLeases, StoreAccounts, StoreRatings, StorePasskeys)
             self.checkpoint_problem = None
 
     def problem(self) -> str | None:
-        """Why the database cannot take writes now, or ``None`` when it can (call it from a
-        worker thread): a probe write (a row written and deleted in one committed
-        transaction: a locked database or a full disk refuses it), and after a failed
-        checkpoint, a checkpoint again."""
+        """Why the database cannot serve this release now, or ``None`` when it can (call it
+        from a worker thread): a probe write (a row written and deleted in one committed
+        transaction: a locked database or a full disk refuses it) with a look at the schema's
+        revision, and after a failed checkpoint, a checkpoint again."""
         try:
             with self.engine.begin() as c:
                 c.execute(insert(leases_t).values(code=PROBE_CODE, owner="", expires=0.0))
                 c.execute(delete(leases_t).where(leases_t.c.code == PROBE_CODE))
+                at = migrations.current(c)
         except DatabaseError as exc:
             return f"the database cannot be written: {_reason(exc)}"
+        if migrations.lag(at):
+            # Behind (it can only have been downgraded under the running server): a newer
+            # schema is fine, since a revision keeps the release before it working (a rolling
+            # upgrade: docs/deploy.md "Upgrading").
+            return f"the schema is behind this release (at {at}): run `seep db upgrade`"
         if self.checkpoint_problem is not None:
             try:
                 self.checkpoint()

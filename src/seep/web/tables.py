@@ -168,6 +168,20 @@ class TableManager(TableKeeper):
         self.hub.broadcast(table)
         self._forget(table)
 
+    def drain(self) -> None:
+        """The server is stopping (SIGTERM, Ctrl-C): it is no longer ready, so the proxy sends
+        nothing new here (docs/deploy.md "Rolling restarts")."""
+        self.draining = True
+
+    def not_ready(self) -> str | None:
+        """What keeps this instance from serving, besides its database (:meth:`Store.problem`
+        says that): stopping, or leases not renewed in time (its tables may be another's)."""
+        if self.draining:
+            return "the server is stopping"
+        if self.clustered and self.leases is not None and not self.leases.alive(self.lease_seconds):
+            return "the table leases were not renewed in time"
+        return None
+
     def shutdown(self) -> None:
         """Cancel every timer (the tables themselves are all in the store)."""
         self.driver.shutdown()
