@@ -172,6 +172,8 @@ class Instance:
     port: int
     proc: subprocess.Popen[bytes]
     log: Path
+    cmd: list[str] = field(default_factory=list)  # how it was started, for a restart
+    env: dict[str, str] = field(default_factory=dict)
 
     @property
     def url(self) -> str:
@@ -187,14 +189,25 @@ class Instance:
             self.proc.send_signal(signal.SIGKILL)
         self.proc.wait(10)
 
-    def stop(self) -> None:
-        """Stop the process as Ctrl-C would, killing it if it takes long."""
+    def stop(self, wait: float = 5.0) -> None:
+        """Stop the process as a service manager would (SIGTERM: it drains, docs/deploy.md
+        "Rolling restarts"), killing it if it takes longer than ``wait`` seconds."""
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
             try:
-                self.proc.wait(5)
+                self.proc.wait(wait)
             except subprocess.TimeoutExpired:
                 self.kill()
+
+    def restart(self, wait: float = 20.0) -> None:
+        """Stop it (SIGTERM) and start it again under the same id, port and settings, as one
+        step of a rolling restart; returns once it is ready (``/readyz``)."""
+        self.stop(wait)
+        with self.log.open("ab") as out:
+            self.proc = subprocess.Popen(
+                self.cmd, env=self.env, stdout=out, stderr=subprocess.STDOUT
+            )
+        _wait_http(f"{self.url}/readyz", 30, self.proc)
 
 
 @dataclass
@@ -320,7 +333,7 @@ def start_cluster(
             log = workdir / f"instance-{inst_id}.log"
             with log.open("wb") as out:
                 proc = subprocess.Popen(cmd, env=child_env, stdout=out, stderr=subprocess.STDOUT)
-            instances.append(Instance(inst_id, inst_port, proc, log))
+            instances.append(Instance(inst_id, inst_port, proc, log, cmd, child_env))
         for inst in instances:
             try:
                 _wait_http(f"{inst.url}/readyz", 30, inst.proc)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
+import itertools
 import json
 import os
 import random
@@ -578,6 +579,152 @@ def test_three_instances_survive_one_killed_mid_deal(postgres: Any, tmp_path: Pa
                 await again.close()
 
             asyncio.run(handover())
+    finally:
+        db.dispose()
+        cluster.stop()
+
+
+class MatchClient(Client):
+    """A :class:`Client` for a match of several deals: what he saw, deal by deal, and when
+    each of his sessions began."""
+
+    def __init__(self, base: str, code: str, token: str, seed: int) -> None:
+        super().__init__(base, code, token, seed)
+        self.seen: dict[int, list[dict[str, Any]]] = {}  # deal index -> its history
+        self.finals: dict[int, list[dict[str, Any]]] = {}  # deal index -> history at its end
+        self.session_starts: list[float] = []
+
+    async def _session(self, ws: Any) -> None:
+        self.session_starts.append(time.monotonic())
+        asked: set[int] = set()
+        started = False
+        async for raw in ws:
+            msg = json.loads(raw)
+            if msg["type"] == "error":
+                if msg["code"] not in ("moved", "stale", "not_your_turn", "not_allowed"):
+                    self.errors.append(msg)
+                continue
+            if msg["type"] != "state" or msg["seat"] != 0:
+                continue
+            if self.lost_at is not None:
+                self.gap = max(self.gap, time.monotonic() - self.lost_at)
+                self.lost_at = None
+            status = msg["table"]["status"]
+            if status == "finished":
+                self.finished = True
+                return
+            if status == "waiting":
+                if not started:
+                    started = True
+                    await ws.send(json.dumps({"type": "start"}))
+                continue
+            # The deal on show: the finished deals before it (a summary counts its own).
+            results = len(msg["match"]["history"])
+            deal = results - 1 if msg["summary"] is not None else results
+            history = msg["view"]["history"] if msg["view"] else []
+            before = self.seen.get(deal, [])
+            # No move a player has seen is ever lost, restarts or not.
+            assert history[: len(before)] == before, (self.code, deal, history)
+            self.seen[deal] = history
+            self.moves_seen = history
+            version = msg["version"]
+            if msg["summary"] is not None:
+                self.finals[deal] = history
+                if version not in asked:
+                    asked.add(version)
+                    await ws.send(json.dumps({"type": "next"}))
+            elif msg["legal"] and version not in asked:
+                asked.add(version)
+                await asyncio.sleep(self.rng.uniform(0.02, 0.08))
+                mv = self.rng.choice(msg["legal"])
+                await ws.send(json.dumps({"type": "move", "move": mv, "version": version}))
+
+
+ROLLING_TABLES = 16
+
+
+def test_a_rolling_restart_of_every_instance_loses_no_move(postgres: Any, tmp_path: Path) -> None:
+    """Issue 26: the three instances restarted one after another (SIGTERM, started again
+    under the same id, ready) while sixteen matches of several deals play. Each stopping
+    instance turns readiness off, tells its sockets to reconnect (1012) and gives its leases
+    back: every match finishes, every stored move is numbered without a gap and is exactly what
+    its player saw, every record replays, and each player reconnects at most once a restart."""
+    _need(["haproxy"])
+    cluster = cluster_mod.start_cluster(
+        3,
+        tmp_path,
+        database_url=_database(postgres, "rolling"),
+        bot_delay=BOT_DELAY,
+        lease_seconds=LEASE_SECONDS,
+        env=ONE_CLIENT_EVERYWHERE,
+    )
+    db = sqlalchemy.create_engine(cluster.database_url)
+    try:
+        with httpx.Client(base_url=cluster.url, timeout=20) as http:
+            made = [
+                http.post("/api/tables", json={"name": f"R{i}", "bots": "easy", "deals": 6})
+                for i in range(ROLLING_TABLES)
+            ]
+        for r in made:
+            assert r.status_code == 201, r.text
+        tables = [(r.json()["code"], r.json()["token"]) for r in made]
+        base = cluster.url.replace("http://", "ws://")
+        clients = [MatchClient(base, code, token, i) for i, (code, token) in enumerate(tables)]
+        restarts: list[tuple[str, float, float, int]] = []  # id, began, ready, tables it held
+
+        async def main() -> None:
+            deadline = time.monotonic() + 240
+            tasks = [asyncio.create_task(c.run(deadline)) for c in clients]
+            while not all(len(c.moves_seen) >= 4 for c in clients):
+                if time.monotonic() > deadline:
+                    raise AssertionError("the tables did not start")
+                await asyncio.sleep(0.05)
+            for inst in cluster.instances:
+                held = list(_owners(db).values()).count(inst.id)
+                began = time.monotonic()
+                await asyncio.to_thread(inst.restart)
+                restarts.append((inst.id, began, time.monotonic(), held))
+            unfinished = [c.code for c in clients if not c.finished]
+            assert unfinished, "every match ended before the last restart: play longer"
+            await asyncio.gather(*tasks)
+
+        started = time.monotonic()
+        asyncio.run(main())
+        sessions = sorted(len(c.session_starts) for c in clients)
+        print(
+            "restarts (instance, seconds to ready, tables it held): "
+            f"{[(i, round(r - b, 1), n) for i, b, r, n in restarts]}; sessions {sessions}; "
+            f"longest wait for a state after a lost socket {max(c.gap for c in clients):.1f} s;"
+            f" played in {time.monotonic() - started:.1f} s"
+        )
+        assert all(n > 0 for *_, n in restarts), restarts  # each restart moved tables
+
+        with db.connect() as c:
+            rows = {r.code: r for r in c.execute(sqlalchemy.select(tables_t)).all()}
+            stored: dict[str, list[Any]] = {code: [] for code, _ in tables}
+            for r in c.execute(
+                sqlalchemy.select(moves_t).order_by(moves_t.c.code, moves_t.c.seq)
+            ).all():
+                stored[r.code].append(r)
+        bounds = [b for _, b, _, _ in restarts] + [float("inf")]
+        with httpx.Client(base_url=cluster.url, timeout=20) as http:
+            for client in clients:
+                code = client.code
+                assert client.errors == [], client.errors
+                assert rows[code].status == "finished"
+                seqs = [r.seq for r in stored[code]]
+                assert seqs == list(range(len(seqs))), (code, seqs)
+                record = http.get(f"/api/tables/{code}/record").json()
+                deals = [d["moves"] for d in record["deals"]]
+                # Every deal's moves: the stored ones, in order, and what the player saw.
+                assert [m for d in deals for m in d] == [json.loads(r.move) for r in stored[code]]
+                assert [client.finals.get(i) for i in range(len(deals))] == deals, code
+                list(replay_record(record))  # the engine checks every move and result
+                # At most one new session for each restart, none besides the first.
+                later = client.session_starts[1:]
+                for lo, hi in itertools.pairwise(bounds):
+                    assert sum(lo <= t < hi for t in later) <= 1, (code, client.session_starts)
+                assert all(t >= bounds[0] for t in later), code
     finally:
         db.dispose()
         cluster.stop()

@@ -38,6 +38,8 @@ from .limits import ClientResolver, ConnectionCap, DropLines, LogLimiter
 from .settings import HttpLimits
 
 __all__ = [
+    "DRAIN_SECONDS",
+    "DrainingServer",
     "HttpLimits",
     "build_config",
     "guarded_protocol",
@@ -184,6 +186,11 @@ def guarded_protocol(
     return GuardedH11Protocol
 
 
+# The longest a stopping server waits for its connections to close (docs/deploy.md "Rolling
+# restarts").
+DRAIN_SECONDS = 10
+
+
 class DrainingServer(uvicorn.Server):
     """uvicorn's server that tells the app it is stopping the moment the signal (SIGTERM,
     Ctrl-C) comes: ``on_stop`` turns readiness off, so the proxy sends nothing new here while
@@ -222,6 +229,9 @@ def build_config(
         proxy_headers=False,
         server_header=False,
         h11_max_incomplete_event_size=limits.max_header_bytes,
+        # Stopping: the sockets are told to reconnect (1012) and their handlers end at once;
+        # a connection that does not let go is not waited for past this.
+        timeout_graceful_shutdown=DRAIN_SECONDS,
     )
     uvicorn_log = logging.getLogger("uvicorn.error")
     if not any(isinstance(f, DropLines) for f in uvicorn_log.filters):

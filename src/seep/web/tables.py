@@ -214,6 +214,8 @@ class TableManager(TableKeeper):
         """Create a table with its creator as host in seat 0 (``POST /api/tables``); ``client``
         is the creator's address, for the limits per client; ``account`` (id, name) a
         signed-in creator's, whose name his seat takes."""
+        if self.draining:  # a request that came in as the server began to stop
+            raise TableError("unavailable", "this server is restarting: try again")
         req = checked(lambda d: parse_body(CreateTable, d), body)
         settings = settings_of(req)
         if settings["rated"] and self.store is None:
