@@ -224,6 +224,36 @@ def test_the_wait_is_checked_and_only_for_rated_quick_match(tmp_path: Path) -> N
         assert table.starts_at is not None and table.starts_at - time.time() <= 10
 
 
+def test_several_instances_match_stored_tables_by_strength(tmp_path: Path) -> None:
+    """Two instances on one database (docs/web.md "Several instances"): Asha (1500) opens a
+    rated quick table on a; Bala (1550) asks on b, which claims the stored table and seats him
+    there, since he fits; Chan (2600) asks on b too and, far from them, opens his own."""
+    from fastapi.testclient import TestClient
+
+    from seep.web.app import create_app
+
+    url = f"sqlite:///{tmp_path / 'seep.db'}"
+    app_a = create_app(url, bot_delay=0.002, instance_id="a", lease_seconds=30)
+    app_b = create_app(url, bot_delay=0.002, instance_id="b", lease_seconds=30)
+    with TestClient(app_a) as a, TestClient(app_b) as b:
+        manager = app_b.state.manager
+        cookies = {}
+        for name, points in (("Asha", 1500), ("Bala", 1550), ("Chan", 2600)):
+            cookies[name] = _cookie(sign_up(app_a, name))
+            _set_rating(manager, name, points)
+        ask = {"rated": True, "bots": "easy", "deals": 1}
+        asha = a.post("/api/quick", json=ask, headers=cookies["Asha"])
+        assert asha.status_code == 200, asha.text
+        bala = b.post("/api/quick", json=ask, headers=cookies["Bala"])
+        assert bala.status_code == 200, bala.text
+        assert bala.json()["code"] == asha.json()["code"]
+        chan = b.post("/api/quick", json=ask, headers=cookies["Chan"])
+        assert chan.status_code == 200, chan.text
+        assert chan.json()["code"] != asha.json()["code"] and chan.json()["seat"] == 0
+        seats = manager.get(asha.json()["code"]).seats
+        assert [s.name for s in seats if s.kind == "human"] == ["Asha", "Bala"]
+
+
 # --- eight accounts at once on a real server -----------------------------------------------------
 
 STRONG = {"Sita": 2600, "Ravi": 2500, "Tara": 2400, "Uday": 2300}
