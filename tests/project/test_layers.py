@@ -95,7 +95,10 @@ WEB_LAYERS: list[tuple[str, frozenset[str]]] = [
     ("keeper", frozenset({"seep.web.keeper"})),
     ("handlers", frozenset({"seep.web.game_handlers", "seep.web.social_handlers"})),
     ("inbox", frozenset({"seep.web.inbox", "seep.web.presence"})),
-    ("tables", frozenset({"seep.web.owners", "seep.web.tables"})),
+    (
+        "tables",
+        frozenset({"seep.web.owners", "seep.web.strength", "seep.web.tables"}),
+    ),
     # The app's plumbing under its routes: ASGI middlewares, the lifespan.
     ("asgi", frozenset({"seep.web.lifespan", "seep.web.middleware"})),
     ("routes", frozenset({"seep.web.routes"})),

@@ -33,17 +33,12 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from sqlalchemy.exc import SQLAlchemyError
-
-from . import inbox, owners, presence, records, social_handlers, wire
+from . import inbox, owners, presence, records, social_handlers, strength, wire
 from .driver import STORE_UNAVAILABLE, log_store_problem
 from .hub import RATE_LIMIT, Connection
 from .inbox import MAX_MESSAGE_BYTES
 from .keeper import CODE_ALPHABET, SLOW_BOTS, TableKeeper
-from .matchmaking import Player, choose_group
-from .matchmaking import fits as fits_by_strength
 from .messages import CreateTable, JoinTable, parse_body
-from .ratings import Rating, format_of
 from .store import StoreConflict, StoreUnavailable
 from .table import Seat, Table, TableError, checked, hash_token, parse_settings, settings_of
 
@@ -326,10 +321,10 @@ class TableManager(TableKeeper):
     def quick_table(self, body: Any, account: tuple[int, str] | None = None) -> str | None:
         """Quick match: the first open public table held here with the settings of ``body``
         (a create request) whose host is here, or ``None`` (then the caller opens one). A rated
-        request of ``account`` goes by strength instead (:meth:`_rated_quick_table`)."""
+        request of ``account`` goes by strength instead (:mod:`.strength`)."""
         wanted = self._quick_settings(body)
         if wanted["rated"] and account is not None:
-            return self._rated_quick_table(wanted, account[0])
+            return strength.rated_quick_table(self, wanted, account[0])
         fits = [
             t
             for t in self.tables.values()
@@ -341,55 +336,6 @@ class TableManager(TableKeeper):
         # Players waiting on a countdown asked for a game now: they come first.
         fits.sort(key=lambda t: t.starts_at is None)
         return fits[0].code if fits else None
-
-    def _rated_quick_table(self, wanted: Mapping[str, Any], account: int) -> str | None:
-        """The waiting rated table held here that the player of ``account`` fits by strength
-        (:func:`seep.web.matchmaking.choose_group` under :attr:`match_policy`), or ``None``.
-
-        A table counting down takes players before its host's page connects (it starts by
-        itself), so that players asking at the same moment meet; one without a countdown (a
-        restart, another instance) only while its host is here, as unrated quick match."""
-        fits = [
-            t
-            for t in self.tables.values()
-            if t.status == "waiting"
-            and t.settings == wanted
-            and t.free_seats()
-            and (t.starts_at is not None or self.host_here(t))
-        ]
-        if not fits:
-            return None
-        fits.sort(key=lambda t: (t.starts_at is None, t.starts_at or 0.0))
-        fmt = format_of(fits[0].players)
-        me = self._skill(account, fmt)
-        groups = [self._waiting(t, me) for t in fits]
-        chosen = choose_group(me, groups, fmt, self.match_policy)
-        return None if chosen is None else fits[chosen].code
-
-    def _waiting(self, table: Table, me: Player) -> list[Player]:
-        """The players seated at a waiting table as matchmaking sees them: rating and time
-        waited (a rating not read counts as the newcomer's, a time unknown as none)."""
-        now = self.clock()
-        return [
-            Player(*(s.skill or (me.mu, me.sigma)), now - (s.joined or now))
-            for s in table.seats
-            if s.kind == "human"
-        ]
-
-    def _fits_rated(self, table: Table, account: int) -> bool:
-        """True when the player of ``account`` fits ``table``'s players by strength."""
-        fmt = format_of(table.players)
-        me = self._skill(account, fmt)
-        return fits_by_strength(me, self._waiting(table, me), fmt, self.match_policy)
-
-    def _skill(self, account: int, fmt: str) -> Player:
-        """An account's rating in ``fmt`` as matchmaking sees it (a new player's when the
-        database does not answer)."""
-        r = Rating()
-        if self.store is not None:
-            with contextlib.suppress(SQLAlchemyError):
-                r = self.store.ratings_of(account).get(fmt, r)
-        return Player(r.mu, r.sigma)
 
     def count_down(self, code: str, seconds: float | None = None) -> None:
         """Quick match opened table ``code`` (held here): in ``seconds`` (the player's chosen
@@ -435,7 +381,7 @@ class TableManager(TableKeeper):
             t = self.tables.get(row["code"])
             if t is not None and t.status == "waiting" and t.settings == wanted and t.free_seats():
                 if wanted["rated"] and account is not None:
-                    if not self._fits_rated(t, account[0]):
+                    if not strength.fits_table(self, t, account[0]):
                         continue  # too far apart by strength (its waits count from the load)
                 return t.code
         return None
