@@ -54,6 +54,7 @@ WEB_LAYERS: list[tuple[str, frozenset[str]]] = [
             {
                 "seep.web.botpool",
                 "seep.web.limits",
+                "seep.web.matchmaking",
                 "seep.web.messages",
                 "seep.web.names",
                 "seep.web.ratings",
@@ -97,7 +98,10 @@ WEB_LAYERS: list[tuple[str, frozenset[str]]] = [
     ("keeper", frozenset({"seep.web.keeper"})),
     ("handlers", frozenset({"seep.web.game_handlers", "seep.web.social_handlers"})),
     ("inbox", frozenset({"seep.web.inbox", "seep.web.presence"})),
-    ("tables", frozenset({"seep.web.owners", "seep.web.tables"})),
+    (
+        "tables",
+        frozenset({"seep.web.owners", "seep.web.strength", "seep.web.tables"}),
+    ),
     # The app's plumbing under its routes: ASGI middlewares, the lifespan.
     ("asgi", frozenset({"seep.web.lifespan", "seep.web.middleware"})),
     ("routes", frozenset({"seep.web.routes"})),

@@ -33,6 +33,7 @@ from .driver import STORE_RETRY_MAX as STORE_RETRY_MAX
 from .driver import Callbacks, Driver, log_store_problem
 from .hub import RATE_LIMIT, Connection, Hub
 from .limits import MessageBudget, SocketCounts
+from .matchmaking import Policy
 from .ratings import Rating, format_of
 from .store import Store, StoreConflict, StoreUnavailable
 from .table import Seat, Table, TableError
@@ -70,6 +71,8 @@ class TableKeeper:
         lease_seconds: float = 10.0,
         orphan_seconds: float = 10 * 60.0,
         max_public_waiting: int = 3,
+        match_gap: float = 200.0,
+        match_widen: float = 10.0,
     ) -> None:
         self.store = store
         self.bot_delay = bot_delay
@@ -83,6 +86,9 @@ class TableKeeper:
         self.bot_pool = bot_pool
         self.max_slow_tables = max_slow_tables
         self.quick_seconds = quick_seconds
+        # Rated quick match: how far apart in rating players may sit together, at once and
+        # widening with the wait (seep.web.matchmaking).
+        self.match_policy = Policy(match_gap, match_widen)
         self.clock = clock
         self.tables: dict[str, Table] = {}
         self.hub = Hub()
@@ -209,7 +215,15 @@ class TableKeeper:
             self._forget(table)
 
     def _begin(self, table: Table, seat: int) -> None:
-        """Start ``table`` as ``seat`` (its host, or quick match's countdown for him)."""
+        """Start ``table`` as ``seat`` (its host, or quick match's countdown for him). A rated
+        quick-match table seats its players for even teams first (:meth:`Table.balance`)."""
+        if table.settings["rated"] and table.starts_at is not None and seat == table.host:
+            order = table.balance().order
+            # Each page learns its seat from its state: the sockets follow their players.
+            for c in self.hub.of(table.code):
+                if c.seat is not None:
+                    c.seat = order.index(c.seat)
+            seat = table.host
         table.start(seat)
         self.driver.end_countdown(table.code)
         if self.store is not None:
@@ -313,10 +327,11 @@ class TableKeeper:
             ratings = None
         for s in table.seats:
             if ratings is None or s.kind != "human" or s.account is None:
-                s.rating = None
+                s.rating = s.skill = None
                 continue
             r = ratings.get(s.account, Rating())
             s.rating = (r.shown(fmt), r.provisional)
+            s.skill = (r.mu, r.sigma)
 
     def _forfeit_over(self, code: str, seat: int) -> None:
         """A rated match's player did not come back: the match counts as lost for him

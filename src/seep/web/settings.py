@@ -98,6 +98,8 @@ class Settings:
     abandoned_seconds: float
     orphan_seconds: float
     quick_seconds: float
+    match_gap: float
+    match_widen: float
     max_slow_tables: int
     max_public_waiting: int
     bot_workers: int
@@ -114,6 +116,8 @@ class Settings:
             "abandoned_seconds": self.abandoned_seconds,
             "max_slow_tables": self.max_slow_tables,
             "quick_seconds": self.quick_seconds,
+            "match_gap": self.match_gap,
+            "match_widen": self.match_widen,
             "orphan_seconds": self.orphan_seconds,
             "max_public_waiting": self.max_public_waiting,
             "bot_delay": self.bot_delay,
@@ -194,6 +198,8 @@ def read_settings(
         abandoned_seconds=number(None, "SEEP_ABANDONED_HOURS", 24.0) * 3600.0,
         orphan_seconds=number(None, "SEEP_ORPHAN_MINUTES", 10.0) * 60.0,
         quick_seconds=number(None, "SEEP_QUICK_SECONDS", 20.0),
+        match_gap=number(None, "SEEP_MATCH_GAP", 200.0),
+        match_widen=number(None, "SEEP_MATCH_WIDEN", 10.0),
         max_slow_tables=whole(None, "SEEP_MAX_EXPERT_TABLES", 4),
         max_public_waiting=whole(None, "SEEP_MAX_PUBLIC_TABLES_PER_CLIENT", 3),
         bot_workers=whole(None, "SEEP_BOT_WORKERS", default_workers()),

@@ -23,8 +23,9 @@ from ..options import PRESETS
 from ..session import Session
 from ..view import View
 from . import social, wire
+from .matchmaking import Arrangement, Player, arrange
 from .messages import BadInput, CreateTable, parse_body
-from .ratings import RatedMatch, TeamTotals, format_of
+from .ratings import MODEL, RatedMatch, TeamTotals, bot_rating, format_of
 
 __all__ = ["Seat", "Table", "TableError", "checked", "hash_token", "parse_settings", "settings_of"]
 
@@ -97,6 +98,10 @@ class Seat:
     # The signed-in player's rating in the table's format, shown beside his name: (the shown
     # number, provisional); read when he sits down and again when a rated match ends.
     rating: tuple[int, bool] | None = None
+    # Rated quick match (seep.web.matchmaking): his rating's (mu, sigma), read with ``rating``,
+    # and when he sat down (the manager's clock), from which his accepted gap widens.
+    skill: tuple[float, float] | None = None
+    joined: float | None = None
 
 
 class Table:
@@ -200,6 +205,29 @@ class Table:
             self.muted.discard(seat)
             self.muted.add(to)
         self.transfers.drop_seat(seat)  # a code carries a seat number: ask again
+
+    def balance(self) -> Arrangement:
+        """Seat the humans of a rated quick-match table about to start so that the teams are
+        as even as their ratings allow (:func:`seep.web.matchmaking.arrange`; the empty seats'
+        bots at their fixed rating). Players keep their tokens, the host and mutes follow their
+        players; transfer codes, which name seats, are dropped. Returns the arrangement."""
+        if self.status != "waiting":
+            raise TableError("not_allowed", "seats can change only before the start")
+        fmt = format_of(self.players)
+        bot = bot_rating(self.settings["bots"], fmt)
+        humans = [
+            Player(*(s.skill or (MODEL.mu, MODEL.sigma))) if s.kind == "human" else None
+            for s in self.seats
+        ]
+        done = arrange(humans, Player(bot.mu, bot.sigma))
+        if done.moved:
+            new = done.order.index
+            self.seats = [self.seats[old] for old in done.order]
+            self.host = new(self.host)
+            self.muted = {new(m) for m in self.muted}
+            for seat in range(self.players):
+                self.transfers.drop_seat(seat)
+        return done
 
     def kick(self, seat: int, target: int) -> None:
         """The host takes a player off a waiting table: the seat is empty, his token dead."""

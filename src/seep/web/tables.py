@@ -33,7 +33,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from . import inbox, owners, presence, records, social_handlers, wire
+from . import inbox, owners, presence, records, social_handlers, strength, wire
 from .driver import STORE_UNAVAILABLE, log_store_problem
 from .hub import RATE_LIMIT, Connection
 from .inbox import MAX_MESSAGE_BYTES
@@ -230,6 +230,7 @@ class TableManager(TableKeeper):
         table.alone_since = self.clock()
         name, mine = _who(req.name, account)
         seat, token = table.join(name, 0, mine)
+        table.seats[seat].joined = self.clock()
         self.show_rating(table)
         self._store_new(table)
         if not self.clustered:
@@ -333,10 +334,13 @@ class TableManager(TableKeeper):
             raise TableError("bad_request", "quick match is for tables with other players")
         return dict(settings_of(req), public=True)
 
-    def quick_table(self, body: Any) -> str | None:
+    def quick_table(self, body: Any, account: tuple[int, str] | None = None) -> str | None:
         """Quick match: the first open public table held here with the settings of ``body``
-        (a create request) whose host is here, or ``None`` (then the caller opens one)."""
+        (a create request) whose host is here, or ``None`` (then the caller opens one). A rated
+        request of ``account`` goes by strength instead (:mod:`.strength`)."""
         wanted = self._quick_settings(body)
+        if wanted["rated"] and account is not None:
+            return strength.rated_quick_table(self, wanted, account[0])
         fits = [
             t
             for t in self.tables.values()
@@ -349,23 +353,37 @@ class TableManager(TableKeeper):
         fits.sort(key=lambda t: t.starts_at is None)
         return fits[0].code if fits else None
 
-    def count_down(self, code: str) -> None:
-        """Quick match opened table ``code`` (held here): in :attr:`quick_seconds` its empty
-        seats get bots of its level and it starts, or sooner once every seat is taken. The
-        deadline is in the table's public state (``starts_at``) for every page to count down."""
+    def count_down(self, code: str, seconds: float | None = None) -> None:
+        """Quick match opened table ``code`` (held here): in ``seconds`` (the player's chosen
+        wait; by default :attr:`quick_seconds`) its empty seats get bots of its level and it
+        starts, or sooner once every seat is taken. The deadline is in the table's public
+        state (``starts_at``) for every page to count down."""
         table = self.tables.get(code)
         if table is None or table.status != "waiting":
             return  # several instances: the table is held where its traffic goes
-        table.starts_at = self.clock() + self.quick_seconds
-        self.driver.count_down(code, self.quick_seconds)
+        wait = self.quick_seconds if seconds is None else seconds
+        table.starts_at = self.clock() + wait
+        self.driver.count_down(code, wait)
         self._changed(table, game=False)
 
-    async def quick_table_everywhere(self, body: Any) -> str | None:
+    def _wait_at_most(self, table: Table, seconds: float) -> None:
+        """A player who joins a counting-down table gets bots after at most the wait he
+        chose: the deadline comes forward to it, never goes back."""
+        if table.starts_at is None:
+            return
+        now = self.clock()
+        if now + seconds < table.starts_at:
+            table.starts_at = now + seconds
+            self.driver.count_down(table.code, seconds)
+
+    async def quick_table_everywhere(
+        self, body: Any, account: tuple[int, str] | None = None
+    ) -> str | None:
         """Quick match over every instance on the database (one instance:
         :meth:`quick_table`): a table held here first, else the oldest stored one that fits,
         which this instance then claims (its holder hands it over) so that the player can
-        sit at once."""
-        code = self.quick_table(body)
+        sit at once. A rated request takes a claimed table only if he fits it by strength."""
+        code = self.quick_table(body, account)
         if code is not None or not self.clustered or self.store is None:
             return code
         wanted = self._quick_settings(body)
@@ -378,12 +396,22 @@ class TableManager(TableKeeper):
                 continue  # held elsewhere and not handed over in time: the next one
             t = self.tables.get(row["code"])
             if t is not None and t.status == "waiting" and t.settings == wanted and t.free_seats():
+                if wanted["rated"] and account is not None:
+                    if not strength.fits_table(self, t, account[0]):
+                        continue  # too far apart by strength (its waits count from the load)
                 return t.code
         return None
 
-    def join(self, code: str, body: Any, account: tuple[int, str] | None = None) -> dict[str, Any]:
+    def join(
+        self,
+        code: str,
+        body: Any,
+        account: tuple[int, str] | None = None,
+        wait: float | None = None,
+    ) -> dict[str, Any]:
         """Take a seat (``POST /api/tables/{code}/join``); ``account`` (id, name) a signed-in
-        player's, whose name his seat takes."""
+        player's, whose name his seat takes; ``wait`` (rated quick match) the longest he will
+        wait before bots fill the empty seats."""
         table = self.get(code)
         req = checked(lambda d: parse_body(JoinTable, d), body)
         if req.token is not None:
@@ -394,10 +422,13 @@ class TableManager(TableKeeper):
                 return {"seat": held, "token": req.token}
         name, mine = _who(req.name, account)
         seat, token = table.join(name, req.seat, mine)
+        table.seats[seat].joined = self.clock()
         if mine is not None:
             self.show_rating(table)
         if self.store is not None:
             self.store.save_table(table)
+        if wait is not None:
+            self._wait_at_most(table, wait)
         if table.starts_at is not None and not table.free_seats():
             self._begin(table, table.host)  # quick match: a full table need not wait
         else:

@@ -13,9 +13,12 @@ from ..tables import TableError
 from .bodies import body_doc, json_body
 from .gate import Gate
 
-__all__ = ["MAX_HELD_TOKENS", "router"]
+__all__ = ["MAX_HELD_TOKENS", "WAIT_SECONDS", "router"]
 
 MAX_HELD_TOKENS = 50
+#: Rated quick match's ``wait``: the fewest and most seconds a player may choose to wait for
+#: people before bots fill the empty seats.
+WAIT_SECONDS = (10, 300)
 
 
 def _held_tokens(body: Any) -> list[str]:
@@ -32,6 +35,22 @@ def _held_tokens(body: Any) -> list[str]:
             "bad_request", f"'tokens' must be a list of at most {MAX_HELD_TOKENS} seat tokens"
         )
     return held
+
+
+def _wait(body: Any) -> float | None:
+    """Take rated quick match's ``wait`` (whole seconds) out of its body (``None``: not
+    given, the server's SEEP_QUICK_SECONDS)."""
+    if not isinstance(body, dict) or "wait" not in body:
+        return None
+    wait = body.pop("wait")
+    low, high = WAIT_SECONDS
+    if isinstance(wait, bool) or not isinstance(wait, int) or not low <= wait <= high:
+        raise TableError(
+            "bad_request", f"'wait' must be a whole number of seconds from {low} to {high}"
+        )
+    if body.get("rated") is not True:
+        raise TableError("bad_request", "'wait' is for rated quick match: add \"rated\": true")
+    return float(wait)
 
 
 def router(gate: Gate) -> APIRouter:
@@ -57,7 +76,9 @@ def router(gate: Gate) -> APIRouter:
         body = await json_body(request)
         gate.look_at_lobby(key)
         held = _held_tokens(body)
-        code = await manager.quick_table_everywhere(body)
+        wait = _wait(body)
+        account = gate.account(request)
+        code = await manager.quick_table_everywhere(body, account)
         if code is not None:
             table = manager.get(code)
             # Quick match twice from one browser: the seat it already holds there.
@@ -65,11 +86,11 @@ def router(gate: Gate) -> APIRouter:
             joined = next(({"seat": s, "token": t} for s, t in mine if s is not None), None)
             if joined is None:
                 named = {"name": body.get("name")} if body.get("name") else {}
-                joined = manager.join(code, named, gate.account(request))
+                joined = manager.join(code, named, account, wait)
             return {"code": code, "url": f"/t/{code}", **joined}
-        made = gate.create(key, dict(body, public=True), gate.account(request))
+        made = gate.create(key, dict(body, public=True), account)
         # Nobody waits yet: others may join until the countdown fills the rest with bots.
-        manager.count_down(made["code"])
+        manager.count_down(made["code"], wait)
         return made
 
     return lobby

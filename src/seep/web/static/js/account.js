@@ -47,6 +47,8 @@ export function initAccount(root) {
         box.querySelector("input").checked = false;
         const note = root.querySelector("#rated-note");
         if (note) note.hidden = true;
+        const wait = root.querySelector("#wait-box");
+        if (wait) wait.hidden = true;
       }
     }
     if (me) {

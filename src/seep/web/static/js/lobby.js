@@ -77,6 +77,7 @@ export function initLobby(root) {
   // Rated and practice exclude each other: checking one clears the other.
   if (practice && create.rated) {
     const ratedNote = root.querySelector("#rated-note");
+    const waitBox = root.querySelector("#wait-box"); // rated quick match's wait for players
     const syncRated = (changed) => {
       if (changed === practice && practice.checked) create.rated.checked = false;
       if (changed === create.rated && create.rated.checked && practice.checked) {
@@ -84,6 +85,7 @@ export function initLobby(root) {
         practice.dispatchEvent(new Event("change"));
       }
       if (ratedNote) ratedNote.hidden = !create.rated.checked;
+      if (waitBox) waitBox.hidden = !create.rated.checked;
     };
     practice.addEventListener("change", () => syncRated(practice));
     create.rated.addEventListener("change", () => syncRated(create.rated));
@@ -168,6 +170,8 @@ function initOpenTables(root, create, lengthKind) {
       tokens: tokens.held(), // a second quick match answers the seat already held there
     };
     body[lengthKind()] = Math.max(1, Number(create.count.value) || 1);
+    // Rated only: how long to wait for players near in rating before bots fill the seats.
+    if (body.rated && create.wait && create.wait.value) body.wait = Number(create.wait.value);
     if (body.name !== "Player") prefs.set("name", body.name);
     try {
       const res = await api("/api/quick", body);
