@@ -54,6 +54,7 @@ WEB_LAYERS: list[tuple[str, frozenset[str]]] = [
             {
                 "seep.web.botpool",
                 "seep.web.limits",
+                "seep.web.logformat",
                 "seep.web.matchmaking",
                 "seep.web.messages",
                 "seep.web.names",

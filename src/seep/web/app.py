@@ -25,6 +25,7 @@ from .middleware import (
     ClaimTables,
     InternalErrors,
     OriginCheck,
+    RequestContext,
     SecurityHeaders,
     origin_allowed,
 )
@@ -142,8 +143,10 @@ def create_app(
     app.add_middleware(SecurityHeaders, dev=dev)
     app.add_middleware(ClaimTables, manager=manager)
     app.add_middleware(OriginCheck, allowed=settings.allowed_origins, refused=gate.refused_origin)
-    # Outermost: sees what every other layer let through (its 500 bypasses SecurityHeaders).
+    # Sees what every other layer let through (its 500 bypasses SecurityHeaders).
     app.add_middleware(InternalErrors, client=gate.scope_client, log_error=gate.log_error)
+    # Outermost: every log line written while a request is served names it.
+    app.add_middleware(RequestContext)
     add_error_handlers(app, gate)
 
     # Routes, by what they serve; lobby before table keeps the OpenAPI's order of paths.
