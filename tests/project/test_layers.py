@@ -55,6 +55,7 @@ WEB_LAYERS: list[tuple[str, frozenset[str]]] = [
                 "seep.web.botpool",
                 "seep.web.limits",
                 "seep.web.messages",
+                "seep.web.metrics",
                 "seep.web.names",
                 "seep.web.ratings",
                 "seep.web.review",

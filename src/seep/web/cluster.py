@@ -24,7 +24,8 @@ __all__ = ["Leases"]
 class Leases:
     """The claims and leases of one instance. ``held`` is the tables in memory (by code),
     ``restore(row)`` rebuilds a stored table and holds it (``None`` when its moves no longer
-    replay), ``drop(code, why)`` forgets a table held elsewhere now."""
+    replay), ``drop(code, why)`` forgets a table held elsewhere now; ``taken_over()`` is told
+    of each table loaded here under a lease just taken."""
 
     def __init__(
         self,
@@ -32,11 +33,13 @@ class Leases:
         held: Mapping[str, Table],
         restore: Callable[[Mapping[str, Any]], Table | None],
         drop: Callable[[str, str], None],
+        taken_over: Callable[[], None] | None = None,
     ) -> None:
         self.store = store
         self.held = held
         self.restore = restore
         self.drop = drop
+        self.taken_over = taken_over  # a table's lease came here (the metrics count it)
         self._claims: dict[str, asyncio.Future[None]] = {}  # tables being taken over
 
     async def claim(self, code: str, lease_seconds: float) -> None:
@@ -73,6 +76,8 @@ class Leases:
             return
         if self.restore(row) is None:
             store.release_lease(code)
+        elif self.taken_over is not None:
+            self.taken_over()
 
     async def heartbeat(self, lease_seconds: Callable[[], float]) -> None:
         """Renew this instance's leases forever, every third of ``lease_seconds()``. Tables
