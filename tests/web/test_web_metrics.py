@@ -25,6 +25,7 @@ from seep.web.metrics import (
     REFUSAL_KINDS,
     TABLE_STATUSES,
     WRITE_KINDS,
+    LoopHistogram,
     Metrics,
 )
 from seep.web.routes.metrics import METRICS_PER_MINUTE
@@ -246,6 +247,14 @@ def test_the_metrics_objects_keep_their_label_sets_closed_and_the_store_unhammer
     assert _value(samples, "seep_rated_matches") == 2 and _value(samples, "seep_accounts") == 7
     assert _value(samples, "seep_bot_think_seconds_count", difficulty="other") == 2
     assert "jndi" not in metrics.exposition().decode()
+
+
+def test_a_histograms_buckets_hold_their_bounds_as_prometheus_reads_them() -> None:
+    h = LoopHistogram([0.1, 1.0])
+    for value in (0.1, 0.5, 1.0, 2.0, 0.0):
+        h.observe(value)
+    assert h.buckets() == [("0.1", 2), ("1.0", 4), ("+Inf", 5)]  # le: at most the bound
+    assert h.total == pytest.approx(3.6)
 
 
 def _promtool() -> str:

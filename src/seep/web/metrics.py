@@ -3,11 +3,14 @@ and the text ``GET /metrics`` serves. No table, no web framework here.
 
 One :class:`Metrics` per app, with its own registry (never the process's default one: tests
 build many apps in one process). What the hot path counts is cheap: a move, a refusal or a
-hand-over is a plain ``+= 1`` read at scrape time, and only the latencies are histograms
-(one ``observe`` each). What is cheap to read at scrape time (tables by status, open sockets,
-the bot pool's figures) is read then, through the callables the app hands to :meth:`watch`;
-the database's totals (accounts, rated matches) are read at most every
-:data:`STORE_TOTALS_SECONDS`, off the loop, so a flood of scrapes never reaches the database.
+hand-over is a plain ``+= 1``, a latency one bisection into a list of bucket counts
+(:class:`LoopHistogram`), all read at scrape time. Everything is counted on the event loop's
+thread, where every move, bot decision and timed write is made: no lock is needed (the
+library's own ``Histogram`` takes one, and costs several times as much). What is cheap to read
+at scrape time (tables by status, open sockets, the bot pool's figures) is read then, through
+the callables the app hands to :meth:`Metrics.watch`; the database's totals (accounts, rated
+matches) are read at most every :data:`STORE_TOTALS_SECONDS`, off the loop, so a flood of
+scrapes never reaches the database.
 
 Every label takes its values from a closed set (the tuples below): no table code, name,
 address or account is ever a label, so the number of series is fixed.
@@ -18,16 +21,17 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable, Iterator, Mapping
+from bisect import bisect_left
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
-from prometheus_client import (
-    CollectorRegistry,
-    Histogram,
-    disable_created_metrics,
-    generate_latest,
+from prometheus_client import CollectorRegistry, generate_latest
+from prometheus_client.core import (
+    CounterMetricFamily,
+    GaugeMetricFamily,
+    HistogramMetricFamily,
+    Metric,
 )
-from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 
 __all__ = [
     "CONTENT_TYPE",
@@ -37,6 +41,7 @@ __all__ = [
     "STORE_TOTALS_SECONDS",
     "TABLE_STATUSES",
     "WRITE_KINDS",
+    "LoopHistogram",
     "Metrics",
 ]
 
@@ -75,14 +80,37 @@ _THINK_BUCKETS = (0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 3.
 
 log = logging.getLogger("seep.web")
 
-# Without this each histogram's series gets a twin ``..._created`` gauge (the time it was made)
-# that no query of ours reads. The switch is the library's, for the whole process: the server's
-# only registries are its apps'.
-disable_created_metrics()  # type: ignore[no-untyped-call]
-
 
 def _zero() -> tuple[int, int]:
     return (0, 0)
+
+
+class LoopHistogram:
+    """One histogram series, observed on the event loop's thread only (no lock): a count per
+    bucket (``bounds``, ascending, each inclusive as Prometheus' ``le``; the last count is
+    past them all) and the sum."""
+
+    __slots__ = ("bounds", "counts", "total")
+
+    def __init__(self, bounds: Sequence[float]) -> None:
+        self.bounds = tuple(bounds)
+        self.counts = [0] * (len(self.bounds) + 1)
+        self.total = 0.0
+
+    def observe(self, value: float) -> None:
+        """Count one ``value``."""
+        self.counts[bisect_left(self.bounds, value)] += 1
+        self.total += value
+
+    def buckets(self) -> list[tuple[str, float]]:
+        """The cumulative buckets as the exposition writes them, ``+Inf`` last."""
+        out: list[tuple[str, float]] = []
+        running = 0
+        for bound, n in zip(self.bounds, self.counts, strict=False):
+            running += n
+            out.append((repr(bound), running))
+        out.append(("+Inf", running + self.counts[-1]))
+        return out
 
 
 class Metrics:
@@ -97,30 +125,12 @@ class Metrics:
         self.moves = 0
         self.refusals: dict[str, int] = dict.fromkeys(REFUSAL_KINDS, 0)
         self.handovers: dict[str, int] = dict.fromkeys(HANDOVER_DIRECTIONS, 0)
-        self.move_latency = Histogram(
-            "seep_move_to_state_seconds",
-            "From a player's move received to its state written to his socket.",
-            buckets=_FAST_BUCKETS,
-            registry=self.registry,
-        )
-        think = Histogram(
-            "seep_bot_think_seconds",
-            "A bot's decision, by difficulty (the pool's wait included; hints too).",
-            ["difficulty"],
-            buckets=_THINK_BUCKETS,
-            registry=self.registry,
-        )
-        # Children made once: the hot path does one dict lookup, and every series shows from
-        # the first scrape (a rate over a series that appears late misses its first events).
-        self._think = {d: think.labels(d) for d in DIFFICULTY_LABELS}
-        writes = Histogram(
-            "seep_db_write_seconds",
-            "A database write transaction, by what it writes.",
-            ["what"],
-            buckets=_FAST_BUCKETS,
-            registry=self.registry,
-        )
-        self._writes = {w: writes.labels(w) for w in WRITE_KINDS}
+        # Every series made at once: the hot path does one dict lookup, and every series
+        # shows from the first scrape (a rate over a series that appears late misses its
+        # first events).
+        self.move_latency = LoopHistogram(_FAST_BUCKETS)
+        self.think = {d: LoopHistogram(_THINK_BUCKETS) for d in DIFFICULTY_LABELS}
+        self.writes = {w: LoopHistogram(_FAST_BUCKETS) for w in WRITE_KINDS}
         # Read at scrape time; the app replaces them (watch).
         self._tables: Callable[[], Mapping[str, int]] = dict
         self._connections: Callable[[], int] = int
@@ -143,11 +153,11 @@ class Metrics:
 
     def thought(self, bots: str, seconds: float) -> None:
         """A bot of the table setting ``bots`` decided in ``seconds``."""
-        (self._think.get(bots) or self._think["other"]).observe(seconds)
+        (self.think.get(bots) or self.think["other"]).observe(seconds)
 
     def stored(self, what: str, seconds: float) -> None:
         """A database write (``what``: one of :data:`WRITE_KINDS`) took ``seconds``."""
-        self._writes[what].observe(seconds)
+        self.writes[what].observe(seconds)
 
     def refused(self, kind: str) -> None:
         """A per-client limit refused something (``kind``: one of :data:`REFUSAL_KINDS`; any
@@ -228,6 +238,7 @@ class Metrics:
             "Pool moves made by the fallback bot (a worker late, stuck or failed).",
             value=fallbacks,
         )
+        yield from self._histograms()
         refusals = CounterMetricFamily(
             "seep_rate_limit_refusals", "Refusals by a per-client limit, by kind.", labels=["kind"]
         )
@@ -250,6 +261,29 @@ class Metrics:
             yield GaugeMetricFamily(
                 "seep_rated_matches", "Rated matches in the database.", value=rated
             )
+
+    def _histograms(self) -> Iterator[Metric]:
+        latency = HistogramMetricFamily(
+            "seep_move_to_state_seconds",
+            "From a player's move received to its state written to his socket.",
+            buckets=self.move_latency.buckets(),
+            sum_value=self.move_latency.total,
+        )
+        think = HistogramMetricFamily(
+            "seep_bot_think_seconds",
+            "A bot's decision, by difficulty (the pool's wait included; hints too).",
+            labels=["difficulty"],
+        )
+        for difficulty, h in self.think.items():
+            think.add_metric([difficulty], h.buckets(), h.total)
+        writes = HistogramMetricFamily(
+            "seep_db_write_seconds",
+            "A database write transaction, by what it writes.",
+            labels=["what"],
+        )
+        for what, h in self.writes.items():
+            writes.add_metric([what], h.buckets(), h.total)
+        yield from (latency, think, writes)
 
 
 class _Scraped:
