@@ -141,6 +141,30 @@ def test_labels_are_bounded_and_name_no_table_player_or_address(tmp_path: Path) 
         me.close()
 
 
+def test_each_limit_counts_its_own_kind(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SEEP_MAX_LOBBY_PER_MINUTE", "1")
+    monkeypatch.setenv("SEEP_MAX_SOCKETS_PER_CLIENT_TABLE", "1")
+    with web_client(tmp_path, max_tables_per_minute=1) as (client, _, checker):
+        made = create_table(client)
+        assert client.post("/api/tables", json={"name": "Bela"}).status_code == 429
+        assert [client.get("/api/lobby").status_code for _ in range(2)] == [200, 429]
+        me = Player(client, checker, made["code"], made["token"])
+        with client.websocket_connect(f"/ws/{made['code']}") as second:
+            assert second.receive_json()["code"] == "too_many_connections"
+        for _ in range(30):  # past the socket's 20 messages a second
+            me.send({"type": "ping"})
+        me.until(lambda m: m["type"] == "error" and m["code"] == "rate_limited")
+        samples = _samples(_scrape(client).text)
+        counts = {
+            kind: _value(samples, "seep_rate_limit_refusals_total", kind=kind)
+            for kind in REFUSAL_KINDS
+        }
+        assert counts["new_tables"] == counts["lobby"] == counts["sockets"] == 1
+        assert counts["messages"] >= 1
+        assert counts["other"] == counts["metrics"] == counts["logins"] == 0
+        me.close()
+
+
 def test_loopback_reads_them_and_an_outside_client_behind_the_proxy_does_not(
     tmp_path: Path,
 ) -> None:
