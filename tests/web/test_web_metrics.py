@@ -305,3 +305,36 @@ def test_promtool_finds_nothing_to_complain_about(tmp_path: Path) -> None:
     assert done.returncode == 0 and not (done.stdout + done.stderr).strip(), (
         done.stdout + done.stderr
     )
+
+
+def test_lease_hand_overs_are_counted_both_ways(tmp_path: Path) -> None:
+    """Two instances on one SQLite file: a table's first claim is no hand-over; losing it to
+    another instance is one out, and taking it back after that one's lease ran out one in."""
+    from seep.web.store import Store
+
+    url = f"sqlite:///{tmp_path / 'seep.db'}"
+    app = create_app(url, bot_delay=0.002, instance_id="a", lease_seconds=30)
+    with TestClient(app) as client:
+        manager = app.state.manager
+        made = client.post("/api/tables", json={"name": "A", "bots": "easy"}).json()
+        code = made["code"]
+        assert client.get(f"/api/tables/{code}").status_code == 200  # claimed: a holds it
+        assert code in manager.tables
+        assert manager.metrics.handovers == {"in": 0, "out": 0}
+        other = Store(url, owner="b")
+        assert other.take_lease(code, 0.2, time.time() + 60).taken  # b took it over
+        with client.websocket_connect(f"/ws/{code}") as ws:
+            ws.send_json({"type": "hello", "token": made["token"]})
+            ws.send_json({"type": "start"})  # a's write is refused: the table leaves a
+            while ws.receive_json().get("code") != "moved":
+                pass
+        assert code not in manager.tables
+        assert manager.metrics.handovers == {"in": 0, "out": 1}
+        assert other.take_lease(code, 0.2).taken  # b's lease now runs out in 0.2 s
+        other.close()
+        time.sleep(0.3)
+        assert client.get(f"/api/tables/{code}").status_code == 200  # a takes it back
+        assert code in manager.tables
+        samples = _samples(_scrape(client).text)
+        assert _value(samples, "seep_lease_handovers_total", direction="in") == 1
+        assert _value(samples, "seep_lease_handovers_total", direction="out") == 1

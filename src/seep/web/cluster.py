@@ -25,7 +25,7 @@ class Leases:
     """The claims and leases of one instance. ``held`` is the tables in memory (by code),
     ``restore(row)`` rebuilds a stored table and holds it (``None`` when its moves no longer
     replay), ``drop(code, why)`` forgets a table held elsewhere now; ``taken_over()`` is told
-    of each table loaded here under a lease just taken."""
+    of each table loaded here under a lease another instance held."""
 
     def __init__(
         self,
@@ -58,6 +58,9 @@ class Leases:
         store = self.store
         if not await asyncio.to_thread(store.running, code):
             return
+        # Who held it before (a live instance asked to hand it over, or a dead one whose lease
+        # runs out): a hand-over for the metrics, unlike a new table's first claim.
+        before = await asyncio.to_thread(store.lease_holder, code)
         # A dead holder's lease runs out within lease_seconds; a live one hands the table over
         # at its next heartbeat (a third of that).
         deadline = time.monotonic() + lease_seconds * 1.5
@@ -76,7 +79,7 @@ class Leases:
             return
         if self.restore(row) is None:
             store.release_lease(code)
-        elif self.taken_over is not None:
+        elif before is not None and before != store.owner and self.taken_over is not None:
             self.taken_over()
 
     async def heartbeat(self, lease_seconds: Callable[[], float]) -> None:

@@ -247,7 +247,7 @@ class Metrics:
         yield refusals
         handovers = CounterMetricFamily(
             "seep_lease_handovers",
-            "Table leases taken over by this instance (in) or given up by it (out).",
+            "Tables taken over from another instance (in) or given up to one (out).",
             labels=["direction"],
         )
         for direction, n in self.handovers.items():
