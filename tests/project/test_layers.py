@@ -57,6 +57,7 @@ WEB_LAYERS: list[tuple[str, frozenset[str]]] = [
                 "seep.web.logformat",
                 "seep.web.matchmaking",
                 "seep.web.messages",
+                "seep.web.metrics",
                 "seep.web.names",
                 "seep.web.ratings",
                 "seep.web.review",
