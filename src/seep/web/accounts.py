@@ -131,15 +131,21 @@ def _stored(write: Callable[..., T], *args: Any) -> T:
 
 class Accounts:
     """Sign-up, sign-in and sessions over ``store``. ``logins_per_minute`` limits password
-    tries per address and per account name, ``signups_per_hour`` new accounts per address
+    tries per address and per account name (counted over ``login_window`` seconds: a minute,
+    shorter in tests that watch the limit lift), ``signups_per_hour`` new accounts per address
     (0: no limit)."""
 
     def __init__(
-        self, store: Store, *, logins_per_minute: int = 10, signups_per_hour: int = 5
+        self,
+        store: Store,
+        *,
+        logins_per_minute: int = 10,
+        signups_per_hour: int = 5,
+        login_window: float = 60.0,
     ) -> None:
         self.store = store
-        self.tries = RateLimiter(logins_per_minute)  # per address
-        self.tries_on = RateLimiter(logins_per_minute)  # per account name, whoever tries
+        self.tries = RateLimiter(logins_per_minute, login_window)  # per address
+        self.tries_on = RateLimiter(logins_per_minute, login_window)  # per account name
         self.signups = RateLimiter(signups_per_hour, window=3600.0)
         self._hashing = asyncio.Semaphore(HASHING)
         self._queued = 0
