@@ -223,7 +223,7 @@ class StoreRatings:
             select(accounts_t.c.name, ratings_t.c.mu, ratings_t.c.sigma, ratings_t.c.games)
             .join(accounts_t, accounts_t.c.id == ratings_t.c.account)
             .where(*where)
-            .order_by(ratings_t.c.mu.desc(), accounts_t.c.id)
+            .order_by(ratings_t.c.mu.desc(), ratings_t.c.account)  # the index's order
             .offset(offset)
             .limit(limit)
         )
