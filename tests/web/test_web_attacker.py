@@ -42,7 +42,7 @@ from seep.web.app import create_app
 from seepkit.server import Served, serve
 from seepkit.web import CARD
 
-LOGINS, WINDOW = 4, 4.0  # sign-in tries per address and per account, in seconds
+LOGINS, WINDOW = 4, 6.0  # sign-in tries per address and per account, in seconds
 PROFILES = 30  # profile and leaderboard reads a minute per address
 PASSWORD = "correct horse battery"
 _ADDRESSES = (f"10.25.{i // 250}.{i % 250 + 1}" for i in itertools.count())
