@@ -271,19 +271,16 @@ def test_a_stolen_seat_token_plays_the_seat_but_gives_no_account(server: Served)
             assert _error(thief.get("/api/me/records")) == "not_signed_in"
         thief.cookies.clear()
         # Signing up with the stolen token does not take a seat that is an account's.
-        r = thief.post(
-            "/api/accounts",
-            json={"name": _name("Thief"), "password": PASSWORD, "seats": [made]},
-        )
-        assert r.status_code == 400  # the seats' shape is {"code", "token"} only
         seats = [{"code": code, "token": token}]
         thief_name = _name("Thief")
         r = thief.post(
             "/api/accounts", json={"name": thief_name, "password": PASSWORD, "seats": seats}
         )
         assert r.status_code == 201
-        seat0 = json.loads(_rows(server, "SELECT seats FROM tables WHERE code = ?", code)[0][0])
-        assert seat0[0]["name"] == name and seat0[0]["account"] is not None
+        assert thief.get(f"/api/tables/{code}").json()["seats"][0]["name"] == name
+    ((owner_id,),) = _rows(server, "SELECT id FROM accounts WHERE name = ?", name)
+    seat0 = json.loads(_rows(server, "SELECT seats FROM tables WHERE code = ?", code)[0][0])[0]
+    assert seat0["name"] == name and seat0["account"] == owner_id
     with _browser(server) as owner:
         assert _login(owner, name, PASSWORD).status_code == 200  # the owner's is intact
 
