@@ -8,7 +8,8 @@ search of the log for secrets means something. Sign-in tries are counted over a 
 (``SEEP_LOGIN_WINDOW_SECONDS``) so that the test sees a limit lift.
 
 One rated match (two accounts and two bots) is played out for the whole module
-(:func:`flow`): the hidden-card, no-secret-anywhere and deletion tests read what it saw.
+(:func:`seepkit.attacker.play_flow`): the hidden-card, no-secret-anywhere and deletion tests
+read what it saw.
 The per-route checks with the in-process app stay in test_web_accounts.py,
 test_web_security.py, test_web_hostile_http.py and test_web_profiles.py.
 """
@@ -17,9 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import itertools
 import json
-import random
 import re
 import sqlite3
 import statistics
@@ -29,7 +28,6 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 import websockets
 
@@ -39,13 +37,23 @@ from seep.cards import card_list
 from seep.codes import PHASE_BID
 from seep.session import Session, deal_seed
 from seep.web.app import create_app
+from seepkit.attacker import (
+    ADDRESSES,
+    PASSWORD,
+    Flow,
+    browser,
+    error,
+    fresh_name,
+    login,
+    play_flow,
+    rows,
+    sign_up,
+)
 from seepkit.server import Served, serve
 from seepkit.web import CARD
 
 LOGINS, WINDOW = 4, 6.0  # sign-in tries per address and per account, in seconds
 PROFILES = 30  # profile and leaderboard reads a minute per address
-PASSWORD = "correct horse battery"
-_ADDRESSES = (f"10.25.{i // 250}.{i % 250 + 1}" for i in itertools.count())
 _SAFE = {"GET", "HEAD", "OPTIONS"}
 
 
@@ -66,87 +74,52 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
         yield served
 
 
-def _browser(server: Served, address: str | None = None) -> httpx.Client:
-    """A browser at an address of its own (as the proxy names it); it keeps its cookies."""
-    return httpx.Client(
-        base_url=server.base, headers={"X-Forwarded-For": address or next(_ADDRESSES)}, timeout=60
-    )
-
-
-def _name(tag: str) -> str:
-    return f"{tag}{next(_ADDRESSES).replace('.', '')[-5:]}"
-
-
-def _error(r: httpx.Response) -> str:
-    code: str = r.json()["error"]["code"]
-    return code
-
-
-def _sign_up(server: Served, name: str, password: str = PASSWORD) -> httpx.Client:
-    b = _browser(server)
-    r = b.post("/api/accounts", json={"name": name, "password": password})
-    assert r.status_code == 201, r.text
-    return b
-
-
-def _login(b: httpx.Client, name: str, password: str) -> httpx.Response:
-    return b.post("/api/login", json={"name": name, "password": password})
-
-
-def _rows(server: Served, sql: str, *args: Any) -> list[tuple[Any, ...]]:
-    con = sqlite3.connect(server.db)  # type: ignore[attr-defined]
-    try:
-        return list(con.execute(sql, args))
-    finally:
-        con.close()
-
-
 # --- guessing -------------------------------------------------------------------------------
 
 
 def test_guessing_is_limited_per_address_and_lifts_after_the_window(server: Served) -> None:
-    name = _name("Owner")
-    _sign_up(server, name).close()
-    address = next(_ADDRESSES)
-    with _browser(server, address) as b:
+    name = fresh_name("Owner")
+    sign_up(server, name).close()
+    address = next(ADDRESSES)
+    with browser(server, address) as b:
         # Many names from one address: LOGINS wrong tries, then every try is refused, the
         # right password too, with the seconds to wait and a message naming the limit.
         for _ in range(LOGINS):
-            assert _login(b, _name("Nobody"), "a guess, wrong").status_code == 401
-        r = _login(b, name, PASSWORD)
-        assert r.status_code == 429 and _error(r) == "rate_limited"
+            assert login(b, fresh_name("Nobody"), "a guess, wrong").status_code == 401
+        r = login(b, name, PASSWORD)
+        assert r.status_code == 429 and error(r) == "rate_limited"
         assert "sign-in tries from your address" in r.json()["error"]["message"]
         wait = int(r.headers["retry-after"])
         assert 1 <= wait <= WINDOW
-        with _browser(server) as elsewhere:  # the limit is this address's, not the account's
-            assert _login(elsewhere, name, PASSWORD).status_code == 200
+        with browser(server) as elsewhere:  # the limit is this address's, not the account's
+            assert login(elsewhere, name, PASSWORD).status_code == 200
         time.sleep(wait + 0.5)
-        assert _login(b, name, PASSWORD).status_code == 200  # lifted
+        assert login(b, name, PASSWORD).status_code == 200  # lifted
 
 
 def test_guessing_is_limited_per_account_from_many_addresses(server: Served) -> None:
-    name = _name("Target")
-    _sign_up(server, name).close()
+    name = fresh_name("Target")
+    sign_up(server, name).close()
     for _ in range(LOGINS):  # a botnet: each guess from another address
-        with _browser(server) as bot:
-            assert _login(bot, name, "guessing it, wrong").status_code == 401
-    with _browser(server) as bot:
-        r = _login(bot, name, "guessing it, wrong")
+        with browser(server) as bot:
+            assert login(bot, name, "guessing it, wrong").status_code == 401
+    with browser(server) as bot:
+        r = login(bot, name, "guessing it, wrong")
     assert r.status_code == 429 and "sign-in tries for this account" in r.text
     assert 1 <= int(r.headers["retry-after"]) <= WINDOW
-    with _browser(server) as owner:  # the owner waits too: no guess can be the right one
-        r = _login(owner, name, PASSWORD)
+    with browser(server) as owner:  # the owner waits too: no guess can be the right one
+        r = login(owner, name, PASSWORD)
         assert r.status_code == 429 and r.headers["retry-after"]
         time.sleep(int(r.headers["retry-after"]) + 0.5)
-        assert _login(owner, name, PASSWORD).status_code == 200
+        assert login(owner, name, PASSWORD).status_code == 200
 
 
 def test_an_unknown_name_and_a_wrong_password_look_and_take_the_same(server: Served) -> None:
     # Every try from its own address, and the wrong passwords spread over accounts, so that
     # no limit is met; the two kinds take turns, so that the machine's load hits both alike.
-    known = [_name("Timed") for _ in range(3)]
+    known = [fresh_name("Timed") for _ in range(3)]
     for n in known:
-        _sign_up(server, n).close()
+        sign_up(server, n).close()
     times: dict[str, list[float]] = {"wrong": [], "unknown": [], "too_long": []}
     bodies: dict[str, set[str]] = {k: set() for k in times}
     tries = 9  # three wrong passwords on each account, one every half window
@@ -155,13 +128,13 @@ def test_an_unknown_name_and_a_wrong_password_look_and_take_the_same(server: Ser
             if kind == "wrong":
                 name = known[i % 3]
             elif kind == "unknown":
-                name = _name("Ghost")
+                name = fresh_name("Ghost")
             else:  # longer than any account name: refused before any lookup or hash
                 name = "x" * 200
-            with _browser(server) as b:
+            with browser(server) as b:
                 b.get("/healthz")  # the connection is open before the clock starts
                 start = time.perf_counter()
-                r = _login(b, name, f"wrong password {i}")
+                r = login(b, name, f"wrong password {i}")
                 times[kind].append(time.perf_counter() - start)
             assert r.status_code == 401, r.text
             bodies[kind].add(r.text)
@@ -210,16 +183,16 @@ def test_no_other_origin_may_change_anything_or_open_a_socket(
         f"http://127.0.0.1:{port}.evil.example",
         f"http://127.0.0.1:{port}@evil.example",
     ]
-    name = _name("Csrf")
-    with closing(_sign_up(server, name)) as b:
+    name = fresh_name("Csrf")
+    with closing(sign_up(server, name)) as b:
         for method, path in routes:
             for origin in foreign:
                 r = b.request(method, path, json={"password": PASSWORD}, headers={"Origin": origin})
-                assert r.status_code == 403 and _error(r) == "bad_origin", (method, path, origin)
+                assert r.status_code == 403 and error(r) == "bad_origin", (method, path, origin)
         # A browser's own page passes (the Origin is the server's).
         own = {"Origin": server.base}
         assert b.post("/api/logout", headers=own).status_code == 200
-        assert _login(b, name, PASSWORD).status_code == 200
+        assert login(b, name, PASSWORD).status_code == 200
         assert b.get("/api/me").json()["name"] == name  # nothing of the above changed it
         made = b.post("/api/tables", json={"name": "x"}, headers=own).json()
     ws = server.base.replace("http", "ws", 1)
@@ -242,8 +215,8 @@ def test_no_other_origin_may_change_anything_or_open_a_socket(
 
 
 def test_a_stolen_seat_token_plays_the_seat_but_gives_no_account(server: Served) -> None:
-    name = _name("Robbed")
-    with closing(_sign_up(server, name)) as owner:
+    name = fresh_name("Robbed")
+    with closing(sign_up(server, name)) as owner:
         made = owner.post("/api/tables", json={"bots": "easy"}).json()
         code, token = made["code"], made["token"]
     ws = server.base.replace("http", "ws", 1)
@@ -257,45 +230,45 @@ def test_a_stolen_seat_token_plays_the_seat_but_gives_no_account(server: Served)
                     return dict(msg)
 
     assert asyncio.run(play_as_thief())["seat"] == 0  # the token is the seat...
-    with _browser(server) as thief:  # ...and nothing more: no cookie, no account
-        assert _error(thief.get("/api/me")) == "not_signed_in"
+    with browser(server) as thief:  # ...and nothing more: no cookie, no account
+        assert error(thief.get("/api/me")) == "not_signed_in"
         for cookie in (token, hashlib.sha256(token.encode()).hexdigest()):
             thief.cookies.set("seep_session", cookie)
-            assert _error(thief.get("/api/me")) == "not_signed_in"
+            assert error(thief.get("/api/me")) == "not_signed_in"
             for path, body in [
                 ("/api/me/password", {"password": PASSWORD, "new_password": "thief's choice!"}),
                 ("/api/me/delete", {"password": PASSWORD}),
             ]:
                 r = thief.post(path, json=body)
-                assert r.status_code == 401 and _error(r) == "not_signed_in", path
-            assert _error(thief.get("/api/me/records")) == "not_signed_in"
+                assert r.status_code == 401 and error(r) == "not_signed_in", path
+            assert error(thief.get("/api/me/records")) == "not_signed_in"
         thief.cookies.clear()
         # Signing up with the stolen token does not take a seat that is an account's.
         seats = [{"code": code, "token": token}]
-        thief_name = _name("Thief")
+        thief_name = fresh_name("Thief")
         r = thief.post(
             "/api/accounts", json={"name": thief_name, "password": PASSWORD, "seats": seats}
         )
         assert r.status_code == 201
         assert thief.get(f"/api/tables/{code}").json()["seats"][0]["name"] == name
-    ((owner_id,),) = _rows(server, "SELECT id FROM accounts WHERE name = ?", name)
-    seat0 = json.loads(_rows(server, "SELECT seats FROM tables WHERE code = ?", code)[0][0])[0]
+    ((owner_id,),) = rows(server, "SELECT id FROM accounts WHERE name = ?", name)
+    seat0 = json.loads(rows(server, "SELECT seats FROM tables WHERE code = ?", code)[0][0])[0]
     assert seat0["name"] == name and seat0["account"] == owner_id
-    with _browser(server) as owner:
-        assert _login(owner, name, PASSWORD).status_code == 200  # the owner's is intact
+    with browser(server) as owner:
+        assert login(owner, name, PASSWORD).status_code == 200  # the owner's is intact
 
 
 # --- the new endpoints, limited and bounded ---------------------------------------------------
 
 
 def test_the_new_endpoints_are_bounded_and_a_flood_spares_the_others(server: Served) -> None:
-    name = _name("Bounds")
-    with closing(_sign_up(server, name)) as b:
+    name = fresh_name("Bounds")
+    with closing(sign_up(server, name)) as b:
         for path in ("/api/accounts", "/api/login", "/api/me/password", "/api/me/delete"):
             r = b.post(path, json={"password": "y" * 70_000})
-            assert r.status_code == 413 and _error(r) == "too_large", path
+            assert r.status_code == 413 and error(r) == "too_large", path
             r = b.post(path, content=b"[" * 5000, headers={"Content-Type": "application/json"})
-            assert r.status_code == 400 and _error(r) in ("bad_json", "bad_request"), path
+            assert r.status_code == 400 and error(r) in ("bad_json", "bad_request"), path
         r = b.post("/api/accounts", json={"name": "n" * 300, "password": PASSWORD})
         assert r.status_code == 400 and "3 to 24" in r.json()["error"]["message"]
         for page in ("0", "-1", "10001", "1e9", "x" * 50):
@@ -303,15 +276,15 @@ def test_the_new_endpoints_are_bounded_and_a_flood_spares_the_others(server: Ser
             assert r.status_code == 400 and "'page'" in r.json()["error"]["message"], page
             r = b.get("/api/leaderboard", params={"page": page})
             assert r.status_code == 400, page
-        assert _error(b.get("/api/leaderboard", params={"format": "x" * 500})) == "bad_request"
+        assert error(b.get("/api/leaderboard", params={"format": "x" * 500})) == "bad_request"
         r = b.get(f"/api/players/{'x' * 2000}")
-        assert r.status_code == 404 and _error(r) == "unknown_player"
+        assert r.status_code == 404 and error(r) == "unknown_player"
         r = b.get("/api/me/matches", params={"page": "9" * 9})
         assert r.status_code == 400 and "'page'" in r.text
         assert b.get("/api/me/records").status_code == 200
     # A flood of reads from one address: 429s with Retry-After, another address still served.
-    flood, codes = next(_ADDRESSES), []
-    with _browser(server, flood) as f:
+    flood, codes = next(ADDRESSES), []
+    with browser(server, flood) as f:
         for i in range(PROFILES + 5):
             path = f"/api/players/{name}" if i % 2 else "/api/leaderboard"
             codes.append(f.get(path).status_code)
@@ -319,168 +292,22 @@ def test_the_new_endpoints_are_bounded_and_a_flood_spares_the_others(server: Ser
     assert codes.count(429) >= 5 and set(codes) <= {200, 429}
     assert last.status_code == 429 and int(last.headers["retry-after"]) > 0
     assert "profile and leaderboard reads a minute" in last.json()["error"]["message"]
-    with _browser(server) as other:
+    with browser(server) as other:
         assert other.get(f"/api/players/{name}").status_code == 200
         assert other.get("/api/leaderboard").status_code == 200
     # Sign-ups from one address: a few, then a 429 naming the limit.
-    with _browser(server) as many:
+    with browser(server) as many:
         made = [
-            many.post("/api/accounts", json={"name": _name("Many"), "password": PASSWORD})
+            many.post("/api/accounts", json={"name": fresh_name("Many"), "password": PASSWORD})
             for _ in range(4)
         ]
     assert [r.status_code for r in made] == [201, 201, 201, 429]
     assert "new accounts from your address" in made[-1].text and made[-1].headers["retry-after"]
 
 
-# --- a whole flow: sign up, sign in, a rated match, change the password, delete ---------------
-
-
-class Flow:
-    """What the module's flow made and saw."""
-
-    def __init__(self) -> None:
-        self.secrets: dict[str, str] = {}  # what must show nowhere, by what it is
-        self.seen: list[tuple[int | None, str]] = []  # (seat, raw text) sent while it ran
-        self.finished = False
-        self.urls: list[str] = []  # every URL the server sent: Location, links in JSON
-        self.code = ""
-        self.record: dict[str, Any] = {}
-        self.deleted = ""  # the deleted account's name
-        self.deleted_id = 0
-        self.deleted_hash = ""
-
-
-def _urls(r: httpx.Response) -> list[str]:
-    found = [r.headers[h] for h in ("location", "content-location", "link") if h in r.headers]
-    if "json" in r.headers.get("content-type", ""):
-        found += re.findall(r'"(/[^"\s]*|https?://[^"\s]*)"', r.text)
-    return found
-
-
-async def _seat(ws: str, code: str, token: str | None, cookie: str, flow: Flow) -> None:
-    """A player (seat by token; a spectator without) until the match is over."""
-    rng = random.Random(token)
-    headers = {"Cookie": f"seep_session={cookie}"} if cookie else None
-    async with websockets.connect(
-        f"{ws}/ws/{code}", additional_headers=headers, max_size=1 << 22
-    ) as sock:
-        if token is not None:
-            await sock.send(json.dumps({"type": "hello", "token": token}))
-        answered = None
-        async for raw in sock:
-            assert isinstance(raw, str)
-            msg = json.loads(raw)
-            if msg["type"] != "state":
-                assert msg["type"] != "error" or msg["code"] in ("stale", "not_your_turn"), msg
-                continue
-            if msg["table"]["status"] == "finished":
-                flow.finished = True
-                return
-            if not flow.finished:
-                flow.seen.append((msg["seat"], raw))
-            me = msg["seat"]
-            turn = (len(msg["view"]["history"]), msg["summary"] is None) if msg["view"] else None
-            if me is None or turn == answered or turn is None:
-                continue
-            answered = turn
-            if msg["summary"] is not None and me not in msg["summary"]["ready"]:
-                await sock.send(json.dumps({"type": "next"}))
-            elif msg["legal"]:
-                move = rng.choice(msg["legal"])
-                await sock.send(
-                    json.dumps({"type": "move", "move": move, "version": msg["version"]})
-                )
-
-
-async def _poll(base: str, code: str, flow: Flow) -> None:
-    """Every HTTP read of the table anyone may make, while the match runs."""
-    async with httpx.AsyncClient(base_url=base) as http:
-        while not flow.finished:
-            for path in ("", "/record", "/replay"):
-                r = await http.get(f"/api/tables/{code}{path}")
-                if '"seed"' in r.text or flow.finished:
-                    return  # over (just now)
-                flow.seen.append((None, r.text))
-            await asyncio.sleep(0.05)
-
-
-def _cookie(b: httpx.Client) -> str:
-    value: str = b.cookies["seep_session"]
-    return value
-
-
 @pytest.fixture(scope="module")
 def flow(server: Served) -> Flow:
-    out = Flow()
-    asha, ravi = _name("Asha"), _name("Ravi")
-    new_password = "another long passphrase"
-    out.secrets.update(password=PASSWORD, new_password=new_password)
-    a, r = _sign_up(server, asha), _sign_up(server, ravi)
-    with closing(a), closing(r), _browser(server) as a2:
-        out.secrets["asha_cookie"] = _cookie(a)
-        out.secrets["ravi_cookie"] = _cookie(r)
-        assert _login(a2, asha, PASSWORD).status_code == 200
-        out.secrets["asha_cookie_2"] = _cookie(a2)
-        made = a.post("/api/tables", json={"rated": True, "bots": "easy", "deals": 1})
-        assert made.status_code == 201, made.text
-        out.urls += _urls(made)
-        out.code, host = made.json()["code"], made.json()["token"]
-        joined = r.post(f"/api/tables/{out.code}/join", json={"seat": 2})
-        assert joined.status_code == 200, joined.text
-        out.urls += _urls(joined)
-        guest = joined.json()["token"]
-        out.secrets.update(host_token=host, guest_token=guest)
-        ws = server.base.replace("http", "ws", 1)
-
-        async def play() -> None:
-            async with websockets.connect(
-                f"{ws}/ws/{out.code}", additional_headers={"Cookie": f"seep_session={_cookie(a)}"}
-            ) as sock:
-                await sock.send(json.dumps({"type": "hello", "token": host}))
-                await sock.send(json.dumps({"type": "start"}))
-                async for raw in sock:
-                    if '"status":"playing"' in raw:
-                        break
-            await asyncio.wait_for(
-                asyncio.gather(
-                    _seat(ws, out.code, host, _cookie(a), out),
-                    _seat(ws, out.code, guest, _cookie(r), out),
-                    _seat(ws, out.code, None, "", out),
-                    _poll(server.base, out.code, out),
-                ),
-                300,
-            )
-
-        asyncio.run(play())
-        got = a.get(f"/api/tables/{out.code}/record")
-        out.record = got.json()
-        for reply in (
-            a.get("/api/me"),
-            a.get("/api/me/matches"),
-            a.get("/api/me/records"),
-            a.get(f"/api/players/{asha}"),
-            a.get("/api/leaderboard"),
-            r.get(f"/api/players/{ravi}"),
-        ):
-            assert reply.status_code == 200, reply.text
-            out.urls += _urls(reply)
-        changed = a.post(
-            "/api/me/password", json={"password": PASSWORD, "new_password": new_password}
-        )
-        assert changed.status_code == 200
-        out.secrets["asha_cookie_3"] = _cookie(a)
-        ((out.deleted_id, out.deleted_hash),) = _rows(
-            server, "SELECT id, password_hash FROM accounts WHERE name = ?", asha
-        )
-        out.secrets["asha_hash"] = out.deleted_hash
-        gone = a.post("/api/me/delete", json={"password": new_password})
-        assert gone.status_code == 200, gone.text
-        out.urls += _urls(gone)
-        out.deleted = asha
-    for key in [k for k in out.secrets if "cookie" in k]:
-        # The store keeps a session's SHA-256: that must not show in a log or a URL either.
-        out.secrets[key + "_sha256"] = hashlib.sha256(out.secrets[key].encode()).hexdigest()
-    return out
+    return play_flow(server)
 
 
 def test_a_running_rated_match_gives_away_no_hidden_card(flow: Flow) -> None:
@@ -573,8 +400,8 @@ def test_a_deleted_account_is_gone_from_every_row(server: Served, flow: Flow) ->
     for path in [db, *db.parent.glob(db.name + "-*")]:
         raw = path.read_bytes()
         assert name.encode() not in raw and flow.deleted_hash.encode() not in raw, path.name
-    with _browser(server) as b:
-        assert _error(b.get(f"/api/players/{name}")) == "unknown_player"
+    with browser(server) as b:
+        assert error(b.get(f"/api/players/{name}")) == "unknown_player"
         assert name not in b.get(f"/api/tables/{flow.code}/record").text
         replay = b.get(f"/api/tables/{flow.code}")
         assert name not in replay.text and "a former player" in replay.text
