@@ -317,6 +317,7 @@ def test_a_running_rated_match_gives_away_no_hidden_card(flow: Flow) -> None:
     # see then (the others' hands, the stock, the loose cards while the bid is open).
     s = Session(record["rules"], seed=record["seed"])
     hidden: dict[int, list[set[str]]] = {}
+    held: dict[int, list[set[str]]] = {}  # each seat's own hand: it must be seen
     deal = record["deals"][0]
     for n in range(len(deal["moves"]) + 1):
         pos = s.position
@@ -328,22 +329,28 @@ def test_a_running_rated_match_gives_away_no_hidden_card(flow: Flow) -> None:
             common | set().union(*(hands[o] for o in range(4) if o != me)) for me in range(4)
         ]
         hidden[n] = [*per_seat, common | set().union(*hands)]  # the last: a spectator
+        held[n] = hands
         if n < len(deal["moves"]):
             s.play({k: v for k, v in deal["moves"][n].items() if k != "seat"})
-    states = 0
+    states = http_reads = 0
     for seat, raw in flow.seen:
         msg = json.loads(raw)
         if msg.get("type") != "state" or not msg.get("view"):
-            # An HTTP read: a running table's summary and record show no card of a hand.
-            assert not msg.get("deals") or not msg["deals"], raw[:200]
+            # An HTTP read (the summary, the record and the replay of a one-deal match that
+            # is still running: no finished deal yet) or a state before the deal: no card.
+            assert not CARD.findall(raw), raw[:300]
+            http_reads += msg.get("type") != "state"
             continue
         moves = len(msg["view"]["history"])
         if msg["summary"] is not None:
             continue  # the deal is over: every card has been played, nothing is hidden
-        found = set(CARD.findall(raw)) & hidden[moves][-1 if seat is None else seat]
+        cards = set(CARD.findall(raw))
+        found = cards & hidden[moves][-1 if seat is None else seat]
         assert not found, f"seat {seat} was sent {found} after {moves} moves"
+        # The check can see: a seat's own hand, as the position has it, is in its state.
+        assert seat is None or held[moves][seat] <= cards, (seat, moves)
         states += 1
-    assert states > 50
+    assert states > 50 and http_reads > 3
     # Nor the seed, or a deal's seed, in any form.
     seed = record["seed"]
     text = "\n".join(raw for _, raw in flow.seen)
