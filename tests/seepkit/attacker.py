@@ -19,6 +19,7 @@ import httpx
 import websockets
 
 from .server import Served
+from .web import CARD
 
 __all__ = [
     "ADDRESSES",
@@ -89,6 +90,7 @@ class Flow:
         self.secrets: dict[str, str] = {}  # what must show nowhere, by what it is
         self.seen: list[tuple[int | None, str]] = []  # (seat, raw text) sent while it ran
         self.finished = False
+        self.late: list[str] = []  # HTTP reads that showed cards: once the deal was over?
         self.urls: list[str] = []  # every URL the server sent: Location, links in JSON
         self.code = ""
         self.record: dict[str, Any] = {}
@@ -146,8 +148,13 @@ async def _poll(base: str, code: str, flow: Flow) -> None:
         while not flow.finished:
             for path in ("", "/record", "/replay"):
                 r = await http.get(f"/api/tables/{code}{path}")
-                if '"seed"' in r.text or flow.finished:
-                    return  # over (just now)
+                if flow.finished:
+                    return
+                if '"seed"' in r.text or CARD.search(r.text):
+                    # Cards shown: the deal is over (the record shows a deal once it is), or
+                    # a leak. The test tells which; every card is public after the deal.
+                    flow.late.append(r.text)
+                    return
                 flow.seen.append((None, r.text))
             await asyncio.sleep(0.05)
 

@@ -351,6 +351,14 @@ def test_a_running_rated_match_gives_away_no_hidden_card(flow: Flow) -> None:
         assert seat is None or held[moves][seat] <= cards, (seat, moves)
         states += 1
     assert states > 50 and http_reads > 3
+    # A read that showed cards came once the deal was over (the deal is public then): the
+    # record with the whole deal, as it ended; the replay up to the deal's result.
+    for raw in flow.late:
+        late = json.loads(raw)
+        if "deals" in late:
+            assert late["deals"] == record["deals"], raw[:300]
+        else:
+            assert late["steps"][-1]["result"] is not None, raw[:300]
     # Nor the seed, or a deal's seed, in any form.
     seed = record["seed"]
     text = "\n".join(raw for _, raw in flow.seen)
