@@ -95,7 +95,7 @@ def test_the_compose_file_runs_the_upgrade_then_the_instances_behind_haproxy() -
     migrate = services["migrate"]
     assert migrate["command"] == ["db", "upgrade"]
     assert migrate["depends_on"]["postgres"]["condition"] == "service_healthy"
-    assert migrate["restart"] == "no"
+    assert migrate["restart"] == "on-failure"  # a one-shot, until it succeeds
     instances = _instances(compose)
     ids = [svc["environment"]["SEEP_INSTANCE_ID"] for svc in instances.values()]
     assert len(ids) >= 2 and len(set(ids)) == len(ids), ids
