@@ -11,7 +11,7 @@ plays moves against bots over the WebSocket, stored in PostgreSQL.
 
 Needs podman, runc, mmdebstrap, HAProxy and PostgreSQL's server programs, and a machine where
 podman can run a container: otherwise skipped, except under ``CI=true`` (.ci/run installs
-them), where it fails. About 50 s with the base cached, 80 s without (a 2-core VM). Run it
+them), where it fails. About 35-50 s with the base cached, 80 s without (a 2-core VM). Run it
 alone with ``pytest -m container``.
 """
 
