@@ -11,13 +11,14 @@ import itertools
 import json
 import random
 import re
-import sqlite3
 from contextlib import closing
 from typing import Any
 
 import httpx
 import websockets
 
+from .accounts import error_code as error
+from .accounts import rows
 from .server import Served
 from .web import CARD
 
@@ -52,12 +53,6 @@ def fresh_name(tag: str) -> str:
     return f"{tag}{next(ADDRESSES).replace('.', '')[-5:]}"
 
 
-def error(r: httpx.Response) -> str:
-    """The code of an error answer."""
-    code: str = r.json()["error"]["code"]
-    return code
-
-
 def sign_up(server: Served, name: str, password: str = PASSWORD) -> httpx.Client:
     """A new browser, signed up as ``name`` (its session cookie kept)."""
     b = browser(server)
@@ -69,15 +64,6 @@ def sign_up(server: Served, name: str, password: str = PASSWORD) -> httpx.Client
 def login(b: httpx.Client, name: str, password: str) -> httpx.Response:
     """``POST /api/login`` from browser ``b``."""
     return b.post("/api/login", json={"name": name, "password": password})
-
-
-def rows(server: Served, sql: str, *args: Any) -> list[tuple[Any, ...]]:
-    """The rows of a query of the server's SQLite file (``server.db``)."""
-    con = sqlite3.connect(server.db)  # type: ignore[attr-defined]
-    try:
-        return list(con.execute(sql, args))
-    finally:
-        con.close()
 
 
 # --- a whole flow: sign up, sign in, a rated match, change the password, delete ---------------

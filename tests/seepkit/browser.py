@@ -91,6 +91,20 @@ def watch_csp(pg: Any, errors: list[str]) -> None:
     )
 
 
+def phone_page(browser: Any, lang: str = "en") -> tuple[Any, Any, list[str]]:
+    """A new context the size of a phone, in ``lang``, and its page: (context, page, the
+    errors the page raised and the CSP violations it logged)."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844})
+    ctx.set_default_timeout(TIMEOUT)
+    if lang != "en":
+        ctx.add_init_script(f"localStorage.setItem('seep:lang', '{lang}')")
+    pg = ctx.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    watch_csp(pg, errors)
+    return ctx, pg, errors
+
+
 def create_table(page: Any, base: str, name: str, **opts: Any) -> str:
     """Create a table in the lobby; returns its code, on the waiting page."""
     page.goto(base + "/")

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import sqlite3
 from collections.abc import Iterator
 from typing import Any
 
@@ -26,6 +25,8 @@ from argon2 import PasswordHasher
 
 from seep.web import accounts
 from seep.web.accounts import AccountError, check_account_name, check_password
+from seepkit.accounts import error_code as _error
+from seepkit.accounts import rows as _rows
 from seepkit.server import Served, serve
 
 _ADDRESSES = (f"10.9.{i // 250}.{i % 250 + 1}" for i in itertools.count())
@@ -56,19 +57,6 @@ def _post(b: httpx.Client, path: str, body: dict[str, Any], **headers: str) -> h
 
 def _name(tag: str) -> str:
     return f"{tag}{next(_ADDRESSES).replace('.', '')[-6:]}"
-
-
-def _error(r: httpx.Response) -> str:
-    code: str = r.json()["error"]["code"]
-    return code
-
-
-def _rows(server: Served, sql: str, *args: Any) -> list[tuple[Any, ...]]:
-    con = sqlite3.connect(server.db)  # type: ignore[attr-defined]
-    try:
-        return list(con.execute(sql, args))
-    finally:
-        con.close()
 
 
 # --- the rules, without a server ------------------------------------------------------------

@@ -423,12 +423,10 @@ class Client:
                     await ws.send(json.dumps({"type": "start"}))
                 continue
             history = msg["view"]["history"] if msg["view"] else []
-            # No move a player has seen is ever lost, even across an instance's death.
-            assert history[: len(self.moves_seen)] == self.moves_seen, (self.code, history)
-            self.moves_seen = history
+            self._saw(msg, history)
             version = msg["version"]
             if msg["summary"] is not None:
-                self.final = history
+                self._ended(msg, history)
                 if self.hold is not None:
                     await self.hold.wait()
                 if version not in asked:
@@ -439,6 +437,14 @@ class Client:
                 await asyncio.sleep(self.rng.uniform(0.02, 0.08))
                 mv = self.rng.choice(msg["legal"])
                 await ws.send(json.dumps({"type": "move", "move": mv, "version": version}))
+
+    def _saw(self, msg: dict[str, Any], history: list[dict[str, Any]]) -> None:
+        # No move a player has seen is ever lost, even across an instance's death.
+        assert history[: len(self.moves_seen)] == self.moves_seen, (self.code, history)
+        self.moves_seen = history
+
+    def _ended(self, msg: dict[str, Any], history: list[dict[str, Any]]) -> None:
+        self.final = history
 
 
 def _owners(db: Any) -> dict[str, str]:
@@ -476,26 +482,36 @@ def test_haproxy_holds_one_per_address_limit_for_the_whole_site(tmp_path: Path) 
         assert http.get("/healthz").status_code == 200
 
 
-def test_three_instances_survive_one_killed_mid_deal(postgres: Any, tmp_path: Path) -> None:
+def _three_instances(postgres: Any, tmp_path: Path, name: str) -> tuple[Any, Any]:
+    """Three instances on database ``name`` behind HAProxy, and an engine on that database."""
     _need(["haproxy"])
     cluster = cluster_mod.start_cluster(
         3,
         tmp_path,
-        database_url=_database(postgres, "cluster"),
+        database_url=_database(postgres, name),
         bot_delay=BOT_DELAY,
         lease_seconds=LEASE_SECONDS,
         env=ONE_CLIENT_EVERYWHERE,
     )
-    db = sqlalchemy.create_engine(cluster.database_url)
+    return cluster, sqlalchemy.create_engine(cluster.database_url)
+
+
+def _tables(cluster: Any, n: int, deals: int) -> list[tuple[str, str]]:
+    """``n`` tables of a player against three easy bots, made through HAProxy: (code, token)."""
+    with httpx.Client(base_url=cluster.url, timeout=20) as http:
+        made = [
+            http.post("/api/tables", json={"name": f"P{i}", "bots": "easy", "deals": deals})
+            for i in range(n)
+        ]
+    for r in made:
+        assert r.status_code == 201, r.text
+    return [(r.json()["code"], r.json()["token"]) for r in made]
+
+
+def test_three_instances_survive_one_killed_mid_deal(postgres: Any, tmp_path: Path) -> None:
+    cluster, db = _three_instances(postgres, tmp_path, "cluster")
     try:
-        with httpx.Client(base_url=cluster.url, timeout=20) as http:
-            made = [
-                http.post("/api/tables", json={"name": f"P{i}", "bots": "easy", "deals": 1})
-                for i in range(TABLES)
-            ]
-        for r in made:
-            assert r.status_code == 201, r.text
-        tables = [(r.json()["code"], r.json()["token"]) for r in made]
+        tables = _tables(cluster, TABLES, deals=1)
         base = cluster.url.replace("http://", "ws://")
         clients = [Client(base, code, token, i) for i, (code, token) in enumerate(tables)]
 
@@ -596,48 +612,23 @@ class MatchClient(Client):
 
     async def _session(self, ws: Any) -> None:
         self.session_starts.append(time.monotonic())
-        asked: set[int] = set()
-        started = False
-        async for raw in ws:
-            msg = json.loads(raw)
-            if msg["type"] == "error":
-                if msg["code"] not in ("moved", "stale", "not_your_turn", "not_allowed"):
-                    self.errors.append(msg)
-                continue
-            if msg["type"] != "state" or msg["seat"] != 0:
-                continue
-            if self.lost_at is not None:
-                self.gap = max(self.gap, time.monotonic() - self.lost_at)
-                self.lost_at = None
-            status = msg["table"]["status"]
-            if status == "finished":
-                self.finished = True
-                return
-            if status == "waiting":
-                if not started:
-                    started = True
-                    await ws.send(json.dumps({"type": "start"}))
-                continue
-            # The deal on show: the finished deals before it (a summary counts its own).
-            results = len(msg["match"]["history"])
-            deal = results - 1 if msg["summary"] is not None else results
-            history = msg["view"]["history"] if msg["view"] else []
-            before = self.seen.get(deal, [])
-            # No move a player has seen is ever lost, restarts or not.
-            assert history[: len(before)] == before, (self.code, deal, history)
-            self.seen[deal] = history
-            self.moves_seen = history
-            version = msg["version"]
-            if msg["summary"] is not None:
-                self.finals[deal] = history
-                if version not in asked:
-                    asked.add(version)
-                    await ws.send(json.dumps({"type": "next"}))
-            elif msg["legal"] and version not in asked:
-                asked.add(version)
-                await asyncio.sleep(self.rng.uniform(0.02, 0.08))
-                mv = self.rng.choice(msg["legal"])
-                await ws.send(json.dumps({"type": "move", "move": mv, "version": version}))
+        await super()._session(ws)
+
+    @staticmethod
+    def _deal(msg: dict[str, Any]) -> int:
+        """The deal on show: the finished deals before it (a summary counts its own)."""
+        results = len(msg["match"]["history"])
+        return results - 1 if msg["summary"] is not None else results
+
+    def _saw(self, msg: dict[str, Any], history: list[dict[str, Any]]) -> None:
+        deal = self._deal(msg)
+        before = self.seen.get(deal, [])
+        # No move a player has seen is ever lost, restarts or not.
+        assert history[: len(before)] == before, (self.code, deal, history)
+        self.seen[deal] = self.moves_seen = history
+
+    def _ended(self, msg: dict[str, Any], history: list[dict[str, Any]]) -> None:
+        self.finals[self._deal(msg)] = history
 
 
 ROLLING_TABLES = 16
@@ -649,25 +640,9 @@ def test_a_rolling_restart_of_every_instance_loses_no_move(postgres: Any, tmp_pa
     instance turns readiness off, tells its sockets to reconnect (1012) and gives its leases
     back: every match finishes, every stored move is numbered without a gap and is exactly what
     its player saw, every record replays, and each player reconnects at most once a restart."""
-    _need(["haproxy"])
-    cluster = cluster_mod.start_cluster(
-        3,
-        tmp_path,
-        database_url=_database(postgres, "rolling"),
-        bot_delay=BOT_DELAY,
-        lease_seconds=LEASE_SECONDS,
-        env=ONE_CLIENT_EVERYWHERE,
-    )
-    db = sqlalchemy.create_engine(cluster.database_url)
+    cluster, db = _three_instances(postgres, tmp_path, "rolling")
     try:
-        with httpx.Client(base_url=cluster.url, timeout=20) as http:
-            made = [
-                http.post("/api/tables", json={"name": f"R{i}", "bots": "easy", "deals": 6})
-                for i in range(ROLLING_TABLES)
-            ]
-        for r in made:
-            assert r.status_code == 201, r.text
-        tables = [(r.json()["code"], r.json()["token"]) for r in made]
+        tables = _tables(cluster, ROLLING_TABLES, deals=6)
         base = cluster.url.replace("http://", "ws://")
         clients = [MatchClient(base, code, token, i) for i, (code, token) in enumerate(tables)]
         restarts: list[tuple[str, float, float, int]] = []  # id, began, ready, tables it held

@@ -16,7 +16,6 @@ import hashlib
 import itertools
 import json
 import secrets
-import sqlite3
 import struct
 from collections.abc import Iterator
 from typing import Any
@@ -30,6 +29,8 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
 from webauthn.helpers import encode_cbor
 
+from seepkit.accounts import error_code as _error
+from seepkit.accounts import rows as _rows
 from seepkit.server import Served, serve
 
 _ADDRESSES = (f"10.8.{i // 250}.{i % 250 + 1}" for i in itertools.count())
@@ -141,19 +142,6 @@ def _browser(server: Served, address: str | None = None) -> httpx.Client:
 
 def _name(tag: str) -> str:
     return f"{tag}{next(_ADDRESSES).replace('.', '')[-6:]}"
-
-
-def _error(r: httpx.Response) -> str:
-    code: str = r.json()["error"]["code"]
-    return code
-
-
-def _rows(server: Served, sql: str, *args: Any) -> list[tuple[Any, ...]]:
-    con = sqlite3.connect(server.db)  # type: ignore[attr-defined]
-    try:
-        return list(con.execute(sql, args))
-    finally:
-        con.close()
 
 
 def _signed_up(server: Served, b: httpx.Client, tag: str = "Key") -> str:

@@ -182,6 +182,15 @@ def _pg_program(name: str) -> str:
     return found
 
 
+def _pg_run(url: str, program: str, *args: str) -> None:
+    """Run one of PostgreSQL's client programs on ``url``'s database."""
+    done = subprocess.run(
+        [_pg_program(program), *args], env=_pg_env(url), capture_output=True, text=True
+    )
+    if done.returncode != 0:
+        raise DbCommandError(f"{program} failed: {done.stderr.strip()}")
+
+
 def _check_backup(path: Path) -> str:
     """A readable, whole seep database at ``path``: its schema revision (``None`` is refused)."""
     try:
@@ -228,15 +237,7 @@ def _backup(url: str, args: argparse.Namespace) -> int:
     if out.exists():
         raise DbCommandError(f"{out} exists: name a new file (a backup never overwrites)")
     if _is_postgres(url):
-        pg_dump = _pg_program("pg_dump")
-        done = subprocess.run(
-            [pg_dump, "--format=custom", "--no-owner", f"--file={out}"],
-            env=_pg_env(url),
-            capture_output=True,
-            text=True,
-        )
-        if done.returncode != 0:
-            raise DbCommandError(f"pg_dump failed: {done.stderr.strip()}")
+        _pg_run(url, "pg_dump", "--format=custom", "--no-owner", f"--file={out}")
         print(f"{shown_url(url)}: backed up to {out} ({out.stat().st_size:,} bytes, pg_dump)")
         return 0
     if not url.startswith("sqlite:///") or ":memory:" in url:
@@ -265,18 +266,11 @@ def _restore(url: str, args: argparse.Namespace) -> int:
     if not backup.is_file():
         raise DbCommandError(f"there is no backup at {backup}")
     if _is_postgres(url):
-        pg_restore = _pg_program("pg_restore")
-        done = subprocess.run(
-            [
-                *(pg_restore, "--clean", "--if-exists", "--no-owner", "--single-transaction"),
-                *("--dbname", make_url(url).database or "", str(backup)),
-            ],
-            env=_pg_env(url),
-            capture_output=True,
-            text=True,
+        _pg_run(
+            url,
+            *("pg_restore", "--clean", "--if-exists", "--no-owner", "--single-transaction"),
+            *("--dbname", make_url(url).database or "", str(backup)),
         )
-        if done.returncode != 0:
-            raise DbCommandError(f"pg_restore failed: {done.stderr.strip()}")
         print(f"{shown_url(url)}: restored from {backup} (pg_restore)")
         return 0
     if not url.startswith("sqlite:///") or ":memory:" in url:

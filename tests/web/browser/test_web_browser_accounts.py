@@ -10,23 +10,11 @@ from typing import Any
 
 import pytest
 
-from seepkit.browser import TIMEOUT, watch_csp
+from seepkit.browser import phone_page
 
 pytestmark = pytest.mark.browser
 
 NAME, PASSWORD = "Sunita", "a long family password"
-
-
-def _context(browser: Any, lang: str = "en") -> tuple[Any, Any, list[str]]:
-    ctx = browser.new_context(viewport={"width": 390, "height": 844})  # a phone
-    ctx.set_default_timeout(TIMEOUT)
-    if lang != "en":
-        ctx.add_init_script(f"localStorage.setItem('seep:lang', '{lang}')")
-    pg = ctx.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    watch_csp(pg, errors)
-    return ctx, pg, errors
 
 
 def _signed_in(pg: Any, yes: bool) -> None:
@@ -34,8 +22,8 @@ def _signed_in(pg: Any, yes: bool) -> None:
 
 
 def test_an_account_is_made_kept_and_used_on_a_second_browser(server: str, browser: Any) -> None:
-    ctx_a, phone, errors_a = _context(browser)
-    ctx_b, laptop, errors_b = _context(browser)
+    ctx_a, phone, errors_a = phone_page(browser)
+    ctx_b, laptop, errors_b = phone_page(browser)
     try:
         phone.goto(server + "/")
         _signed_in(phone, False)
@@ -84,7 +72,7 @@ def test_an_account_is_made_kept_and_used_on_a_second_browser(server: str, brows
 
 
 def test_the_account_panel_speaks_hindi(server: str, browser: Any) -> None:
-    ctx, pg, errors = _context(browser, "hi")
+    ctx, pg, errors = phone_page(browser, "hi")
     try:
         pg.goto(server + "/")
         _signed_in(pg, False)

@@ -9,18 +9,13 @@ from typing import Any
 
 import pytest
 
-from seepkit.browser import TIMEOUT, watch_csp
+from seepkit.browser import phone_page
 
 pytestmark = pytest.mark.browser
 
 
 def test_the_rated_box_offers_the_wait_and_quick_match_keeps_it(server: str, browser: Any) -> None:
-    ctx = browser.new_context(viewport={"width": 390, "height": 844})  # a phone
-    ctx.set_default_timeout(TIMEOUT)
-    pg = ctx.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    watch_csp(pg, errors)
+    ctx, pg, errors = phone_page(browser)
     try:
         pg.goto(server + "/")
         pg.wait_for_selector("#account[data-signed-in=no]")

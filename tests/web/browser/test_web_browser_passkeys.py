@@ -12,21 +12,11 @@ from typing import Any
 
 import pytest
 
-from seepkit.browser import TIMEOUT, watch_csp
+from seepkit.browser import phone_page
 
 pytestmark = pytest.mark.browser
 
 NAME, PASSWORD = "Kavya", "a long family password"
-
-
-def _context(browser: Any) -> tuple[Any, Any, list[str]]:
-    ctx = browser.new_context(viewport={"width": 390, "height": 844})  # a phone
-    ctx.set_default_timeout(TIMEOUT)
-    pg = ctx.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    watch_csp(pg, errors)
-    return ctx, pg, errors
 
 
 def _signed_in(pg: Any, yes: bool) -> None:
@@ -38,7 +28,7 @@ def _local(server: str) -> str:
 
 
 def test_a_passkey_is_added_and_signs_in(server: str, browser: Any) -> None:
-    ctx, pg, errors = _context(browser)
+    ctx, pg, errors = phone_page(browser)
     try:
         cdp = ctx.new_cdp_session(pg)
         cdp.send("WebAuthn.enable")
@@ -98,7 +88,7 @@ def test_a_passkey_is_added_and_signs_in(server: str, browser: Any) -> None:
 
 
 def test_no_passkey_is_offered_without_webauthn(server: str, browser: Any) -> None:
-    ctx, pg, errors = _context(browser)
+    ctx, pg, errors = phone_page(browser)
     try:
         ctx.add_init_script("delete window.PublicKeyCredential")
         pg.goto(_local(server) + "/")

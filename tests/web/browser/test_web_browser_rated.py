@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from seepkit.browser import TIMEOUT, play_turn, wait_turn, watch_csp
+from seepkit.browser import TIMEOUT, phone_page, play_turn, wait_turn, watch_csp
 
 pytestmark = pytest.mark.browser
 PASSWORD = "a long family password"
@@ -74,12 +74,7 @@ def test_a_signed_in_player_plays_a_rated_match_and_sees_his_rating(
     rated_server: tuple[str, Path], browser: Any
 ) -> None:
     server = rated_server[0]
-    ctx = browser.new_context(viewport={"width": 390, "height": 844})  # a phone
-    ctx.set_default_timeout(TIMEOUT)
-    pg = ctx.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    watch_csp(pg, errors)
+    ctx, pg, errors = phone_page(browser)
     try:
         pg.goto(server + "/")
         pg.wait_for_selector("#account[data-signed-in=no]")
