@@ -508,6 +508,17 @@ def _tables(cluster: Any, n: int, deals: int) -> list[tuple[str, str]]:
     return [(r.json()["code"], r.json()["token"]) for r in made]
 
 
+def _stored(db: Any, codes: list[str]) -> tuple[dict[str, Any], dict[str, list[Any]]]:
+    """The stored rows of every table, and the stored moves of ``codes`` in order."""
+    with db.connect() as c:
+        rows = {r.code: r for r in c.execute(sqlalchemy.select(tables_t)).all()}
+        stored: dict[str, list[Any]] = {code: [] for code in codes}
+        order = (moves_t.c.code, moves_t.c.seq)
+        for r in c.execute(sqlalchemy.select(moves_t).order_by(*order)).all():
+            stored[r.code].append(r)
+    return rows, stored
+
+
 def test_three_instances_survive_one_killed_mid_deal(postgres: Any, tmp_path: Path) -> None:
     cluster, db = _three_instances(postgres, tmp_path, "cluster")
     try:
@@ -540,13 +551,7 @@ def test_three_instances_survive_one_killed_mid_deal(postgres: Any, tmp_path: Pa
         )
         assert mid_deal, "no table was mid-deal on the killed instance"
 
-        with db.connect() as c:
-            rows = {r.code: r for r in c.execute(sqlalchemy.select(tables_t)).all()}
-            stored: dict[str, list[Any]] = {code: [] for code, _ in tables}
-            for r in c.execute(
-                sqlalchemy.select(moves_t).order_by(moves_t.c.code, moves_t.c.seq)
-            ).all():
-                stored[r.code].append(r)
+        rows, stored = _stored(db, [code for code, _ in tables])
         owners = _owners(db)
         with httpx.Client(base_url=cluster.url, timeout=20) as http:
             for client in clients:
@@ -674,13 +679,7 @@ def test_a_rolling_restart_of_every_instance_loses_no_move(postgres: Any, tmp_pa
         )
         assert all(n > 0 for *_, n in restarts), restarts  # each restart moved tables
 
-        with db.connect() as c:
-            rows = {r.code: r for r in c.execute(sqlalchemy.select(tables_t)).all()}
-            stored: dict[str, list[Any]] = {code: [] for code, _ in tables}
-            for r in c.execute(
-                sqlalchemy.select(moves_t).order_by(moves_t.c.code, moves_t.c.seq)
-            ).all():
-                stored[r.code].append(r)
+        rows, stored = _stored(db, [code for code, _ in tables])
         bounds = [b for _, b, _, _ in restarts] + [float("inf")]
         with httpx.Client(base_url=cluster.url, timeout=20) as http:
             for client in clients:
