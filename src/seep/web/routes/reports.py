@@ -33,6 +33,8 @@ def router(gate: Gate, moderation: Moderation) -> APIRouter:
         body = checked(lambda d: parse_body(ReportPlayerBody, d), await json_body(request))
         account = gate.account(request)
         gate.check_banned(key, None if account is None else account[0])
+        # The name's lookup counts as a profile read: no free probing of which names exist.
+        gate.look_at_players(key)
         found = await asyncio.to_thread(store.account_named, skeleton(body.player))
         if found is None:
             raise ProfileError("unknown_player", f"there is no player named {body.player!r}")
