@@ -105,7 +105,10 @@ def lifespan(
         moderating = None
         if moderation is not None:
             # The bans hold from the first request on, not a refresh later.
-            await moderate(manager, store, moderation)
+            try:
+                await moderate(manager, store, moderation)
+            except Exception as exc:  # a busy database: the task's next round reads them
+                log.warning("moderation refresh failed: %s", exc)
             moderating = asyncio.create_task(moderator())
         checkpoints = asyncio.create_task(checkpointer())
         beats = asyncio.create_task(manager.heartbeat()) if manager.clustered else None

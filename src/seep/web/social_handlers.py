@@ -188,8 +188,8 @@ async def on_report_player(k: TableKeeper, table: Table, conn: Connection, msg: 
         raise TableError("not_allowed", "you cannot report yourself")
     account = table.seats[conn.seat].account if conn.seat is not None else None
     try:
-        # A worker thread would keep the loop free, but the write is one short row, limited
-        # to a few an hour per client.
+        # On the loop: the limits' counters stay on one thread, and the write is one short
+        # row, a few an hour per client.
         new = k.moderation.report(conn.client, account, reported, msg.reason, msg.note)
     except ModerationError as exc:
         raise TableError(exc.code, exc.message) from None
