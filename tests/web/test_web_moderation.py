@@ -346,6 +346,40 @@ def test_close_table_closes_a_live_table_on_a_running_server_and_keeps_its_recor
         assert rc == 1 and "is closed already (its record is kept)" in out
         rc, out = _admin(capsys, url, "close-table", "ZZZZZZ")
         assert rc == 1 and "there is no table ZZZZZZ" in out
+        # The server's own refresh (every 0.3 s here) brings a ban: no restart, no request.
+        rc, _ = _admin(capsys, url, "ban", "address", "127.0.0.1", "--for", "30m")
+        assert rc == 0
+        deadline = time.monotonic() + 10
+        while True:
+            r = httpx.post(f"{served.base}/api/tables", json={"name": "Asha"}, timeout=10)
+            if r.status_code == 403 or time.monotonic() > deadline:
+                break
+            time.sleep(0.1)
+        assert r.status_code == 403 and r.json()["error"]["code"] == "banned", r.text
+
+
+def test_instances_on_one_database_share_the_bans(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two apps on one database: a ban by one operator's command holds on both after their
+    refresh, and its lifting too."""
+    url = f"sqlite:///{tmp_path / 'seep.db'}"
+    apps = [create_app(url, trusted_proxies="127.0.0.1") for _ in range(2)]
+    with (
+        TestClient(apps[0], client=("127.0.0.1", 1)) as one,
+        TestClient(apps[1], client=("127.0.0.1", 2)) as two,
+    ):
+        for c in (one, two):
+            _as(c, RAVI)
+            assert c.post("/api/tables", json={"name": "Ravi"}).status_code == 201
+        assert _admin(capsys, url, "ban", "address", RAVI, "--for", "1h")[0] == 0
+        for app, c in zip(apps, (one, two), strict=True):
+            _refresh(app.state.manager)
+            assert c.post("/api/tables", json={"name": "Ravi"}).status_code == 403
+        assert _admin(capsys, url, "unban", "address", RAVI)[0] == 0
+        for app, c in zip(apps, (one, two), strict=True):
+            _refresh(app.state.manager)
+            assert c.post("/api/tables", json={"name": "Ravi"}).status_code == 201
 
 
 def test_every_action_is_in_the_audit_log(
@@ -457,3 +491,30 @@ def test_a_player_reaches_no_admin_action(tmp_path: Path) -> None:
             "repeat": False,
         }
         assert not any(m["type"] == "reported" for m in ravi.received)
+
+
+def test_the_checks_read_the_instances_copy_not_the_database(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Requests and chat lines are checked against the copy the refresh read: the sanctions'
+    query runs once a refresh, never per request or message."""
+    monkeypatch.setenv("SEEP_MODERATION_SECONDS", "3600")  # the app's own refresh stays away
+    with _app(tmp_path) as (client, manager, checker, _url):
+        _, asha, ravi = _table_of_two(client, checker)
+        assert manager.store is not None
+        reads: list[float] = []
+        real = manager.store.active_sanctions
+
+        def counted(now: float | None = None) -> Any:
+            reads.append(time.time())
+            return real(now)
+
+        monkeypatch.setattr(manager.store, "active_sanctions", counted)
+        for i in range(3):
+            ravi.send({"type": "chat", "text": f"line {i}"})
+            asha.until(lambda m, i=i: m["type"] == "chat" and m["text"] == f"line {i}")
+            _as(client, OTHER)
+            assert client.post("/api/tables", json={"name": "Mo"}).status_code == 201
+        assert reads == []
+        _refresh(manager)
+        assert len(reads) == 1
