@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import socket
 import sys
 import time
 from pathlib import Path
@@ -82,6 +83,7 @@ def serve_web(
     dev: bool = False,
     behind_proxy: bool = False,
     log_level: str = "warning",
+    log_format: str = "text",
 ) -> int:
     """Run the web app under uvicorn until interrupted. ``behind_proxy``: trust the
     ``X-Forwarded-For`` of loopback peers unless ``SEEP_TRUSTED_PROXIES`` names others."""
@@ -93,6 +95,7 @@ def serve_web(
     from contextlib import suppress
 
     from .web.limits import LOOPBACK
+    from .web.logformat import log_config
     from .web.server import DrainingServer, HttpLimits, build_config, raise_open_file_limit
     from .web.store import BadDatabase
 
@@ -110,11 +113,18 @@ def serve_web(
         print(f"seep serve: {exc}", file=sys.stderr)
         return 1
     raise_open_file_limit()
+    instance = instance_id or f"{socket.gethostname()}:{port}"  # what the log lines name
     print(core_banner(), flush=True)
     print(f"Seep: open http://{host}:{port}/ in a browser (Ctrl-C stops the server)", flush=True)
     # The app's own resolver: its trusted proxies are exempt from the connection cap.
     config = build_config(
-        app, host=host, port=port, log_level=log_level, limits=limits, client_of=app.state.client_of
+        app,
+        host=host,
+        port=port,
+        log_level=log_level,
+        log_config=log_config(log_format, instance, log_level),
+        limits=limits,
+        client_of=app.state.client_of,
     )
     server = DrainingServer(config, app.state.manager.drain)
     with suppress(KeyboardInterrupt):  # Ctrl-C: uvicorn has shut the server down already
@@ -249,6 +259,12 @@ def main(argv: list[str] | None = None) -> int:
         help="uvicorn's log level (info: every request)",
     )
     w.add_argument(
+        "--log-format",
+        default=os.environ.get("SEEP_LOG_FORMAT", "text"),
+        choices=["text", "json"],
+        help="json: one JSON object a line, with the request and table ($SEEP_LOG_FORMAT)",
+    )
+    w.add_argument(
         "--instance-id",
         default=None,
         help="this server's id among several on one database ($SEEP_INSTANCE_ID; docs/deploy.md)",
@@ -292,6 +308,7 @@ def main(argv: list[str] | None = None) -> int:
             dev=args.dev,
             behind_proxy=args.behind_proxy,
             log_level=args.log_level,
+            log_format=args.log_format,
         )
     seed = args.seed if args.seed is not None else random.randrange(1 << 30)
     return demo(seed, args.rules, args.delay)

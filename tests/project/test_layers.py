@@ -54,8 +54,10 @@ WEB_LAYERS: list[tuple[str, frozenset[str]]] = [
             {
                 "seep.web.botpool",
                 "seep.web.limits",
+                "seep.web.logformat",
                 "seep.web.matchmaking",
                 "seep.web.messages",
+                "seep.web.metrics",
                 "seep.web.names",
                 "seep.web.ratings",
                 "seep.web.review",

@@ -146,6 +146,8 @@ class Accounts:
         self._hashing = asyncio.Semaphore(HASHING)
         self._queued = 0
         self._dummy = _HASHER.hash(secrets.token_urlsafe(16))  # what an unknown name costs
+        # Told the kind of each refusal by a limit ("logins", "signups"): the app counts them.
+        self.refused: Callable[[str], None] = lambda kind: None
 
     # --- the password's work, off the loop ---------------------------------------------------
 
@@ -173,6 +175,7 @@ class Accounts:
     def limit(self, limiter: RateLimiter, key: str, what: str) -> None:
         """Count an event of ``key``; ``rate_limited`` (with its wait) when over ``limiter``."""
         if limiter.over(key):
+            self.refused("signups" if limiter is self.signups else "logins")
             wait = max(1, round(limiter.wait(key)))
             raise AccountError("rate_limited", f"too many {what}: try again in {wait} s", wait)
         limiter.add(key)

@@ -19,12 +19,14 @@ from fastapi import FastAPI
 from .accounts import Accounts
 from .lifespan import lifespan
 from .limits import ClientResolver, MessageBudget, SocketCounts, quiet_invalid_utf8
+from .metrics import TABLE_STATUSES, Metrics
 from .middleware import (
     CSP,
     SECURITY_HEADERS,
     ClaimTables,
     InternalErrors,
     OriginCheck,
+    RequestContext,
     SecurityHeaders,
     origin_allowed,
 )
@@ -33,6 +35,7 @@ from .passkeys import Passkeys
 from .profiles import Profiles
 from .routes import accounts as account_routes
 from .routes import lobby, operations, pages, passkeys, players, reports, table, websocket
+from .routes import metrics as metrics_routes
 from .routes.errors import add_error_handlers
 from .routes.gate import Gate
 from .routes.pages import STATIC
@@ -55,6 +58,30 @@ def _limit_sockets(manager: TableManager, settings: Settings) -> None:
     manager.spectators_per_client = settings.max_spectators_per_client_table
     manager.budget = MessageBudget(settings.message_budget)
     manager.max_connections = settings.max_table_connections or 1_000_000
+
+
+def _watch(metrics: Metrics, manager: TableManager, store: Store) -> None:
+    """What the metrics read at scrape time (docs/deploy.md "Metrics"), and the store's
+    writes timed."""
+
+    def tables() -> dict[str, int]:
+        counts = dict.fromkeys(TABLE_STATUSES, 0)
+        for t in manager.tables.values():
+            if t.status in counts:
+                counts[t.status] += 1
+        return counts
+
+    def pool() -> tuple[int, int]:
+        bots = manager.bot_pool
+        return (0, 0) if bots is None else (bots.moves, bots.fallbacks)
+
+    metrics.watch(
+        tables=tables,
+        connections=lambda: sum(len(c) for c in manager.hub.conns.values()),
+        pool=pool,
+        totals=store.totals,
+    )
+    store.timed = metrics.stored
 
 
 def create_app(
@@ -113,8 +140,11 @@ def create_app(
     if upgrade_schema is None:
         upgrade_schema = url.startswith("sqlite")
     store = Store(url, owner=settings.instance_id, upgrade=upgrade_schema)
-    manager = TableManager(store, **settings.table_options(), bot_pool=settings.bot_pool())
+    manager = TableManager(
+        store, **settings.table_options(), bot_pool=settings.bot_pool(), metrics=Metrics()
+    )
     _limit_sockets(manager, settings)
+    _watch(manager.metrics, manager, store)
 
     # The limits every route shares; rematches count against the same ones as new tables.
     gate = Gate(manager, store, settings, client_of, log)
@@ -126,6 +156,7 @@ def create_app(
         logins_per_minute=settings.max_logins_per_minute,
         signups_per_hour=settings.max_signups_per_hour,
     )
+    accounts.refused = manager.metrics.refused
     gate.accounts = accounts
     # The operator's bans and mutes, read every few seconds by the lifespan (docs/deploy.md
     # "Moderation"), and the players' reports.
@@ -145,18 +176,25 @@ def create_app(
     app.state.manager = manager
     app.state.store = store
     app.state.client_of = client_of
+    app.state.metrics = manager.metrics
 
     # Middlewares, innermost first (each one added wraps those before it).
     app.add_middleware(SecurityHeaders, dev=dev)
     app.add_middleware(ClaimTables, manager=manager)
     app.add_middleware(OriginCheck, allowed=settings.allowed_origins, refused=gate.refused_origin)
-    # Outermost: sees what every other layer let through (its 500 bypasses SecurityHeaders).
+    # Sees what every other layer let through (its 500 bypasses SecurityHeaders).
     app.add_middleware(InternalErrors, client=gate.scope_client, log_error=gate.log_error)
+    # Outermost: every log line written while a request is served names it.
+    app.add_middleware(RequestContext)
     add_error_handlers(app, gate)
 
     # Routes, by what they serve; lobby before table keeps the OpenAPI's order of paths.
     app.include_router(pages.router())
     app.include_router(operations.router(store, manager))
+    access = metrics_routes.MetricsAccess(
+        client_of, settings.metrics_networks, settings.metrics_token
+    )
+    app.include_router(metrics_routes.router(gate, manager.metrics, access))
     app.mount("/static", pages.static_files(), name="static")
     app.include_router(lobby.router(gate))
     app.include_router(table.router(gate))

@@ -24,7 +24,8 @@ __all__ = ["Leases"]
 class Leases:
     """The claims and leases of one instance. ``held`` is the tables in memory (by code),
     ``restore(row)`` rebuilds a stored table and holds it (``None`` when its moves no longer
-    replay), ``drop(code, why)`` forgets a table held elsewhere now."""
+    replay), ``drop(code, why)`` forgets a table held elsewhere now; ``taken_over()`` is told
+    of each table loaded here under a lease another instance held."""
 
     def __init__(
         self,
@@ -32,11 +33,13 @@ class Leases:
         held: Mapping[str, Table],
         restore: Callable[[Mapping[str, Any]], Table | None],
         drop: Callable[[str, str], None],
+        taken_over: Callable[[], None] | None = None,
     ) -> None:
         self.store = store
         self.held = held
         self.restore = restore
         self.drop = drop
+        self.taken_over = taken_over  # a table's lease came here (the metrics count it)
         self._claims: dict[str, asyncio.Future[None]] = {}  # tables being taken over
         # When the leases were last renewed (monotonic; the start counts as a renewal): an
         # instance whose renewals stopped is not ready (its tables may be another's by now).
@@ -63,6 +66,9 @@ class Leases:
         store = self.store
         if not await asyncio.to_thread(store.running, code):
             return
+        # Who held it before (a live instance asked to hand it over, or a dead one whose lease
+        # runs out): a hand-over for the metrics, unlike a new table's first claim.
+        before = await asyncio.to_thread(store.lease_holder, code)
         # A dead holder's lease runs out within lease_seconds; a live one hands the table over
         # at its next heartbeat (a third of that).
         deadline = time.monotonic() + lease_seconds * 1.5
@@ -81,6 +87,8 @@ class Leases:
             return
         if self.restore(row) is None:
             store.release_lease(code)
+        elif before is not None and before != store.owner and self.taken_over is not None:
+            self.taken_over()
 
     async def heartbeat(self, lease_seconds: Callable[[], float]) -> None:
         """Renew this instance's leases forever, every third of ``lease_seconds()``. Tables

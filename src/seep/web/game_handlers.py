@@ -25,6 +25,7 @@ __all__ = ["HANDLERS"]
 async def on_move(k: TableKeeper, table: Table, conn: Connection, msg: Any) -> None:
     assert conn.seat is not None and isinstance(msg, MoveMessage)
     k.commit(table, msg.move, seat=conn.seat, version=msg.version)
+    conn.answer_due = conn.received  # its writer times the state it now sends
 
 
 async def on_start(k: TableKeeper, table: Table, conn: Connection, msg: Any) -> None:

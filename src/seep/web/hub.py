@@ -66,6 +66,10 @@ class Connection:
         # only the moves after those it holds, ``held`` (the writer's history number, moves).
         self.append = False
         self.held: tuple[int, int] | None = None
+        # Move-to-state latency (seep.web.metrics): when its last message came, and, after a
+        # move of its own, since when its state is due (0: none is).
+        self.received = 0.0
+        self.answer_due = 0.0
 
     def push(self, text: str) -> None:
         """Queue a message for this client."""

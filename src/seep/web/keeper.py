@@ -34,6 +34,7 @@ from .driver import Callbacks, Driver, log_store_problem
 from .hub import RATE_LIMIT, Connection, Hub
 from .limits import MessageBudget, SocketCounts
 from .matchmaking import Policy
+from .metrics import Metrics
 from .moderation import Moderation
 from .ratings import Rating, format_of
 from .store import Store, StoreConflict, StoreUnavailable
@@ -74,8 +75,11 @@ class TableKeeper:
         max_public_waiting: int = 3,
         match_gap: float = 200.0,
         match_widen: float = 10.0,
+        metrics: Metrics | None = None,
     ) -> None:
         self.store = store
+        # The app's metrics (seep.web.metrics); a manager of its own otherwise.
+        self.metrics = metrics if metrics is not None else Metrics()
         self.bot_delay = bot_delay
         self.grace_seconds = grace_seconds
         # A rated match's player gone this long past his grace period has forfeited it.
@@ -134,7 +138,13 @@ class TableKeeper:
         # Several instances: the leases of the tables held here, and the lobby read from the
         # database (when, and what).
         self.leases = (
-            Leases(store, self.tables, self._restore, self.drop)
+            Leases(
+                store,
+                self.tables,
+                self._restore,
+                self.drop,
+                lambda: self.metrics.handed_over("in"),
+            )
             if store is not None and store.owner is not None
             else None
         )
@@ -203,6 +213,7 @@ class TableKeeper:
                 self.drop(table.code, str(exc))
                 return
         table.apply(code)
+        self.metrics.moved()
         if table.settings["practice"] and table.deal_over():
             self._review(table)
         self._changed(table, game=True)
@@ -281,15 +292,24 @@ class TableKeeper:
             return decision
         view = table.view(seat)
         rng = table.rngs[seat]
+        bots = table.settings["bots"]
+        start = time.perf_counter()
         if self.bot_pool is not None:
-            return await self.bot_pool.choose(table.settings["bots"], view, rng.getrandbits(63))
-        return await asyncio.to_thread(table.bot.choose, view, rng)
+            decision = await self.bot_pool.choose(bots, view, rng.getrandbits(63))
+        else:
+            decision = await asyncio.to_thread(table.bot.choose, view, rng)
+        # What the table waited for: the pool's queue and the process hop count too.
+        self.metrics.thought(bots, time.perf_counter() - start)
+        return decision
 
     def _think_now(self, table: Table, seat: int) -> Decision | None:
         if table.settings["bots"] in SLOW_BOTS:
             return None
         # Easy and medium bots take a fraction of a millisecond: a process hop costs more.
-        return table.think(seat)
+        start = time.perf_counter()
+        decision = table.think(seat)
+        self.metrics.thought(table.settings["bots"], time.perf_counter() - start)
+        return decision
 
     def _review(self, table: Table) -> None:
         practice.review(table, self._background, self._send_reviews)
@@ -461,6 +481,7 @@ class TableKeeper:
         if code not in self.tables:
             return
         logging.getLogger("seep.web").info("table %s left this server: %s", code, reason)
+        self.metrics.handed_over("out")
         self._teardown(code)
         self.hub.close_all(code, CLOSE_MOVED, "the table moved to another server: reconnecting")
 

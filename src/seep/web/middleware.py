@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import re
+import secrets
 from collections.abc import Callable
 from urllib.parse import urlsplit
 
@@ -19,6 +20,7 @@ from starlette.requests import ClientDisconnect
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from .logformat import REQUEST, TABLE
 from .tables import TableError, TableManager
 
 __all__ = [
@@ -27,6 +29,7 @@ __all__ = [
     "ClaimTables",
     "InternalErrors",
     "OriginCheck",
+    "RequestContext",
     "SecurityHeaders",
     "error_response",
     "origin_allowed",
@@ -91,6 +94,31 @@ def error_response(
 
 # A table's own requests: with several instances, this one must hold the table first.
 _TABLE_PATH = re.compile(r"/(?:ws|api/tables)/([^/]+)")
+# What a log line may name as its table: a table's pages and requests (codes are short).
+_LOGGED_TABLE = re.compile(r"/(?:t|ws|replay|api/tables)/([A-Za-z0-9]{1,8})(?:/|$)")
+
+
+class RequestContext:
+    """ASGI middleware, outermost: names each HTTP request (``r-…``) and WebSocket connection
+    (``c-…``) and the table its path names, for every log line written while it is served
+    (:mod:`seep.web.logformat`)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        kind = scope["type"]
+        if kind not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        m = _LOGGED_TABLE.match(scope["path"])
+        request = REQUEST.set(("r-" if kind == "http" else "c-") + secrets.token_hex(6))
+        table = TABLE.set(m.group(1).upper() if m else None)
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            TABLE.reset(table)
+            REQUEST.reset(request)
 
 
 class ClaimTables:

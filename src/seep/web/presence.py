@@ -29,15 +29,19 @@ def connect(k: TableKeeper, code: str, client: str = "") -> Connection:
                 f"/replay/{code.upper()}",
             )
         raise TableError("unknown_table", f"no table {code}")
-    conn = k.hub.admit(
-        table,
-        client,
-        budget=k.budget,
-        sockets=k.sockets,
-        spectators_per_client=k.spectators_per_client,
-        max_connections=k.max_connections,
-        on_trial_over=_trial_over,
-    )
+    try:
+        conn = k.hub.admit(
+            table,
+            client,
+            budget=k.budget,
+            sockets=k.sockets,
+            spectators_per_client=k.spectators_per_client,
+            max_connections=k.max_connections,
+            on_trial_over=_trial_over,
+        )
+    except TableError:
+        k.metrics.refused("sockets")
+        raise
     k.hub.send_state(table, conn)
     k._watchers_changed(table)
     return conn  # a spectator never wakes a paused table

@@ -32,6 +32,7 @@ from typing import Any
 
 import h11
 import uvicorn
+from uvicorn.config import LOGGING_CONFIG
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from .limits import ClientResolver, ConnectionCap, DropLines, LogLimiter
@@ -212,16 +213,20 @@ def build_config(
     host: str,
     port: int,
     log_level: str = "warning",
+    log_config: dict[str, Any] | None = None,
     limits: HttpLimits | None = None,
     client_of: ClientResolver | None = None,
 ) -> uvicorn.Config:
-    """The uvicorn settings ``seep serve`` runs ``app`` with."""
+    """The uvicorn settings ``seep serve`` runs ``app`` with; ``log_config`` (a
+    ``logging.config.dictConfig`` dict, :func:`seep.web.logformat.log_config`) replaces
+    uvicorn's text log lines."""
     limits = limits or HttpLimits.from_env()
     config = uvicorn.Config(
         app,
         host=host,
         port=port,
         log_level=log_level,
+        log_config=log_config if log_config is not None else LOGGING_CONFIG,
         http=guarded_protocol(limits, client_of),
         ws_max_size=1 << 20,
         # The app alone decides whom to believe about X-Forwarded-For (uvicorn would believe

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .botpool import BotPool, default_workers
@@ -47,6 +47,20 @@ def env_int(name: str, default: int, environ: Mapping[str, str] = os.environ) ->
     return value
 
 
+def _metrics_token(environ: Mapping[str, str]) -> str | None:
+    """``SEEP_METRICS_TOKEN``, checked: a header's worth of visible characters, long enough
+    not to be guessed (its value is never printed)."""
+    raw = environ.get("SEEP_METRICS_TOKEN", "")
+    if not raw:
+        return None
+    if not re.fullmatch(r"[\x21-\x7e]{16,256}", raw):
+        raise SystemExit(
+            "SEEP_METRICS_TOKEN must be 16 to 256 visible ASCII characters, no spaces "
+            "(e.g. the output of: openssl rand -hex 32)"
+        )
+    return raw
+
+
 def _instance_id(value: str | None, environ: Mapping[str, str]) -> str | None:
     """This instance's id (``SEEP_INSTANCE_ID``), checked: several instances share a database
     only with one each."""
@@ -67,6 +81,11 @@ class Settings:
     # Who a client is, and which pages may act on this server.
     trusted_proxies: tuple[Network, ...]
     allowed_origins: frozenset[str]
+
+    # Who may read /metrics besides loopback (docs/deploy.md "Metrics"); the token is a
+    # secret: never in a repr, so never in a log line.
+    metrics_networks: tuple[Network, ...]
+    metrics_token: str | None = field(repr=False)
 
     # Several instances on one database (docs/deploy.md).
     instance_id: str | None
@@ -168,9 +187,15 @@ def read_settings(
         proxies = parse_networks(trusted_proxies)
     except ValueError as exc:
         raise SystemExit(f"SEEP_TRUSTED_PROXIES: {exc}") from None
+    try:
+        metrics_networks = parse_networks(environ.get("SEEP_METRICS_NETWORKS", ""))
+    except ValueError as exc:
+        raise SystemExit(f"SEEP_METRICS_NETWORKS: {exc}") from None
     settings = Settings(
         dev=dev,
         trusted_proxies=proxies,
+        metrics_networks=metrics_networks,
+        metrics_token=_metrics_token(environ),
         allowed_origins=frozenset(
             o.strip().lower().rstrip("/")
             for o in environ.get("SEEP_ALLOWED_ORIGINS", "").replace(",", " ").split()

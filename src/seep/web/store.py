@@ -140,12 +140,19 @@ def _write(method: W) -> W:
 
     @functools.wraps(method)
     def wrapper(self: Store, *args: Any, **kwargs: Any) -> Any:
+        start = time.perf_counter()
         try:
             return method(self, *args, **kwargs)
         except OperationalError as exc:
             raise StoreUnavailable(_reason(exc)) from None
+        finally:
+            self.timed("table", time.perf_counter() - start)
 
     return wrapper  # type: ignore[return-value]
+
+
+def _untimed(what: str, seconds: float) -> None:
+    pass
 
 
 def database_url(url: str | None = None) -> str:
@@ -335,6 +342,9 @@ class Store(StoreReads, StoreLeases, StoreAccounts, StoreRatings, StorePasskeys,
         # With an owner (several instances on one database), every write to a table is made
         # only while this instance holds its lease: a writer that lost it is turned away.
         self.owner = owner
+        # Told how long each write took, by what it wrote (the app's metrics; a refused
+        # write's time counts too: a locked database is what the figure must show).
+        self.timed: Callable[[str, float], None] = _untimed
         set_version = (
             update(tables_t)
             .where(tables_t.c.code == bindparam("the_code"))
@@ -475,12 +485,16 @@ class Store(StoreReads, StoreLeases, StoreAccounts, StoreRatings, StorePasskeys,
         :class:`StoreConflict` when that move number is stored already or, with an owner,
         another instance holds the table; :class:`StoreUnavailable` when the database refuses
         the write."""
-        self._moves.write(
-            {"code": table.code, "seq": seq, "move": json.dumps(move)},
-            {"the_code": table.code, "the_version": version},
-            what=f"table {table.code}: move {seq}",
-            check=lambda rows: self._check_held(rows, table.code),  # not held: rolled back
-        )
+        start = time.perf_counter()
+        try:
+            self._moves.write(
+                {"code": table.code, "seq": seq, "move": json.dumps(move)},
+                {"the_code": table.code, "the_version": version},
+                what=f"table {table.code}: move {seq}",
+                check=lambda rows: self._check_held(rows, table.code),  # not held: rolled back
+            )
+        finally:
+            self.timed("move", time.perf_counter() - start)
 
     @_write
     def delete_moves(self, code: str, first: int) -> None:

@@ -74,6 +74,12 @@ class StoreLeases:
             return Lease(False, "", now)
         return Lease(row.owner == me, row.owner, row.expires)
 
+    def lease_holder(self, code: str) -> str | None:
+        """The instance whose lease of table ``code`` is stored (expired or not), or None."""
+        with self.engine.connect() as c:
+            owner = c.execute(select(leases_t.c.owner).where(leases_t.c.code == code)).scalar()
+        return None if owner is None else str(owner)
+
     def renew_leases(
         self, codes: list[str], ttl: float, now: float | None = None
     ) -> tuple[set[str], set[str]]:

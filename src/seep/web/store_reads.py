@@ -1,5 +1,6 @@
 """The reads of a :class:`~seep.web.store.Store`: live tables with their moves (a restart, a
-claim), waiting tables (the lobby of several instances) and finished ones (records)."""
+claim), waiting tables (the lobby of several instances), finished ones (records) and the
+totals the metrics show."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.engine import Engine
 
-from .schema import LIVE, moves_t, tables_t
+from .schema import LIVE, accounts_t, moves_t, rated_matches_t, tables_t
 
 __all__ = ["StoreReads"]
 
@@ -34,6 +35,13 @@ class StoreReads:
                 select(func.count()).select_from(tables_t).where(tables_t.c.status.in_(LIVE))
             ).scalar()
         return int(n or 0)
+
+    def totals(self) -> tuple[int, int]:
+        """How many accounts and how many rated matches the database holds (the metrics)."""
+        with self.engine.connect() as c:
+            accounts = c.execute(select(func.count()).select_from(accounts_t)).scalar()
+            rated = c.execute(select(func.count()).select_from(rated_matches_t)).scalar()
+        return int(accounts or 0), int(rated or 0)
 
     def load_table(self, code: str) -> dict[str, Any] | None:
         """One unfinished table with its moves in order (as :meth:`load_unfinished` gives

@@ -250,6 +250,7 @@ class TableManager(TableKeeper):
             if t.client == client and t.status == "waiting" and t.settings.get("public")
         )
         if mine >= self.max_public_waiting:
+            self.metrics.refused("open_tables")
             raise TableError(
                 "too_many_tables",
                 f"at most {self.max_public_waiting} public tables waiting for players per "
@@ -267,6 +268,7 @@ class TableManager(TableKeeper):
             if t.client == client and t.settings["bots"] in SLOW_BOTS and t.status != "finished"
         )
         if mine >= self.max_slow_tables:
+            self.metrics.refused("open_tables")
             raise TableError(
                 "too_many_tables",
                 f"at most {self.max_slow_tables} open tables with hard or expert bots per client:"
@@ -480,8 +482,11 @@ class TableManager(TableKeeper):
         try:
             await inbox.receive(self, conn, text, self.hello)
         except inbox.OverBudget as exc:
+            self.metrics.refused("messages")
             inbox.over_budget(self, conn, exc.message)
         except TableError as exc:
+            if exc.code == "rate_limited":  # chat lines, name changes, transfer codes
+                self.metrics.refused("chat")
             conn.error(exc.code, exc.message, exc.reason)
             if exc.code in inbox.BAD_INPUT and self.log_bad_input is not None:
                 self.log_bad_input(conn.client or "a socket", f"{exc.code} (socket message)")

@@ -74,9 +74,19 @@ class ClientResolver:
         return ip is not None and self._is_trusted(ip)
 
     def __call__(self, peer: str | None, forwarded_for: str | None = None) -> str:
-        ip = _ip(peer) if peer else None
+        ip = self.address(peer, forwarded_for)
         if ip is None:
             return peer or "unknown"
+        return _key(ip)
+
+    def address(
+        self, peer: str | None, forwarded_for: str | None = None
+    ) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+        """The client's own address (not its key: an IPv6 client's whole address), read as
+        :meth:`__call__` reads it; None when the peer's is not an IP address."""
+        ip = _ip(peer) if peer else None
+        if ip is None:
+            return None
         if forwarded_for and self._is_trusted(ip):
             # Each proxy appends the address it saw: read from the right, past our own proxies.
             for hop in reversed(forwarded_for.split(",")):
@@ -86,7 +96,7 @@ class ClientResolver:
                 ip = hop_ip
                 if not self._is_trusted(hop_ip):
                     break
-        return _key(ip)
+        return ip
 
 
 class RateLimiter:

@@ -90,6 +90,7 @@ class Gate:
         past the limit every lookup is refused (else the refusals would tell which codes
         exist)."""
         if self.misses.over(key):
+            self.manager.metrics.refused("unknown_codes")
             raise TableError(
                 "rate_limited",
                 f"more than {self.misses.limit} unknown table codes in a minute from your "
@@ -105,6 +106,7 @@ class Gate:
     def look_at_lobby(self, key: str) -> None:
         """Count a lobby lookup (the list, or quick match); refused over the limit."""
         if self.lobby_looks.over(key):
+            self.manager.metrics.refused("lobby")
             raise TableError(
                 "rate_limited",
                 f"at most {self.lobby_looks.limit} lobby lookups a minute from one address",
@@ -115,6 +117,7 @@ class Gate:
         """Count a profile or leaderboard read (each a few database queries); refused over
         the limit."""
         if self.profile_looks.over(key):
+            self.manager.metrics.refused("profiles")
             raise TableError(
                 "rate_limited",
                 f"at most {self.profile_looks.limit} profile and leaderboard reads a minute "
@@ -141,18 +144,21 @@ class Gate:
         """Refuse a new table (created, opened by quick match, or a rematch) over a limit."""
         busy = self.creations.over(key)
         if busy is not None:
+            self.manager.metrics.refused("new_tables")
             where = "one address" if busy[0] == key else f"the network {busy[0]}"
             raise TableError(
                 "rate_limited", f"at most {busy[1]} new tables a minute from {where}: wait a minute"
             )
         full = self.open_tables.over(key)
         if full is not None:
+            self.manager.metrics.refused("open_tables")
             where = "your address" if full[0] == key else f"your network {full[0]}"
             raise TableError(
                 "too_many_tables",
                 f"{where} already has {full[1]} open tables (the limit): finish or leave one first",
             )
         if self.open_cap and self.open_in_all() >= self.open_cap:
+            self.manager.metrics.refused("open_tables")
             raise TableError(
                 "too_many_tables",
                 f"the server has {self.open_cap} open tables, its limit: try again later",

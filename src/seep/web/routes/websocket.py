@@ -7,17 +7,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import time
 
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect
 
+from ..metrics import Metrics
 from ..tables import Connection, TableError
 from .gate import Gate
 
 __all__ = ["router"]
 
 
-async def _writer(ws: WebSocket, conn: Connection) -> None:
+async def _writer(ws: WebSocket, conn: Connection, metrics: Metrics) -> None:
     while True:
         text = await conn.next_message()
         if text is None:
@@ -33,6 +35,11 @@ async def _writer(ws: WebSocket, conn: Connection) -> None:
             await ws.send_text(text)
         except Exception:  # the client has gone; the reader notices too
             return
+        # The player's own move answered: its state (queued last) is written once the
+        # queue is empty.
+        if conn.answer_due and conn.queue.empty():
+            metrics.answered(time.perf_counter() - conn.answer_due)
+            conn.answer_due = 0.0
 
 
 def router(gate: Gate) -> APIRouter:
@@ -56,12 +63,13 @@ def router(gate: Gate) -> APIRouter:
             await ws.close(code=4429 if busy else 4404)
             return
         conn.origin = f"{'https' if ws.url.scheme == 'wss' else 'http'}://{ws.url.netloc}"
-        task = asyncio.create_task(_writer(ws, conn))
+        task = asyncio.create_task(_writer(ws, conn, manager.metrics))
         try:
             while True:
                 msg = await ws.receive()
                 if msg["type"] == "websocket.disconnect":
                     break
+                conn.received = time.perf_counter()
                 data = msg.get("text")
                 if data is None:
                     data = msg.get("bytes") or b""
