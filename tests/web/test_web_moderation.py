@@ -26,7 +26,9 @@ from starlette.routing import Mount, WebSocketRoute
 from seep.__main__ import main
 from seep.web.app import create_app
 from seep.web.messages import MESSAGES
+from seep.web.moderation import Moderation, Reported
 from seep.web.names import skeleton
+from seep.web.store import Store
 from seep.web.tables import TableManager
 from seepkit.server import serve
 from seepkit.web import LeakChecker, Player
@@ -518,3 +520,41 @@ def test_the_checks_read_the_instances_copy_not_the_database(
         assert reads == []
         _refresh(manager)
         assert len(reads) == 1
+
+
+def test_a_report_the_database_cannot_take_is_refused_plainly(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A locked or full database: the reporter is told to send it again (no traceback, no
+    500), and nothing is counted against his limit."""
+    from sqlalchemy.exc import OperationalError
+
+    with _app(tmp_path) as (client, manager, checker, _url):
+        _, asha, _ravi = _table_of_two(client, checker)
+        assert manager.store is not None
+
+        def locked(*_: Any, **__: Any) -> Any:
+            raise OperationalError("INSERT", {}, Exception("database is locked"))
+
+        monkeypatch.setattr(manager.store.engine, "begin", locked)
+        asha.send({"type": "report_player", "seat": 1})
+        assert asha.error()["code"] == "store_unavailable"
+        monkeypatch.undo()
+        asha.send({"type": "report_player", "seat": 1})
+        assert asha.until(lambda m: m["type"] == "reported")["repeat"] is False
+
+
+def test_a_line_number_used_again_after_a_restart_is_a_new_report(tmp_path: Path) -> None:
+    """A reloaded table numbers its chat from 1 again: line 1 with other words is another
+    report, the same words the same one."""
+    store = Store(f"sqlite:///{tmp_path / 'seep.db'}")
+    try:
+        moderation = Moderation(store)
+        before = Reported("Ravi", None, RAVI, "ABCDEF", 1, 1, "first words")
+        after = Reported("Ravi", None, RAVI, "ABCDEF", 1, 1, "other words")
+        assert moderation.report(ASHA, None, before, "spam", "") is True
+        assert moderation.report(ASHA, None, after, "spam", "") is True
+        assert moderation.report(ASHA, None, after, "abuse", "again") is False
+        assert [r.text for r in store.reports(True, 10)] == ["other words", "first words"]
+    finally:
+        store.close()

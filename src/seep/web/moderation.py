@@ -13,6 +13,7 @@ No web framework and no table here: the routes and the message handlers turn a
 
 from __future__ import annotations
 
+import hashlib
 import ipaddress
 import math
 import time
@@ -188,7 +189,9 @@ class Moderation:
                 )
         reporter = f"account {account}" if account is not None else f"address {client}"
         if reported.line is not None:
-            what = f"{reported.code} line {reported.line}"
+            # With the line's words: a restarted or moved table numbers its lines from 1 again.
+            said = hashlib.sha256(f"{reported.seat}:{reported.text}".encode()).hexdigest()[:16]
+            what = f"{reported.code} line {reported.line} {said}"
         elif reported.seat is not None:
             what = f"{reported.code} seat {reported.seat}"
         else:

@@ -15,9 +15,9 @@ from typing import Any
 
 from sqlalchemy import delete, insert, or_, select, update
 from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 
-from .schema import audit_t, reports_t, sanctions_t, sessions_t, tables_t
+from .schema import StoreUnavailable, audit_t, reports_t, sanctions_t, sessions_t, tables_t
 
 __all__ = ["KINDS", "TARGETS", "StoreModeration"]
 
@@ -48,6 +48,8 @@ class StoreModeration:
                 c.execute(insert(reports_t).values(created=time.time(), open=True, **report))
         except IntegrityError:
             return False
+        except OperationalError as exc:  # locked or full: the player may send it again
+            raise StoreUnavailable(f"a report: {exc.orig or exc}") from None
         return True
 
     def reports(self, only_open: bool, limit: int) -> Sequence[Any]:
