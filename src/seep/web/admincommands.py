@@ -160,12 +160,18 @@ def _target(store: Store, args: argparse.Namespace) -> tuple[str, str]:
     return str(account), f"account {name!r} (#{account})"
 
 
+def _label(args: argparse.Namespace, target: str, said: str) -> str:
+    """The target as the audit log says it: an account by number and name."""
+    return said.removeprefix("account ") if args.target_kind == "account" else target
+
+
 def _sanction(kind: str) -> Any:
     def command(store: Store, args: argparse.Namespace) -> int:
         seconds = parse_duration(args.duration)
         target, said = _target(store, args)
         until = None if seconds is None else time.time() + seconds
-        store.add_sanction(kind, args.target_kind, target, until, args.reason, _by(args))
+        label = _label(args, target, said)
+        store.add_sanction(kind, args.target_kind, target, until, args.reason, _by(args), label)
         what = "banned" if kind == "ban" else "muted"
         print(f"{said} {what} {'forever' if until is None else 'until ' + _when(until) + ' UTC'}")
         if kind == "ban" and args.target_kind == "account":
@@ -178,7 +184,8 @@ def _sanction(kind: str) -> Any:
 def _lift(kind: str) -> Any:
     def command(store: Store, args: argparse.Namespace) -> int:
         target, said = _target(store, args)
-        n = store.lift_sanction(kind, args.target_kind, target, _by(args), args.reason)
+        label = _label(args, target, said)
+        n = store.lift_sanction(kind, args.target_kind, target, _by(args), args.reason, label)
         if not n:
             raise AdminError(f"{said} has no {kind} in force")
         print(f"{said}: {kind} lifted")

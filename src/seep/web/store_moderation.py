@@ -96,9 +96,11 @@ class StoreModeration:
         until: float | None,
         reason: str,
         by: str,
+        label: str = "",
     ) -> int:
-        """A ban, a mute or a request to close a table (audited); a ban of an account also ends
-        its sessions, in the same transaction. Returns the new sanction's id."""
+        """A ban, a mute or a request to close a table (audited, the target as ``label`` says
+        it, else as stored); a ban of an account also ends its sessions, in the same
+        transaction. Returns the new sanction's id."""
         assert kind in KINDS and target_kind in TARGETS
         now = time.time()
         with self.engine.begin() as c:
@@ -124,12 +126,14 @@ class StoreModeration:
                 until_words = " forever"
             else:
                 until_words = time.strftime(" until %Y-%m-%d %H:%M:%S UTC", time.gmtime(until))
-            _audit(c, by, action, f"{target}{until_words}", reason, now)
+            _audit(c, by, action, f"{label or target}{until_words}", reason, now)
         return int(key[0])
 
-    def lift_sanction(self, kind: str, target_kind: str, target: str, by: str, reason: str) -> int:
-        """Lift every active ``kind`` of ``target`` (unban, unmute; audited when one was);
-        returns how many were lifted."""
+    def lift_sanction(
+        self, kind: str, target_kind: str, target: str, by: str, reason: str, label: str = ""
+    ) -> int:
+        """Lift every active ``kind`` of ``target`` (unban, unmute; audited when one was, the
+        target as ``label`` says it); returns how many were lifted."""
         now = time.time()
         with self.engine.begin() as c:
             done = c.execute(
@@ -144,7 +148,7 @@ class StoreModeration:
                 .values(lifted=now)
             )
             if done.rowcount:
-                _audit(c, by, f"un{kind}-{target_kind}", target, reason, now)
+                _audit(c, by, f"un{kind}-{target_kind}", label or target, reason, now)
         return int(done.rowcount)
 
     def table_closed(self, code: str) -> None:
