@@ -26,7 +26,7 @@ from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from fastapi.testclient import TestClient
-from sqlalchemy import create_engine, insert, text
+from sqlalchemy import create_engine, event, insert, text
 
 from seep.session import Session
 from seep.web import migrations
@@ -237,8 +237,9 @@ def test_a_postgresql_database_written_before_migrations_is_upgraded(tmp_path: P
 
 
 def test_a_database_at_0006_gains_moderation_and_loses_nothing(tmp_path: Path) -> None:
-    """Revision 0007 (moderation) on a database at 0006 with an account, its session and its
-    passkey: every row is kept, and the new tables take a report, a ban and their audit."""
+    """Revision 0008 (moderation, after 0007's indexes) on a database at 0006 with an account,
+    its session and its passkey: every row is kept, and the new tables take a report, a ban
+    and their audit."""
     db = tmp_path / "seep.db"
     engine = create_engine(f"sqlite:///{db}")
     with engine.begin() as c:
@@ -269,3 +270,52 @@ def test_a_database_at_0006_gains_moderation_and_loses_nothing(tmp_path: Path) -
         assert [r.name for r in store.reports(True, 10)] == ["Before"]
     finally:
         store.close()
+
+
+def test_the_profile_indexes_come_and_go_with_revision_0007(tmp_path: Path) -> None:
+    """Revision 0007 (issue 25 item 8): a database at 0005 with ratings keeps them, gains the
+    leaderboard's and profile's covering indexes (the reads use them, reading no table row),
+    and a downgrade gives back 0005's indexes."""
+    engine = create_engine(f"sqlite:///{tmp_path / 'seep.db'}")
+
+    def indexes(c: Any) -> set[str]:
+        query = "SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'ix_rat%'"
+        return set(c.exec_driver_sql(query).scalars())
+
+    with engine.begin() as c:
+        command.upgrade(migrations.config(c), "0005")
+        assert indexes(c) == {"ix_ratings_board", "ix_rating_changes_account"}
+        c.exec_driver_sql("INSERT INTO accounts VALUES (1, 'Asha', 'asha', 'h', 0)")
+        c.exec_driver_sql("INSERT INTO ratings VALUES (1, 'four', 30.0, 4.0, 9, 0)")
+    with engine.begin() as c:
+        migrations.upgrade(c)
+        assert migrations.current(c) == migrations.head()
+        assert {"ix_ratings_leaderboard", "ix_rating_changes_profile"} <= indexes(c)
+        assert not indexes(c) & {"ix_ratings_board", "ix_rating_changes_account"}
+        assert c.exec_driver_sql("SELECT mu, games FROM ratings").all() == [(30.0, 9)]
+    store = Store(f"sqlite:///{tmp_path / 'seep.db'}")
+    try:
+        plans: list[str] = []
+
+        def explain(_c: Any, _cur: Any, sql: str, params: Any, _x: Any, _m: bool) -> None:
+            if sql.lstrip().startswith("SELECT") and "rating" in sql:
+                with sqlite3.connect(tmp_path / "seep.db") as con:
+                    plans.extend(r[-1] for r in con.execute("EXPLAIN QUERY PLAN " + sql, params))
+
+        event.listen(store.engine, "before_cursor_execute", explain)
+        total, rows = store.leaderboard("four", 5, 0.0, 6.5, 0, 50)
+        assert total == 1 and [r.name for r in rows] == ["Asha"]
+        store.stats_of(1)
+        store.forfeits_of(1)
+        store.rating_changes_of(1, 0, 20)
+    finally:
+        store.close()
+    text = "\n".join(plans)
+    assert "COVERING INDEX ix_ratings_leaderboard" in text, text
+    assert "COVERING INDEX ix_rating_changes_profile" in text, text
+    # The page is picked in the index's order (only its few rows are sorted again, joined).
+    assert "SCAN ratings" not in text and "SCAN rating_changes" not in text, text
+    with engine.begin() as c:
+        command.downgrade(migrations.config(c), "0005")
+        assert indexes(c) == {"ix_ratings_board", "ix_rating_changes_account"}
+    engine.dispose()

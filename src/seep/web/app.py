@@ -154,6 +154,7 @@ def create_app(
     accounts = Accounts(
         store,
         logins_per_minute=settings.max_logins_per_minute,
+        login_window=settings.login_window,
         signups_per_hour=settings.max_signups_per_hour,
     )
     accounts.refused = manager.metrics.refused

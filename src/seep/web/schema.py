@@ -165,8 +165,17 @@ ratings_t = SqlTable(
     Column("sigma", Float, nullable=False),
     Column("games", Integer, nullable=False),
     Column("last", Float, nullable=False),  # when its latest rated match ended
-    # The leaderboard reads a format's ratings best first.
-    Index("ix_ratings_board", "format", "mu"),
+)
+# The leaderboard reads a format's ratings best first (ties by account), filtered on sigma,
+# games and last: all in the index, so that a page and the count never read the table.
+Index(
+    "ix_ratings_leaderboard",
+    ratings_t.c.format,
+    ratings_t.c.mu.desc(),
+    ratings_t.c.account,
+    ratings_t.c.sigma,
+    ratings_t.c.games,
+    ratings_t.c.last,
 )
 rated_matches_t = SqlTable(
     "rated_matches",
@@ -195,8 +204,19 @@ rating_changes_t = SqlTable(
     Column("sigma_before", Float, nullable=False),
     Column("mu_after", Float, nullable=False),
     Column("sigma_after", Float, nullable=False),
-    # A player's rated matches, newest first (his profile).
-    Index("ix_rating_changes_account", "account", "match"),
+    # A player's rated matches, newest first (his profile), with what his statistics sum:
+    # those read the index alone (revision 0007).
+    Index(
+        "ix_rating_changes_profile",
+        "account",
+        "match",
+        "result",
+        "forfeited",
+        "deals",
+        "baazis",
+        "points",
+        "sweep_points",
+    ),
 )
 
 

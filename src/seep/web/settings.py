@@ -99,6 +99,7 @@ class Settings:
     max_lobby_per_minute: int
     max_profiles_per_minute: int
     max_logins_per_minute: int
+    login_window: float  # seconds those tries are counted over
     max_signups_per_hour: int
     max_reports_per_hour: int
 
@@ -213,6 +214,7 @@ def read_settings(
         max_lobby_per_minute=whole(None, "SEEP_MAX_LOBBY_PER_MINUTE", 60),
         max_profiles_per_minute=whole(None, "SEEP_MAX_PROFILES_PER_MINUTE", 60),
         max_logins_per_minute=whole(None, "SEEP_MAX_LOGINS_PER_MINUTE", 10),
+        login_window=number(None, "SEEP_LOGIN_WINDOW_SECONDS", 60.0),
         max_signups_per_hour=whole(None, "SEEP_MAX_SIGNUPS_PER_HOUR", 5),
         max_reports_per_hour=whole(None, "SEEP_MAX_REPORTS_PER_HOUR", 10),
         moderation_seconds=number(None, "SEEP_MODERATION_SECONDS", 5.0),

@@ -208,6 +208,9 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cur.execute("PRAGMA wal_autocheckpoint=0")
     # Without a limit the log file keeps the size of its busiest moment forever.
     cur.execute(f"PRAGMA journal_size_limit={WAL_LIMIT_BYTES}")
+    # A deleted row's bytes are overwritten, not left in the file's free space: a deleted
+    # account's name and password hash must not be read back out of a copy of the file.
+    cur.execute("PRAGMA secure_delete=ON")
     cur.close()
 
 

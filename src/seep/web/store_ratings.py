@@ -174,7 +174,19 @@ class StoreRatings:
         """The account's rated matches, newest first: rows of ``match``, ``code``, ``format``,
         ``seat``, ``result``, ``forfeited``, ``mu_before``, ``sigma_before``, ``mu_after``,
         ``sigma_after``, ``ended`` and the table's stored ``seats`` (JSON: each seat's name,
-        kind, account)."""
+        kind, account).
+
+        The page's matches are picked first from the account's index alone, and only those
+        are joined: an OFFSET over the whole join would join every skipped row too, and a
+        busy player's deep page would cost thousands of lookups (bench/accounts.py)."""
+        page = (
+            select(rating_changes_t.c.match)
+            .where(rating_changes_t.c.account == account)
+            .order_by(rating_changes_t.c.match.desc())
+            .offset(offset)
+            .limit(limit)
+            .subquery()
+        )
         query = (
             select(
                 rating_changes_t.c.match,
@@ -185,12 +197,12 @@ class StoreRatings:
                 rated_matches_t.c.ended,
                 tables_t.c.seats,
             )
+            .select_from(page)
+            .join(rating_changes_t, rating_changes_t.c.match == page.c.match)
             .join(rated_matches_t, rated_matches_t.c.id == rating_changes_t.c.match)
             .join(tables_t, tables_t.c.code == rated_matches_t.c.code)
             .where(rating_changes_t.c.account == account)
             .order_by(rating_changes_t.c.match.desc())
-            .offset(offset)
-            .limit(limit)
         )
         with self.engine.connect() as c:
             return c.execute(query).all()
@@ -232,13 +244,21 @@ class StoreRatings:
             ratings_t.c.last >= since,
             ratings_t.c.sigma <= max_sigma,
         )
-        query = (
-            select(accounts_t.c.name, ratings_t.c.mu, ratings_t.c.sigma, ratings_t.c.games)
-            .join(accounts_t, accounts_t.c.id == ratings_t.c.account)
+        # The page is picked from the index alone (its order, every filter in it), and only
+        # its rows are joined to their names: an OFFSET over the join would look up the
+        # name of every skipped player too (bench/accounts.py's deep page).
+        page = (
+            select(ratings_t.c.account, ratings_t.c.mu, ratings_t.c.sigma, ratings_t.c.games)
             .where(*where)
-            .order_by(ratings_t.c.mu.desc(), accounts_t.c.id)
+            .order_by(ratings_t.c.mu.desc(), ratings_t.c.account)
             .offset(offset)
             .limit(limit)
+            .subquery()
+        )
+        query = (
+            select(accounts_t.c.name, page.c.mu, page.c.sigma, page.c.games)
+            .join(accounts_t, accounts_t.c.id == page.c.account)
+            .order_by(page.c.mu.desc(), page.c.account)
         )
         with self.engine.connect() as c:
             total = c.execute(select(func.count()).select_from(ratings_t).where(*where))
