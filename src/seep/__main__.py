@@ -223,6 +223,19 @@ def _run_admin(args: argparse.Namespace) -> int:
     return run_admin(args)
 
 
+def _serve_port(port: int | None) -> int:
+    """``seep serve``'s port: ``--port``, else ``$SEEP_PORT`` (a container's setting, which its
+    health check reads too), else 8000."""
+    if port is not None:
+        return port
+    raw = os.environ.get("SEEP_PORT", "").strip()
+    if not raw:
+        return 8000
+    if not raw.isdigit() or not 0 < int(raw) < 65536:
+        raise SystemExit(f"SEEP_PORT must be a port number (1-65535), got {raw!r}")
+    return int(raw)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``seep`` command."""
     parser = argparse.ArgumentParser(prog="seep", description="Seep, the Indian card game.")
@@ -236,7 +249,9 @@ def main(argv: list[str] | None = None) -> int:
     d.add_argument("--delay", type=float, default=0.0, help="seconds between moves")
     w = sub.add_parser("serve", help="serve the web app (needs the 'web' extra)")
     w.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    w.add_argument("--port", type=int, default=8000, help="port to listen on")
+    w.add_argument(
+        "--port", type=int, default=None, help="port to listen on ($SEEP_PORT, else 8000)"
+    )
     w.add_argument(
         "--database-url",
         default=None,
@@ -301,7 +316,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "serve":
         return serve_web(
             args.host,
-            args.port,
+            _serve_port(args.port),
             args.database_url,
             args.bot_delay,
             args.instance_id,
