@@ -168,6 +168,61 @@ def _run_db(args: argparse.Namespace) -> int:
     return run_db(args)
 
 
+def _add_admin_parser(sub: Any) -> None:
+    """``seep admin``, the operator's moderation commands (:mod:`seep.web.admincommands`,
+    loaded only when it runs, like ``seep db``; docs/deploy.md "Moderation")."""
+    admin = sub.add_parser("admin", help="moderation: reports, bans, mutes, closing tables")
+    cmds = admin.add_subparsers(dest="admin_command", required=True)
+
+    def command(name: str, help: str, action: bool = True) -> argparse.ArgumentParser:
+        p: argparse.ArgumentParser = cmds.add_parser(name, help=help)
+        p.add_argument(
+            "--database-url",
+            default=None,
+            help="SQLAlchemy URL (default: $SEEP_DATABASE_URL or sqlite:///data/seep.db)",
+        )
+        if action:
+            p.add_argument("--by", default=None, help="who acts, for the audit log (your user)")
+            p.add_argument("--reason", default="", help="why, for the audit log")
+        return p
+
+    reports = command("reports", "players' reports, newest first", action=False)
+    reports.add_argument("--open", action="store_true", help="only those not closed")
+    reports.add_argument("--limit", type=int, default=50, help="at most this many (50)")
+    report = command("report", "close a report")
+    report.add_argument("verb", choices=["close"])
+    report.add_argument("id", type=int, help="the report's number (#ID in `seep admin reports`)")
+    close = command("close-table", "close a live table (its record kept)")
+    close.add_argument("code", help="the table's code")
+    close.add_argument(
+        "--wait", type=float, default=0.0, help="seconds to wait for the server to close it"
+    )
+    for name, help in (
+        ("ban", "ban an address or an account for a time"),
+        ("mute", "mute an address's or an account's chat everywhere for a time"),
+        ("unban", "lift the ban of an address or an account"),
+        ("unmute", "lift the mute of an address or an account"),
+    ):
+        p = command(name, help)
+        p.add_argument("target_kind", choices=["address", "account"])
+        p.add_argument("who", help="an IP address or CIDR network; an account's name or #ID")
+        if not name.startswith("un"):
+            p.add_argument(
+                "--for", dest="duration", required=True, help="30m, 12h, 7d, 2w or forever"
+            )
+    audit = command("audit", "the operators' actions, newest first", action=False)
+    audit.add_argument("--limit", type=int, default=50, help="at most this many (50)")
+
+
+def _run_admin(args: argparse.Namespace) -> int:
+    try:
+        from .web.admincommands import run_admin
+    except ImportError as exc:
+        print(f"seep admin needs the web extra: pip install 'seep-game[web]' ({exc})")
+        return 2
+    return run_admin(args)
+
+
 def _serve_port(port: int | None) -> int:
     """``seep serve``'s port: ``--port``, else ``$SEEP_PORT`` (a container's setting, which its
     health check reads too), else 8000."""
@@ -230,6 +285,7 @@ def main(argv: list[str] | None = None) -> int:
         help="this server's id among several on one database ($SEEP_INSTANCE_ID; docs/deploy.md)",
     )
     _add_db_parser(sub)
+    _add_admin_parser(sub)
     from .arena.cli import add_arena_parser, run_arena  # the arena's options live with it
 
     add_arena_parser(sub)
@@ -245,6 +301,8 @@ def main(argv: list[str] | None = None) -> int:
         return run_cli(args)
     if args.command == "db":
         return _run_db(args)
+    if args.command == "admin":
+        return _run_admin(args)
     if args.command == "protocol":
         from .protocol_server import serve
 

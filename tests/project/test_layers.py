@@ -76,6 +76,7 @@ WEB_LAYERS: list[tuple[str, frozenset[str]]] = [
                 "seep.web.store",
                 "seep.web.store_accounts",
                 "seep.web.store_leases",
+                "seep.web.store_moderation",
                 "seep.web.store_passkeys",
                 "seep.web.store_ratings",
                 "seep.web.store_reads",
@@ -83,13 +84,19 @@ WEB_LAYERS: list[tuple[str, frozenset[str]]] = [
         ),
     ),
     # The operator's commands on the store (``seep db``).
-    ("store commands", frozenset({"seep.web.dbcommands"})),
+    ("store commands", frozenset({"seep.web.admincommands", "seep.web.dbcommands"})),
     # The tables and what drives them, no web framework, lowest first: what goes on the wire,
     # one table, the connections, the services a table is driven by, the keeper of the tables
     # (the one commit path), the message handlers, the socket's way in, the manager's face.
     # Accounts over the store: names, passwords, passkeys, sessions, the limits on guessing;
     # players' profiles and the leaderboards.
-    ("accounts", frozenset({"seep.web.accounts", "seep.web.passkeys", "seep.web.profiles"})),
+    # Moderation's bans and mutes, read from the store every few seconds.
+    (
+        "accounts",
+        frozenset(
+            {"seep.web.accounts", "seep.web.moderation", "seep.web.passkeys", "seep.web.profiles"}
+        ),
+    ),
     ("wire", frozenset({"seep.web.wire"})),
     ("table", frozenset({"seep.web.table"})),
     ("hub", frozenset({"seep.web.hub"})),

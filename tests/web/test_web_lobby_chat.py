@@ -73,7 +73,13 @@ def test_chat_emotes_mute_and_watchers(tmp_path: Path) -> None:
         ravi.send({"type": "chat", "text": "  hello   <b>all</b> "})
         for p in (host, ravi, watcher):
             line = p.until(lambda m: m["type"] == "chat")
-            assert line == {"type": "chat", "seat": 1, "name": "Ravi", "text": "hello <b>all</b>"}
+            assert line == {
+                "type": "chat",
+                "seat": 1,
+                "name": "Ravi",
+                "text": "hello <b>all</b>",
+                "line": 1,
+            }
         host.send({"type": "emote", "emote": "well_played"})
         got = watcher.until(lambda m: m["type"] == "emote")
         assert got == {"type": "emote", "seat": 0, "name": "Asha", "emote": "well_played"}

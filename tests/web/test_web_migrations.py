@@ -236,6 +236,42 @@ def test_a_postgresql_database_written_before_migrations_is_upgraded(tmp_path: P
         engine.dispose()
 
 
+def test_a_database_at_0006_gains_moderation_and_loses_nothing(tmp_path: Path) -> None:
+    """Revision 0008 (moderation, after 0007's indexes) on a database at 0006 with an account,
+    its session and its passkey: every row is kept, and the new tables take a report, a ban
+    and their audit."""
+    db = tmp_path / "seep.db"
+    engine = create_engine(f"sqlite:///{db}")
+    with engine.begin() as c:
+        migrations.upgrade(c, "0006")
+    with engine.begin() as c:
+        c.exec_driver_sql(
+            "INSERT INTO accounts (name, name_key, password_hash, created) "
+            "VALUES ('Before', 'before', 'hash', 1.0)"
+        )
+        c.exec_driver_sql("INSERT INTO sessions VALUES ('h', 1, 1.0, 2.0)")
+        c.exec_driver_sql(
+            "INSERT INTO passkeys (account, credential_id, public_key, user_handle, sign_count, "
+            "transports, label, created) VALUES (1, x'01', x'02', x'03', 0, '[]', 'Key', 1.0)"
+        )
+    engine.dispose()
+    kept = ("accounts", "sessions", "passkeys")
+    before = {t: _dump(db, t) for t in kept}
+    store = Store(f"sqlite:///{db}")
+    try:
+        with store.engine.connect() as c:
+            assert migrations.current(c) == migrations.head()
+        assert {t: _dump(db, t) for t in kept} == before
+        row = {"name": "Before", "account": 1, "reason": "other", "note": "", "client": None}
+        assert store.add_report(dict(row, reporter_client="192.0.2.1", dedupe="a|b"))
+        store.add_sanction("ban", "account", "1", None, "test", "op")
+        assert store.sessions_of(1) == 0  # a banned account's sessions end with the ban
+        assert [r.action for r in store.audit(10)] == ["ban-account"]
+        assert [r.name for r in store.reports(True, 10)] == ["Before"]
+    finally:
+        store.close()
+
+
 def test_the_profile_indexes_come_and_go_with_revision_0007(tmp_path: Path) -> None:
     """Revision 0007 (issue 25 item 8): a database at 0005 with ratings keeps them, gains the
     leaderboard's and profile's covering indexes (the reads use them, reading no table row),

@@ -30,10 +30,11 @@ from .middleware import (
     SecurityHeaders,
     origin_allowed,
 )
+from .moderation import Moderation
 from .passkeys import Passkeys
 from .profiles import Profiles
 from .routes import accounts as account_routes
-from .routes import lobby, operations, pages, passkeys, players, table, websocket
+from .routes import lobby, operations, pages, passkeys, players, reports, table, websocket
 from .routes import metrics as metrics_routes
 from .routes.errors import add_error_handlers
 from .routes.gate import Gate
@@ -158,10 +159,17 @@ def create_app(
     )
     accounts.refused = manager.metrics.refused
     gate.accounts = accounts
+    # The operator's bans and mutes, read every few seconds by the lifespan (docs/deploy.md
+    # "Moderation"), and the players' reports.
+    moderation = Moderation(
+        store, settings.moderation_seconds, reports_per_hour=settings.max_reports_per_hour
+    )
+    gate.moderation = moderation
+    manager.moderation = moderation
 
     app = FastAPI(
         title="Seep",
-        lifespan=lifespan(manager, store, settings),
+        lifespan=lifespan(manager, store, settings, moderation),
         docs_url="/docs" if dev else None,
         redoc_url=None,
         openapi_url="/openapi.json" if dev else None,
@@ -196,4 +204,5 @@ def create_app(
     keys = Passkeys(accounts, options_per_minute=settings.max_logins_per_minute)
     app.include_router(passkeys.router(gate, accounts, keys))
     app.include_router(players.router(gate, Profiles(store)))
+    app.include_router(reports.router(gate, moderation))
     return app

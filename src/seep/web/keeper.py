@@ -35,6 +35,7 @@ from .hub import RATE_LIMIT, Connection, Hub
 from .limits import MessageBudget, SocketCounts
 from .matchmaking import Policy
 from .metrics import Metrics
+from .moderation import Moderation
 from .ratings import Rating, format_of
 from .store import Store, StoreConflict, StoreUnavailable
 from .table import Seat, Table, TableError
@@ -149,6 +150,8 @@ class TableKeeper:
         )
         self._lobby_cache: tuple[float, dict[str, Any]] | None = None
         self.draining = False  # stopping: not ready for the proxy (TableManager.drain)
+        # The operator's bans and mutes, as this instance last read them (the app sets it).
+        self.moderation: Moderation | None = None
 
     @property
     def conns(self) -> dict[str, set[Connection]]:

@@ -11,8 +11,9 @@ import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager
 
+from .moderation import Moderation
 from .settings import Settings
-from .store import Store
+from .store import LIVE, Store, StoreUnavailable
 from .tables import TableManager
 
 __all__ = ["lifespan", "sweep_interval"]
@@ -39,10 +40,33 @@ def _tune_gc() -> None:
     gc.set_threshold(10_000, 50, 100)
 
 
+async def moderate(manager: TableManager, store: Store, moderation: Moderation) -> None:
+    """One round of moderation (docs/deploy.md "Moderation"): read the sanctions in force (in
+    a worker thread), then close the tables the operator asked to close that this instance
+    holds; a request for a table that is over already is marked done."""
+    await asyncio.to_thread(moderation.refresh)
+    for code in sorted(moderation.closing()):
+        table = manager.tables.get(code)
+        if table is not None and table.status in LIVE:
+            try:
+                manager.close(table)
+            except StoreUnavailable as exc:  # a full disk: the next round tries again
+                log.warning("table %s: the operator's close failed: %s", code, exc)
+                continue
+            log.info("table %s closed at the operator's request", code)
+        elif table is None and await asyncio.to_thread(store.table_status, code) in LIVE:
+            continue  # live on another instance (or on none yet): its holder closes it
+        await asyncio.to_thread(store.table_closed, code)
+
+
 def lifespan(
-    manager: TableManager, store: Store, settings: Settings
+    manager: TableManager,
+    store: Store,
+    settings: Settings,
+    moderation: Moderation | None = None,
 ) -> Callable[[object], AbstractAsyncContextManager[None]]:
-    """The app's lifespan (FastAPI's ``lifespan``) for these tables and their store."""
+    """The app's lifespan (FastAPI's ``lifespan``) for these tables, their store and, when
+    given, the moderation the app applies."""
 
     async def checkpointer() -> None:
         # In a worker thread: the loop never waits for a fsync. A PASSIVE checkpoint alone
@@ -64,11 +88,28 @@ def lifespan(
             except Exception as exc:  # a bug must not stop the sweeping
                 log.exception("sweep failed: %s", exc)
 
+    async def moderator() -> None:
+        assert moderation is not None
+        while True:
+            await asyncio.sleep(moderation.refresh_seconds)
+            try:
+                await moderate(manager, store, moderation)
+            except Exception as exc:  # a busy database: the copy in hand serves until then
+                log.warning("moderation refresh failed: %s", exc)
+
     @contextlib.asynccontextmanager
     async def serving(_: object) -> AsyncIterator[None]:
         n = manager.load()
         if n:
             log.info("resumed %d unfinished table(s)", n)
+        moderating = None
+        if moderation is not None:
+            # The bans hold from the first request on, not a refresh later.
+            try:
+                await moderate(manager, store, moderation)
+            except Exception as exc:  # a busy database: the task's next round reads them
+                log.warning("moderation refresh failed: %s", exc)
+            moderating = asyncio.create_task(moderator())
         checkpoints = asyncio.create_task(checkpointer())
         beats = asyncio.create_task(manager.heartbeat()) if manager.clustered else None
         sweeps = asyncio.create_task(sweeper())
@@ -76,6 +117,8 @@ def lifespan(
         yield
         checkpoints.cancel()
         sweeps.cancel()
+        if moderating is not None:
+            moderating.cancel()
         if beats is not None:
             beats.cancel()
         manager.shutdown()

@@ -34,6 +34,7 @@ __all__ = [
     "StoreUnavailable",
     "TableRow",
     "accounts_t",
+    "audit_t",
     "leases_t",
     "metadata",
     "moves_t",
@@ -42,6 +43,8 @@ __all__ = [
     "rated_matches_t",
     "rating_changes_t",
     "ratings_t",
+    "reports_t",
+    "sanctions_t",
     "seat_accounts_t",
     "sessions_t",
     "status_index",
@@ -253,6 +256,64 @@ passkey_challenges_t = SqlTable(
     Column("user_handle", LargeBinary(64)),  # register: the user id the options named
     Column("origin", String(200), nullable=False),  # the page that asked
     Column("expires", Float, nullable=False, index=True),
+)
+
+
+# Moderation (docs/deploy.md "Moderation"). A player's report of a chat line or a player: what
+# the reported party said and who it was (name, account, address as the server saw it) are
+# copied in, so that the operator reads them after the table is gone; never shown to players.
+# ``dedupe`` (reporter, table, line or seat) makes a second report of the same thing by the
+# same reporter count once.
+reports_t = SqlTable(
+    "reports",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("created", Float, nullable=False),
+    Column("open", Boolean, nullable=False),
+    Column("code", String(8)),  # the table (none: a player reported by name)
+    Column("line", Integer),  # the chat line's number at its table
+    Column("seat", Integer),
+    Column("name", String(24), nullable=False),  # the reported player's name then
+    Column("account", Integer),  # his account's id then (no key: it may be deleted)
+    Column("client", String(64)),  # his address as the server saw it
+    Column("text", Text),  # the reported chat line
+    Column("reason", String(16), nullable=False),
+    Column("note", String(200), nullable=False),  # the reporter's words
+    Column("reporter_account", Integer),
+    Column("reporter_client", String(64), nullable=False),
+    Column("dedupe", String(200), nullable=False, unique=True),
+    Column("closed", Float),
+    Column("closed_by", String(64)),
+    # `seep admin reports --open`: the open ones, newest first.
+    Index("ix_reports_open", "open", "id"),
+)
+# Bans, mutes and requests to close a live table, each for a time (``until`` NULL: until
+# lifted). The servers read the active ones every few seconds (seep.web.moderation).
+sanctions_t = SqlTable(
+    "sanctions",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("kind", String(8), nullable=False),  # "ban", "mute" or "close"
+    Column("target_kind", String(8), nullable=False),  # "address", "account" or "table"
+    Column("target", String(64), nullable=False),  # a network, an account id, a table code
+    Column("created", Float, nullable=False),
+    Column("until", Float),
+    Column("reason", String(200), nullable=False),
+    Column("by", String(64), nullable=False),
+    Column("lifted", Float),  # unbanned, unmuted, or the table closed
+    Index("ix_sanctions_active", "lifted", "until"),
+    Index("ix_sanctions_target", "kind", "target_kind", "target"),
+)
+# Every operator's action, written in the same transaction as the action itself.
+audit_t = SqlTable(
+    "audit",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("at", Float, nullable=False),
+    Column("by", String(64), nullable=False),  # the operator (his OS user, or --by)
+    Column("action", String(24), nullable=False),
+    Column("target", String(100), nullable=False),
+    Column("reason", String(200), nullable=False),
 )
 
 

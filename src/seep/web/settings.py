@@ -101,6 +101,10 @@ class Settings:
     max_logins_per_minute: int
     login_window: float  # seconds those tries are counted over
     max_signups_per_hour: int
+    max_reports_per_hour: int
+
+    # Moderation (docs/deploy.md): how often each instance reads the bans and mutes.
+    moderation_seconds: float
 
     # Per-client limits on sockets and their messages.
     max_sockets_per_client: int
@@ -212,6 +216,8 @@ def read_settings(
         max_logins_per_minute=whole(None, "SEEP_MAX_LOGINS_PER_MINUTE", 10),
         login_window=number(None, "SEEP_LOGIN_WINDOW_SECONDS", 60.0),
         max_signups_per_hour=whole(None, "SEEP_MAX_SIGNUPS_PER_HOUR", 5),
+        max_reports_per_hour=whole(None, "SEEP_MAX_REPORTS_PER_HOUR", 10),
+        moderation_seconds=number(None, "SEEP_MODERATION_SECONDS", 5.0),
         max_sockets_per_client=whole(None, "SEEP_MAX_SOCKETS_PER_CLIENT", 40),
         max_sockets_per_client_table=whole(None, "SEEP_MAX_SOCKETS_PER_CLIENT_TABLE", 8),
         max_spectators_per_client_table=whole(None, "SEEP_MAX_SPECTATORS_PER_CLIENT_TABLE", 6),

@@ -13,8 +13,9 @@ from typing import Any
 from . import social, wire
 from .hub import CHAT_LIMIT, Connection
 from .keeper import Handler, TableKeeper
-from .messages import Chat, Claim, Emote, Mute, Watch
-from .table import Seat, Table, TableError, hash_token
+from .messages import Chat, Claim, Emote, Mute, ReportPlayer, Watch
+from .moderation import ModerationError, Reported, until_words
+from .table import ChatEntry, Seat, Table, TableError, hash_token
 
 __all__ = ["CLAIM_LIMIT", "HANDLERS", "start_rematch"]
 
@@ -25,6 +26,19 @@ def _speaker(k: TableKeeper, table: Table, conn: Connection) -> tuple[int, str]:
     assert conn.seat is not None
     if conn.seat in table.muted:
         raise TableError("muted", "the host has muted you at this table")
+    if k.moderation is not None:
+        # From this instance's copy of the sanctions: no database query per line. The muted
+        # player is told (his line went to nobody), not left to think he was heard.
+        account = table.seats[conn.seat].account
+        try:
+            k.moderation.check_banned(conn.client, account)
+        except ModerationError as exc:
+            raise TableError(exc.code, exc.message) from None
+        until = k.moderation.muted_until(conn.client, account)
+        if until is not None:
+            raise TableError(
+                "muted", f"a moderator has muted you {until_words(until)}: your line was not sent"
+            )
     if not conn.allow_chat(k.clock()):
         raise TableError(
             "rate_limited", f"at most {CHAT_LIMIT[0]} chat lines in {CHAT_LIMIT[1]:g} s"
@@ -35,7 +49,13 @@ def _speaker(k: TableKeeper, table: Table, conn: Connection) -> tuple[int, str]:
 async def on_chat(k: TableKeeper, table: Table, conn: Connection, msg: Any) -> None:
     assert isinstance(msg, Chat)
     seat, name = _speaker(k, table, conn)
-    k.hub.to_all(table.code, {"type": "chat", "seat": seat, "name": name, "text": msg.text})
+    table.chat_count += 1
+    line = table.chat_count
+    account = table.seats[seat].account
+    table.chat_lines.append(ChatEntry(line, seat, name, account, conn.client, msg.text))
+    k.hub.to_all(
+        table.code, {"type": "chat", "seat": seat, "name": name, "text": msg.text, "line": line}
+    )
 
 
 async def on_emote(k: TableKeeper, table: Table, conn: Connection, msg: Any) -> None:
@@ -144,6 +164,38 @@ async def on_report(k: TableKeeper, table: Table, conn: Connection, msg: Any) ->
     conn.push(wire.dumps({"type": "report", "report": report}))
 
 
+async def on_report_player(k: TableKeeper, table: Table, conn: Connection, msg: Any) -> None:
+    assert isinstance(msg, ReportPlayer)
+    if (msg.line is None) == (msg.seat is None):
+        raise TableError("bad_message", "a report names a chat 'line' or a 'seat', one of them")
+    if k.moderation is None:
+        raise TableError("not_allowed", "this server takes no reports")
+    if msg.line is not None:
+        said = next((e for e in table.chat_lines if e.line == msg.line), None)
+        if said is None:
+            raise TableError("not_allowed", f"chat line {msg.line} is unknown or too old")
+        reported = Reported(
+            said.name, said.account, said.client, table.code, said.seat, said.line, said.text
+        )
+    else:
+        assert msg.seat is not None
+        if msg.seat >= len(table.seats) or table.seats[msg.seat].kind != "human":
+            raise TableError("not_allowed", f"seat {msg.seat} holds no player to report")
+        s = table.seats[msg.seat]
+        here = [c.client for c in k.hub.of(table.code) if c.seat == msg.seat]
+        reported = Reported(s.name, s.account, here[0] if here else None, table.code, msg.seat)
+    if reported.seat == conn.seat:
+        raise TableError("not_allowed", "you cannot report yourself")
+    account = table.seats[conn.seat].account if conn.seat is not None else None
+    try:
+        # On the loop: the limits' counters stay on one thread, and the write is one short
+        # row, a few an hour per client.
+        new = k.moderation.report(conn.client, account, reported, msg.reason, msg.note)
+    except ModerationError as exc:
+        raise TableError(exc.code, exc.message) from None
+    conn.push(wire.dumps({"type": "reported", "repeat": not new}))
+
+
 def start_rematch(k: TableKeeper, table: Table) -> None:
     """A new match for the players who accepted, in the same seats (a new table code:
     each match keeps its own record); bots take the other seats."""
@@ -186,4 +238,5 @@ HANDLERS: dict[str, Handler] = {
     "claim": on_claim,
     "coach": on_coach,
     "report": on_report,
+    "report_player": on_report_player,
 }

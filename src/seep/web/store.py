@@ -55,6 +55,7 @@ from .schema import (
 )
 from .store_accounts import StoreAccounts
 from .store_leases import StoreLeases
+from .store_moderation import StoreModeration
 from .store_passkeys import StorePasskeys
 from .store_ratings import StoreRatings
 from .store_reads import StoreReads
@@ -293,7 +294,7 @@ class _MoveWriter:
         self._conn = self._raw = None
 
 
-class Store(StoreReads, StoreLeases, StoreAccounts, StoreRatings, StorePasskeys):
+class Store(StoreReads, StoreLeases, StoreAccounts, StoreRatings, StorePasskeys, StoreModeration):
     """The server's database. Every write is its own transaction, committed on return.
 
     ``owner`` is this server instance's id when several instances share the database: writes to

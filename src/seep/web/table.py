@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import random
 import secrets
+from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -27,9 +28,33 @@ from .matchmaking import Arrangement, Player, arrange
 from .messages import BadInput, CreateTable, parse_body
 from .ratings import MODEL, RatedMatch, TeamTotals, bot_rating, format_of
 
-__all__ = ["Seat", "Table", "TableError", "checked", "hash_token", "parse_settings", "settings_of"]
+__all__ = [
+    "CHAT_KEPT",
+    "ChatEntry",
+    "Seat",
+    "Table",
+    "TableError",
+    "checked",
+    "hash_token",
+    "parse_settings",
+    "settings_of",
+]
 
 M = TypeVar("M")
+CHAT_KEPT = 200  # chat lines a table remembers for reports (a report of an older one is refused)
+
+
+@dataclass(frozen=True)
+class ChatEntry:
+    """A chat line as the server numbered it: who said it (his seat, name, account and
+    address as the server saw it) and what."""
+
+    line: int
+    seat: int
+    name: str
+    account: int | None
+    client: str
+    text: str
 
 
 class TableError(SeepError):
@@ -131,6 +156,10 @@ class Table:
         # manager's sweep closes it after a while.
         self.alone_since: float | None = None
         self.muted: set[int] = set()  # seats whose chat the host muted
+        # The latest chat lines, numbered from 1, so that a player may report one (the
+        # operator reads its text, its speaker and his address: seep.web.moderation).
+        self.chat_count = 0
+        self.chat_lines: deque[ChatEntry] = deque(maxlen=CHAT_KEPT)
         self.watching: dict[str, Any] = {"count": 0, "names": []}  # kept by the manager
         self.rematch: set[int] = set()  # after the match: seats that asked for a rematch
         self.rematched: str | None = None  # the rematch's table code, once started

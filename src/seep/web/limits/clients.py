@@ -10,6 +10,7 @@ peer is a trusted proxy: anyone else could write any address there and so escape
 from __future__ import annotations
 
 import ipaddress
+import math
 import time
 from collections import deque
 from collections.abc import Callable, Iterable
@@ -131,6 +132,13 @@ class RateLimiter:
             return False
         events = self._recent(key, self.clock())
         return events is not None and len(events) >= self.limit
+
+    def retry_after(self, key: str) -> int:
+        """Whole seconds until ``key`` may have one more event (0: now), for ``Retry-After``."""
+        events = self._recent(key, self.clock())
+        if self.limit <= 0 or events is None or len(events) < self.limit:
+            return 0
+        return max(1, math.ceil(events[0] + self.window - self.clock()))
 
     def add(self, key: str) -> None:
         """Count one event for ``key``."""

@@ -36,6 +36,7 @@ __all__ = [
     "Reason",
     "RematchReady",
     "ReportAnswer",
+    "ReportReceived",
     "Review",
     "ReviewPlay",
     "SeatInfo",
@@ -365,6 +366,7 @@ class ChatLine(_Sent):
     seat: int
     name: str
     text: str
+    line: int = Field(description="the line's number at this table, to report it by")
 
 
 class EmoteSent(_Sent):
@@ -476,6 +478,14 @@ class ReportAnswer(_Sent):
     report: dict[str, Any]
 
 
+class ReportReceived(_Sent):
+    """The answer to ``report_player``: the report reached the operator (``repeat``: this
+    reporter had reported the same line or player already; kept once)."""
+
+    type: Literal["reported"]
+    repeat: bool
+
+
 class MovesAnswer(_Sent):
     """One card's legal moves (at most 10,000; ``count`` is how many there are)."""
 
@@ -516,6 +526,7 @@ ServerMessage = Annotated[
     | TransferCode
     | Claimed
     | CoachAnswer
+    | ReportReceived
     | Review
     | ReportAnswer
     | MovesAnswer

@@ -3,7 +3,7 @@ as pydantic models, and the player's name every body and the ``watch`` message s
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, WithJsonSchema, model_validator
 
@@ -14,7 +14,9 @@ from .parsing import BadInput, M, validate
 
 __all__ = [
     "NAME_LENGTH",
+    "NOTE_LENGTH",
     "PRESETS",
+    "REPORT_REASONS",
     "ChangePassword",
     "CreateTable",
     "DeleteAccount",
@@ -23,12 +25,15 @@ __all__ = [
     "Name",
     "PasskeyLogin",
     "PasskeyRegister",
+    "ReportPlayerBody",
     "SignIn",
     "SignUp",
     "parse_body",
 ]
 
 NAME_LENGTH = 24
+REPORT_REASONS = ("abuse", "cheating", "spam", "name", "other")  # a report's reason, a fixed list
+NOTE_LENGTH = 200  # characters of a reporter's own words in a report
 
 
 def _clean_name(value: str | None) -> str | None:
@@ -223,6 +228,15 @@ class DeletePasskey(_Body):
     """``POST /api/me/passkeys/delete`` (signed in): one of the account's passkeys is gone."""
 
     id: Annotated[int, Field(ge=1, description="the passkey's id, as GET /api/me/passkeys")]
+
+
+class ReportPlayerBody(_Body):
+    """``POST /api/reports``: report a player by his account's name (from his profile) to the
+    server's operator. Answered ``{"repeat": false}`` (true: reported by you already)."""
+
+    player: Annotated[str, Field(min_length=1, max_length=4 * NAME_LENGTH)]
+    reason: Literal[REPORT_REASONS] = "other"  # type: ignore[valid-type]
+    note: Annotated[str, Field(max_length=NOTE_LENGTH)] = ""
 
 
 def parse_body(model: type[M], data: Any) -> M:

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, WithJsonSchema
 
-from .bodies import Name
+from .bodies import NOTE_LENGTH, REPORT_REASONS, Name
 from .parsing import BadInput, shown, validate
 
 __all__ = [
@@ -29,6 +29,7 @@ __all__ = [
     "Ping",
     "Rematch",
     "Report",
+    "ReportPlayer",
     "Sit",
     "Start",
     "Transfer",
@@ -191,6 +192,24 @@ class Report(_Message):
     type: Literal["report"]
 
 
+def _clean_note(value: str) -> str:
+    """A reporter's words: printable, spaces squeezed (empty allowed)."""
+    kept = "".join(ch if ch.isprintable() else " " if ch.isspace() else "" for ch in value)
+    return " ".join(kept.split())
+
+
+class ReportPlayer(_Message):
+    """Report a chat line (its ``line`` number, as the ``chat`` message gave it) or the player
+    in ``seat`` to the server's operator (docs/deploy.md "Moderation"); answered by
+    ``reported``. Never shown to the reported player."""
+
+    type: Literal["report_player"]
+    line: Annotated[int, Field(ge=1)] | None = None
+    seat: SeatNumber | None = None
+    reason: Literal[REPORT_REASONS] = "other"  # type: ignore[valid-type]
+    note: Annotated[str, Field(max_length=NOTE_LENGTH), AfterValidator(_clean_note)] = ""
+
+
 class MovesRequest(_Message):
     """One card's legal moves, when the state sends counts per card instead of the list."""
 
@@ -217,6 +236,7 @@ MESSAGES: dict[str, type[_Message]] = {
     "claim": Claim,
     "coach": Coach,
     "report": Report,
+    "report_player": ReportPlayer,
     "moves": MovesRequest,
 }
 
@@ -239,6 +259,7 @@ ClientMessage = Annotated[
     | Claim
     | Coach
     | Report
+    | ReportPlayer
     | MovesRequest,
     Field(discriminator="type"),
 ]

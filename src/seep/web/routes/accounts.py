@@ -16,12 +16,21 @@ from fastapi.responses import JSONResponse
 from ..accounts import SESSION_COOKIE, SESSION_IDLE_SECONDS, AccountError, Accounts, SignedIn
 from ..limits import ClientResolver
 from ..messages import ChangePassword, DeleteAccount, SignIn, SignUp
+from ..moderation import ModerationError
 from ..owners import MAX_HELD_SEATS
 from ..store_accounts import AccountRow
 from .bodies import body_doc, json_body
 from .gate import Gate
 
-__all__ = ["COOKIE", "fields", "held_seats", "is_secure", "router", "signed_in"]
+__all__ = [
+    "COOKIE",
+    "banned_after_sign_in",
+    "fields",
+    "held_seats",
+    "is_secure",
+    "router",
+    "signed_in",
+]
 
 COOKIE = SESSION_COOKIE
 MATCHES_PAGE = 50  # games a page of GET /api/me/matches
@@ -128,6 +137,15 @@ def signed_in(
     return response
 
 
+def banned_after_sign_in(gate: Gate, accounts: Accounts, made: SignedIn) -> None:
+    """A banned account's new session ends at once and the sign-in is refused (``banned``)."""
+    try:
+        gate.check_banned("", made.account.id)
+    except ModerationError:
+        accounts.sign_out(made.token)
+        raise
+
+
 def router(gate: Gate, accounts: Accounts) -> APIRouter:
     """``POST /api/accounts``, ``/api/login``, ``/api/logout``, ``/api/me/password``,
     ``/api/me/delete``; ``GET /api/me``, ``/api/me/matches`` and ``/api/me/records``."""
@@ -144,6 +162,7 @@ def router(gate: Gate, accounts: Accounts) -> APIRouter:
         body = await json_body(request)
         held = held_seats(body)
         name, password = fields(body, "name", "password")
+        gate.check_banned(gate.client(request))
         made = await accounts.sign_up(gate.client(request), name, password)
         return signed_in(gate, accounts, request, made, held, 201)
 
@@ -152,7 +171,10 @@ def router(gate: Gate, accounts: Accounts) -> APIRouter:
         body = await json_body(request)
         held = held_seats(body)
         name, password = fields(body, "name", "password")
+        gate.check_banned(gate.client(request))
         made = await accounts.sign_in(gate.client(request), name, password)
+        # Only now, the password right: the ban of an account is not told to any guesser.
+        banned_after_sign_in(gate, accounts, made)
         return signed_in(gate, accounts, request, made, held)
 
     @routes.post("/api/logout")

@@ -9,6 +9,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..accounts import AccountError
 from ..middleware import error_response
+from ..moderation import ModerationError
 from ..profiles import ProfileError
 from ..store import StoreUnavailable
 from ..tables import TableError
@@ -44,6 +45,8 @@ STATUS = {
     "unknown_passkey": 404,
     # Profiles (docs/web.md "Profiles and leaderboards").
     "unknown_player": 404,
+    # Moderation (docs/deploy.md "Moderation").
+    "banned": 403,
 }
 # Refusals of malformed input: logged (once a minute per client), since a client that sends
 # them is broken or probing.
@@ -76,6 +79,10 @@ def add_error_handlers(app: FastAPI, gate: Gate) -> None:
             gate.log_bad(gate.client(request), f"{exc.code} ({request.method} request)")
         retry = 1 if exc.code == "busy" else exc.retry_after
         return error_response(exc.code, exc.message, STATUS.get(exc.code, 400), retry)
+
+    @app.exception_handler(ModerationError)
+    async def moderation_error(_: Request, exc: ModerationError) -> JSONResponse:
+        return error_response(exc.code, exc.message, STATUS.get(exc.code, 400), exc.retry_after)
 
     @app.exception_handler(ProfileError)
     async def profile_error(request: Request, exc: ProfileError) -> JSONResponse:

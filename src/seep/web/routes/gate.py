@@ -13,6 +13,7 @@ from starlette.types import Scope
 
 from ..accounts import SESSION_COOKIE, Accounts
 from ..limits import ClientResolver, LogLimiter, NetworkOpenTables, NetworkRates, RateLimiter
+from ..moderation import Moderation
 from ..settings import Settings
 from ..store import Store
 from ..tables import TableError, TableManager
@@ -37,6 +38,7 @@ class Gate:
         self.manager = manager
         self.store = store
         self.accounts: Accounts | None = None  # the app sets it (the session cookies' accounts)
+        self.moderation: Moderation | None = None  # the app sets it (bans, reports)
         self.client_of = client_of
         self.creations = NetworkRates(settings.max_tables_per_minute)  # limits.networks too
         self.misses = RateLimiter(settings.max_unknown_codes_per_minute)
@@ -74,6 +76,12 @@ class Gate:
             return None
         found = self.accounts.account_of(conn.cookies.get(SESSION_COOKIE))
         return None if found is None else (found.id, found.name)
+
+    def check_banned(self, key: str, account: int | None = None) -> None:
+        """Refuse a banned address or account (:class:`~seep.web.moderation.ModerationError`
+        ``banned``, 403): from this instance's copy of the bans, no database query."""
+        if self.moderation is not None:
+            self.moderation.check_banned(key, account)
 
     # --- lookups by code --------------------------------------------------------------------
 
@@ -164,6 +172,7 @@ class Gate:
     def create(self, key: str, body: Any, account: tuple[int, str] | None = None) -> dict[str, Any]:
         """A new table for ``key`` (and a signed-in creator's ``account``) from a request's
         body, within its limits."""
+        self.check_banned(key, None if account is None else account[0])
         self.may_create(key)
         made = self.manager.create(body, key, account)
         self.created(key, made["code"])

@@ -78,6 +78,7 @@ def router(gate: Gate) -> APIRouter:
         held = _held_tokens(body)
         wait = _wait(body)
         account = gate.account(request)
+        gate.check_banned(key, None if account is None else account[0])
         code = await manager.quick_table_everywhere(body, account)
         if code is not None:
             table = manager.get(code)

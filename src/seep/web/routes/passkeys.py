@@ -12,7 +12,7 @@ from fastapi.responses import JSONResponse
 from ..accounts import AccountError, Accounts
 from ..messages import DeletePasskey, PasskeyLogin, PasskeyRegister
 from ..passkeys import Passkeys
-from .accounts import COOKIE, fields, held_seats, is_secure, signed_in
+from .accounts import COOKIE, banned_after_sign_in, fields, held_seats, is_secure, signed_in
 from .bodies import body_doc, json_body
 from .gate import Gate
 
@@ -76,7 +76,9 @@ def router(gate: Gate, accounts: Accounts, passkeys: Passkeys) -> APIRouter:
         body = await json_body(request)
         held = held_seats(body)
         handle, credential = fields(body, "handle", "credential")
+        gate.check_banned(gate.client(request))
         made = passkeys.login(gate.client(request), page_origin(request, gate), handle, credential)
+        banned_after_sign_in(gate, accounts, made)
         return signed_in(gate, accounts, request, made, held)
 
     @routes.get("/api/me/passkeys")

@@ -30,9 +30,9 @@ def router(gate: Gate) -> APIRouter:
     @table.post("/api/tables/{code}/join", openapi_extra=body_doc(JoinTable))
     async def join_table(code: str, request: Request) -> dict[str, Any]:
         body = await json_body(request)
-        found: dict[str, Any] = gate.lookup(
-            gate.client(request), code, lambda c: manager.join(c, body, gate.account(request))
-        )
+        key, account = gate.client(request), gate.account(request)
+        gate.check_banned(key, None if account is None else account[0])
+        found: dict[str, Any] = gate.lookup(key, code, lambda c: manager.join(c, body, account))
         return found
 
     @table.get("/api/tables/{code}/replay")

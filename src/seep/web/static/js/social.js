@@ -1,5 +1,6 @@
 // The social side of a table: chat and emotes (text only: every line goes in with
-// textContent, never as HTML), the host's mute, who is watching, the coach and the position
+// textContent, never as HTML), reporting a chat line or a player to the moderators, the
+// host's mute, who is watching, the coach and the position
 // report, carrying the seat to another device (link and QR code), and one card's moves when
 // the server sends counts per card instead of a long list. In the end-of-deal summary (its
 // #summary-extra, drawn by table.js): the rematch with who is ready, and a practice deal's
@@ -19,6 +20,14 @@ const EMOTES = {
   good_game: "Good game",
 };
 const MAX_LINES = 100;
+// A report's reasons: the server's fixed list (docs/web.md "Reports"), in the page's words.
+const REPORT_REASONS = {
+  abuse: "Abuse or insults",
+  cheating: "Cheating",
+  spam: "Spam",
+  name: "Offensive name",
+  other: "Something else",
+};
 
 function el(tag, attrs = {}, text = "") {
   const node = document.createElement(tag);
@@ -72,6 +81,13 @@ export class Social {
         <label class="inline check" id="coach-label" hidden><input type="checkbox" id="coach-on"> <span data-i18n>Coach</span></label>
       </div>
       <div class="mutes" id="mutes"></div>
+      <form class="report-form" id="report-form" hidden autocomplete="off">
+        <p id="report-what"></p>
+        <label><span data-i18n>Why?</span> <select id="report-reason"></select></label>
+        <input id="report-note" maxlength="200" placeholder="A few words (optional)" aria-label="A few words (optional)" data-i18n-attr="placeholder,aria-label">
+        <button class="btn small" type="submit" data-i18n>Send report</button>
+        <button class="btn small ghost" type="button" id="report-cancel" data-i18n>Cancel</button>
+      </form>
       <div class="card-picker" id="card-picker" hidden></div>
       <div class="transfer" id="transfer" hidden></div>`;
     translatePage(this.panel); // the fixed markup above: our dictionary's text only
@@ -117,12 +133,23 @@ export class Social {
       this.onState(view.state);
     });
     $("report-btn").addEventListener("click", () => view.send({ type: "report" }));
+    for (const [key, label] of Object.entries(REPORT_REASONS)) {
+      $("report-reason").appendChild(el("option", { value: key }, t(label)));
+    }
+    $("report-form").addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      const msg = { type: "report_player", ...this.reporting, reason: $("report-reason").value, note: $("report-note").value.trim() };
+      if (view.send(msg)) this.closeReport();
+    });
+    $("report-cancel").addEventListener("click", () => this.closeReport());
     $("transfer-btn").addEventListener("click", () => view.send({ type: "transfer" }));
     this.panel.addEventListener("click", (ev) => {
       const b = ev.target.closest("button");
       if (!b) return;
       if (b.dataset.emote) view.send({ type: "emote", emote: b.dataset.emote });
       if (b.dataset.mute) view.send({ type: "mute", seat: Number(b.dataset.mute), muted: b.dataset.muted === "1" });
+      if (b.dataset.reportLine) this.openReport({ line: Number(b.dataset.reportLine) }, b.dataset.name);
+      if (b.dataset.reportSeat) this.openReport({ seat: Number(b.dataset.reportSeat) }, b.dataset.name);
       if (b.dataset.card) {
         this.askedCard = b.dataset.card;
         view.send({ type: "moves", card: b.dataset.card });
@@ -136,14 +163,40 @@ export class Social {
     this.$("chat-toggle").textContent = t(this.chatHidden ? "Show chat" : "Hide chat");
   }
 
-  addLine(seat, name, text, kind = "chat") {
+  addLine(seat, name, text, kind = "chat", line = null) {
     const li = el("li", { class: `chat-line ${kind} team${seat % 2}` });
-    li.appendChild(el("b", {}, tText("{name}: ", { name: name || t("Seat {n}", { n: seat + 1 }) })));
+    const who = name || t("Seat {n}", { n: seat + 1 });
+    li.appendChild(el("b", {}, tText("{name}: ", { name: who })));
     li.appendChild(document.createTextNode(text));
+    const me = this.view.state ? this.view.state.seat : null;
+    if (line != null && me != null && seat !== me) {
+      // A button, so the keyboard reaches it; the line goes by its number, never its text.
+      li.appendChild(document.createTextNode(" "));
+      li.appendChild(el("button", {
+        class: "report-line", type: "button", "data-report-line": String(line), "data-name": who,
+        "aria-label": tText("Report this line by {name}", { name: who }),
+      }, t("Report")));
+    }
     const box = this.$("chat-lines");
     box.appendChild(li);
     while (box.children.length > MAX_LINES) box.firstChild.remove();
     box.scrollTop = box.scrollHeight;
+  }
+
+  /** The report form for a chat line ({line}) or a player ({seat}), its reason first. */
+  openReport(what, name) {
+    this.reporting = what;
+    this.$("report-what").textContent = what.line != null
+      ? tText("Report this line by {name} to the moderators.", { name })
+      : tText("Report {name} to the moderators.", { name });
+    this.$("report-note").value = "";
+    this.$("report-form").hidden = false;
+    this.$("report-reason").focus();
+  }
+
+  closeReport() {
+    this.reporting = null;
+    this.$("report-form").hidden = true;
   }
 
   /** A message for this module: handled (true) or left to the table (false). */
@@ -151,7 +204,10 @@ export class Social {
     const view = this.view;
     switch (msg.type) {
       case "chat":
-        this.addLine(msg.seat, msg.name, msg.text);
+        this.addLine(msg.seat, msg.name, msg.text, "chat", msg.line);
+        return true;
+      case "reported":
+        toast(t(msg.repeat ? "You have reported this already." : "Thank you: your report went to the moderators."), "info");
         return true;
       case "emote":
         this.addLine(msg.seat, msg.name, EMOTES[msg.emote] ? t(EMOTES[msg.emote]) : msg.emote, "emote");
@@ -230,13 +286,21 @@ export class Social {
     // The host's mute switches.
     const mutes = this.$("mutes");
     mutes.textContent = "";
-    if (seated && table.host === me) {
+    if (seated) {
       table.seats.forEach((s, i) => {
         if (i === me || s.kind !== "human") return;
-        const muted = (table.muted || []).includes(i);
+        const name = s.name || t("seat {n}", { n: i + 1 });
+        if (table.host === me) {
+          const muted = (table.muted || []).includes(i);
+          mutes.appendChild(
+            el("button", { class: "btn small ghost", type: "button", "data-mute": String(i), "data-muted": muted ? "0" : "1" },
+              tText(muted ? "Unmute {name}" : "Mute {name}", { name })),
+          );
+        }
+        // Any seated player may report another (the host's mute is for this table only).
         mutes.appendChild(
-          el("button", { class: "btn small ghost", type: "button", "data-mute": String(i), "data-muted": muted ? "0" : "1" },
-            tText(muted ? "Unmute {name}" : "Mute {name}", { name: s.name || t("seat {n}", { n: i + 1 }) })),
+          el("button", { class: "btn small ghost", type: "button", "data-report-seat": String(i), "data-name": name },
+            tText("Report {name}", { name })),
         );
       });
     }

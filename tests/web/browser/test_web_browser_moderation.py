@@ -1,0 +1,70 @@
+"""Reporting in Debian's chromium (issue 26 item 7): a chat line's "Report" button, reached by
+the keyboard, opens the report form with its reason; sent, the page thanks the reporter; the
+player's own "Report NAME" button does the same; the reported player sees nothing of it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from seepkit.browser import screenshot, watch_csp
+
+pytestmark = [pytest.mark.browser, pytest.mark.filterwarnings("ignore::DeprecationWarning")]
+
+
+def test_report_a_chat_line_and_a_player_by_keyboard(browser: Any, server: str, page: Any) -> None:
+    page.goto(server + "/")
+    page.fill("#create-name", "Asha")
+    page.select_option("#create-bots", "easy")
+    page.check("#create-public")
+    page.click("#create-btn")
+    page.wait_for_url("**/t/*")
+    page.wait_for_selector("#social")
+    code = page.url.rstrip("/").rsplit("/", 1)[1]
+    other = browser.new_context(viewport={"width": 420, "height": 860})
+    errors: list[str] = []
+    p2 = other.new_page()
+    p2.on("pageerror", lambda e: errors.append(str(e)))
+    watch_csp(p2, errors)
+    try:
+        p2.goto(server + "/")
+        p2.wait_for_selector(f"#lobby-list >> text={code}")
+        p2.fill("#create-name", "Ravi")
+        p2.select_option("#create-bots", "easy")
+        p2.click("#quick-btn")
+        p2.wait_for_url(f"**/t/{code}")
+        p2.wait_for_selector("#chat-input")
+        p2.fill("#chat-input", "you play like a goat")
+        p2.press("#chat-input", "Enter")
+        page.wait_for_selector(".chat-line >> text=you play like a goat")
+        # His own line has no Report button; hers has one, which the keyboard reaches.
+        p2.wait_for_selector(".chat-line >> text=you play like a goat")
+        assert p2.query_selector(".report-line") is None
+        button = page.locator(".chat-line .report-line")
+        assert button.get_attribute("aria-label") == "Report this line by Ravi"
+        button.focus()
+        page.keyboard.press("Enter")
+        page.wait_for_selector("#report-form", state="visible")
+        assert page.evaluate("document.activeElement.id") == "report-reason"
+        assert "Report this line by Ravi" in page.inner_text("#report-what")
+        page.select_option("#report-reason", "abuse")
+        page.fill("#report-note", "rude")
+        screenshot(page, "moderation-report-form")
+        page.press("#report-note", "Enter")
+        page.wait_for_selector(".toast >> text=Thank you: your report went to the moderators.")
+        assert page.is_hidden("#report-form")
+        # The player himself, from the table's tools; Cancel closes the form unsent.
+        page.click("[data-report-seat='1']")
+        page.wait_for_selector("#report-form", state="visible")
+        page.click("#report-cancel")
+        assert page.is_hidden("#report-form")
+        page.click("[data-report-seat='1']")
+        page.select_option("#report-reason", "name")
+        page.click("#report-form button[type=submit]")
+        page.wait_for_selector(".toast >> text=Thank you: your report went to the moderators.")
+        # Ravi was told nothing.
+        assert "report" not in p2.inner_text("#toasts").lower()
+    finally:
+        other.close()
+    assert not errors, errors
