@@ -25,6 +25,7 @@ __all__ = [
     "Name",
     "PasskeyLogin",
     "PasskeyRegister",
+    "QuickMatch",
     "ReportPlayerBody",
     "SignIn",
     "SignUp",
@@ -32,6 +33,8 @@ __all__ = [
 ]
 
 NAME_LENGTH = 24
+MAX_HELD_TOKENS = 50  # quick match: the seat tokens one browser may say it holds
+WAIT_SECONDS = (10, 300)  # rated quick match: the fewest and most seconds a player may wait
 REPORT_REASONS = ("abuse", "cheating", "spam", "name", "other")  # a report's reason, a fixed list
 NOTE_LENGTH = 200  # characters of a reporter's own words in a report
 
@@ -133,6 +136,29 @@ class CreateTable(_Body):
                 f"ratings are fixed, not {self.bots!r}"
             )
         return self
+
+
+class QuickMatch(CreateTable):
+    """``POST /api/quick``: a table's settings as ``CreateTable``'s, and what only quick match
+    takes (the route reads these two, naming what is wrong, before the settings are read)."""
+
+    tokens: Annotated[
+        list[Annotated[str, Field(max_length=100)]],
+        Field(
+            max_length=MAX_HELD_TOKENS,
+            description="the seat tokens this browser holds: a seat it holds already at the "
+            "table found is answered, not a second one",
+        ),
+    ] = []
+    wait: Annotated[
+        int | None,
+        Field(
+            ge=WAIT_SECONDS[0],
+            le=WAIT_SECONDS[1],
+            description="rated quick match only: seconds to wait for players before bots "
+            "fill the empty seats (null: SEEP_QUICK_SECONDS)",
+        ),
+    ] = None
 
 
 class JoinTable(_Body):

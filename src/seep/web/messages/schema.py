@@ -28,6 +28,8 @@ from .bodies import (
     JoinTable,
     PasskeyLogin,
     PasskeyRegister,
+    QuickMatch,
+    ReportPlayerBody,
     SignIn,
     SignUp,
 )
@@ -43,6 +45,8 @@ def protocol_schema() -> dict[str, Any]:
         "ClientMessage": ClientMessage,
         "ServerMessage": ServerMessage,
         "CreateTable": CreateTable,
+        "QuickMatch": QuickMatch,
+        "ReportPlayerBody": ReportPlayerBody,
         "JoinTable": JoinTable,
         "Created": Created,
         "Joined": Joined,
@@ -73,9 +77,9 @@ def protocol_schema() -> dict[str, Any]:
         "title": "Seep web protocol (docs/web.md)",
         "description": (
             "A message a client sends on /ws/{code}. $defs: ServerMessage (what the server "
-            "sends), CreateTable and JoinTable (HTTP bodies; CreateTable also for POST "
-            "/api/quick; SignUp, SignIn, ChangePassword, DeleteAccount, PasskeyRegister, "
-            "PasskeyLogin, DeletePasskey: the account routes' bodies), "
+            "sends), CreateTable, QuickMatch and JoinTable (HTTP bodies; SignUp, SignIn, "
+            "ChangePassword, DeleteAccount, PasskeyRegister, PasskeyLogin, DeletePasskey: the "
+            "account routes' bodies; ReportPlayerBody: POST /api/reports), "
             "Created, Joined, TableInfo, Lobby, Me, MyMatches, Profile and Leaderboard (HTTP "
             "answers). Generated "
             "from seep.web.messages: python -m seep.web.messages"

@@ -8,17 +8,12 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
-from ..messages import CreateTable
+from ..messages import MAX_HELD_TOKENS, WAIT_SECONDS, CreateTable, QuickMatch
 from ..tables import TableError
 from .bodies import body_doc, json_body
 from .gate import Gate
 
 __all__ = ["MAX_HELD_TOKENS", "WAIT_SECONDS", "router"]
-
-MAX_HELD_TOKENS = 50
-#: Rated quick match's ``wait``: the fewest and most seconds a player may choose to wait for
-#: people before bots fill the empty seats.
-WAIT_SECONDS = (10, 300)
 
 
 def _held_tokens(body: Any) -> list[str]:
@@ -68,7 +63,7 @@ def router(gate: Gate) -> APIRouter:
         gate.look_at_lobby(gate.client(request))
         return await manager.lobby_everywhere()
 
-    @lobby.post("/api/quick", openapi_extra=body_doc(CreateTable))
+    @lobby.post("/api/quick", openapi_extra=body_doc(QuickMatch))
     async def quick_match(request: Request) -> dict[str, Any]:
         # Sit at the first open public table with these settings, or open one (counted as a
         # table created, with its limits).
