@@ -558,3 +558,70 @@ def test_a_line_number_used_again_after_a_restart_is_a_new_report(tmp_path: Path
         assert [r.text for r in store.reports(True, 10)] == ["other words", "first words"]
     finally:
         store.close()
+
+
+def test_a_ban_reaches_the_tables_on_a_running_server(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A banned account's seated sockets are told and closed (4403) at the server's next
+    refresh of the sanctions, and its token takes the seat no more; a banned address may not
+    even watch. Meanwhile the table plays on (the seat is away: a bot plays it)."""
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect
+
+    url = f"sqlite:///{tmp_path / 'seep.db'}"
+    env = {"SEEP_MODERATION_SECONDS": "0.3"}
+    with serve(tmp_path, "--database-url", url, "--bot-delay", "0.05", env=env) as served:
+        origin = {"Origin": served.base}
+        with httpx.Client(base_url=served.base, headers=origin, timeout=10) as http:
+            made = http.post("/api/accounts", json={"name": "Ravi", "password": PASSWORD})
+            assert made.status_code == 201, made.text
+            table = http.post("/api/tables", json={"name": "Ravi", "bots": "easy"}).json()
+        code, token = table["code"], table["token"]
+        ws_url = f"ws://127.0.0.1:{served.port}/ws/{code}"
+        hello = json.dumps({"type": "hello", "token": token})
+
+        def banned(ws: Any) -> dict[str, Any]:
+            """The ``banned`` error, then the close: (the error, the close code)."""
+            told = None
+            with pytest.raises(ConnectionClosed):
+                while True:
+                    msg = json.loads(ws.recv(timeout=10))
+                    if msg["type"] == "error" and msg["code"] == "banned":
+                        told = msg
+            assert told is not None and ws.close_code == 4403, (told, ws.close_code)
+            return told
+
+        with connect(ws_url, open_timeout=10, additional_headers=origin) as ws:
+            ws.send(hello)
+            ws.send(json.dumps({"type": "start"}))
+            while True:
+                msg = json.loads(ws.recv(timeout=10))
+                if msg["type"] == "state" and msg["table"]["status"] == "playing":
+                    break
+            rc, _ = _admin(capsys, url, "ban", "account", "Ravi", "--for", "1h", "--by", "op")
+            assert rc == 0
+            assert "banned from this server" in banned(ws)["message"]
+        # His token takes the seat no more (his address may still connect: it is not banned).
+        with connect(ws_url, open_timeout=10, additional_headers=origin) as ws:
+            ws.send(hello)
+            banned(ws)
+        # The table plays on without him: his seat is away and a bot plays it.
+        summary = httpx.get(f"{served.base}/api/tables/{code}", timeout=10).json()
+        assert summary["status"] == "playing"
+        assert summary["seats"][0]["connected"] is False
+        # A banned address may not even watch.
+        rc, _ = _admin(capsys, url, "ban", "address", "127.0.0.1", "--for", "30m")
+        assert rc == 0
+        deadline = time.monotonic() + 10
+        while True:
+            with connect(ws_url, open_timeout=10, additional_headers=origin) as ws:
+                first = json.loads(ws.recv(timeout=10))
+                if first["type"] == "error":
+                    assert first["code"] == "banned"
+                    with pytest.raises(ConnectionClosed):
+                        ws.recv(timeout=10)
+                    assert ws.close_code == 4403
+                    break
+            assert time.monotonic() < deadline, "the address ban never reached the sockets"
+            time.sleep(0.1)

@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager
 
 from .moderation import Moderation
+from .presence import end_banned
 from .settings import Settings
 from .store import LIVE, Store, StoreUnavailable
 from .tables import TableManager
@@ -42,9 +43,13 @@ def _tune_gc() -> None:
 
 async def moderate(manager: TableManager, store: Store, moderation: Moderation) -> None:
     """One round of moderation (docs/deploy.md "Moderation"): read the sanctions in force (in
-    a worker thread), then close the tables the operator asked to close that this instance
-    holds; a request for a table that is over already is marked done."""
+    a worker thread), close the sockets of banned players, then close the tables the operator
+    asked to close that this instance holds; a request for a table that is over already is
+    marked done."""
     await asyncio.to_thread(moderation.refresh)
+    ended = end_banned(manager)
+    if ended:
+        log.info("closed %d socket(s) of banned players", ended)
     for code in sorted(moderation.closing()):
         table = manager.tables.get(code)
         if table is not None and table.status in LIVE:

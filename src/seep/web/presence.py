@@ -7,9 +7,14 @@ from __future__ import annotations
 
 from .hub import Connection, Hub
 from .keeper import TableKeeper
+from .moderation import ModerationError
 from .table import TableError
 
-__all__ = ["connect", "disconnect", "hello"]
+# The close code of a socket whose player is banned (4403: forbidden, in the 4000s the
+# application's own): he is told why in an ``error`` ``banned`` first.
+BANNED_CLOSE = 4403
+
+__all__ = ["BANNED_CLOSE", "connect", "disconnect", "end_banned", "hello"]
 
 
 def connect(k: TableKeeper, code: str, client: str = "") -> Connection:
@@ -64,6 +69,13 @@ def hello(k: TableKeeper, conn: Connection, token: str) -> None:
         if conn.trial:
             k.hub.drop_trial(conn)
         raise TableError("unknown_token", "this token holds no seat at this table: watching")
+    if k.moderation is not None:
+        try:  # the instance's copy of the sanctions: no database query
+            k.moderation.check_banned(conn.client, table.seats[seat].account)
+        except ModerationError as exc:
+            conn.error(exc.code, exc.message)
+            conn.end(BANNED_CLOSE)
+            return
     if conn.trial:
         k.hub.make_room(table, conn, k.max_connections)
     conn.seat = seat
@@ -101,3 +113,26 @@ def disconnect(k: TableKeeper, conn: Connection) -> None:
         elif conn.seat == table.host:
             k._host_left[table.code] = k.clock()
         k._changed(table, game=False)
+
+
+def end_banned(k: TableKeeper) -> int:
+    """A ban reaches the tables (each refresh of the sanctions calls this): every socket of
+    a banned address, or seated for a banned account, is told ``banned`` and closed with
+    :data:`BANNED_CLOSE`; its seat is then away, as after any lost connection (the grace
+    period, then a bot). Returns how many sockets it closed."""
+    if k.moderation is None:
+        return 0
+    ended = 0
+    for code, conns in list(k.hub.conns.items()):
+        table = k.tables.get(code)
+        for conn in list(conns):
+            account = None
+            if table is not None and conn.seat is not None:
+                account = table.seats[conn.seat].account
+            try:
+                k.moderation.check_banned(conn.client, account)
+            except ModerationError as exc:
+                conn.error(exc.code, exc.message)
+                conn.end(BANNED_CLOSE)
+                ended += 1
+    return ended

@@ -68,3 +68,41 @@ def test_report_a_chat_line_and_a_player_by_keyboard(browser: Any, server: str, 
     finally:
         other.close()
     assert not errors, errors
+
+
+def test_a_banned_players_page_says_so_and_stops_reconnecting(browser: Any, tmp_path: Any) -> None:
+    """The operator bans the account of a player at a table: at the server's next refresh of
+    the sanctions his page shows the ban (in its words, and "banned" where it said
+    "connected") and does not reconnect."""
+    from seep.__main__ import main
+    from seepkit.browser import app_server, phone_page
+
+    with app_server(tmp_path, SEEP_MODERATION_SECONDS="0.3") as server:
+        ctx, pg, errors = phone_page(browser)
+        opened: list[str] = []
+        pg.on("websocket", lambda ws: opened.append(ws.url))
+        try:
+            pg.goto(server + "/")
+            pg.wait_for_selector("#account[data-signed-in=no]")
+            pg.get_by_label("Account name").fill("Bhola")
+            pg.get_by_label("Password").fill("a long family password")
+            pg.click("#sign-up-btn")
+            pg.wait_for_selector("#account[data-signed-in=yes]")
+            pg.select_option("#create-bots", "easy")
+            pg.click("#create-btn")
+            pg.wait_for_url("**/t/*")
+            pg.wait_for_selector("#conn.open")
+            url = f"sqlite:///{tmp_path / 'seep.db'}"
+            assert (
+                main(["admin", "ban", "account", "Bhola", "--for", "1d", "--database-url", url])
+                == 0
+            )
+            pg.wait_for_selector("#conn.banned")
+            assert pg.text_content("#conn") == "banned"
+            pg.wait_for_selector(".toast >> text=banned from this server")
+            sockets = len(opened)
+            pg.wait_for_timeout(1500)  # a page that retried would have opened another by now
+            assert len(opened) == sockets
+            assert not errors, errors
+        finally:
+            ctx.close()

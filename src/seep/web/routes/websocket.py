@@ -13,6 +13,8 @@ from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect
 
 from ..metrics import Metrics
+from ..moderation import ModerationError
+from ..presence import BANNED_CLOSE
 from ..tables import Connection, TableError
 from .gate import Gate
 
@@ -51,6 +53,15 @@ def router(gate: Gate) -> APIRouter:
     async def table_socket(ws: WebSocket, code: str) -> None:
         await ws.accept()
         key = gate.client(ws)
+        if manager.moderation is not None:
+            try:  # a banned address may not even watch (its seats are refused at hello)
+                manager.moderation.check_banned(key, None)
+            except ModerationError as exc:
+                await ws.send_text(
+                    json.dumps({"type": "error", "code": exc.code, "message": exc.message})
+                )
+                await ws.close(code=BANNED_CLOSE)
+                return
         try:
             # A seat is claimed by the first message, {"type": "hello", "token": T}: a token
             # in the URL would land in every proxy's and server's access log.

@@ -363,6 +363,7 @@ export const HI = {
   "connected": "जुड़े हुए",
   "connecting…": "जुड़ रहे हैं…",
   "reconnecting…": "फिर से जुड़ रहे हैं…",
+  "banned": "रोक लगी है",
   "Not connected: reconnecting…": "जुड़े नहीं हैं: फिर से जुड़ रहे हैं…",
   "Four cards lie face down. You bid a house value (9 to 13) from your first four cards.": "चार पत्ते उलटे रखे हैं। आप अपने पहले चार पत्तों में से किसी घर की क़ीमत (9 से 13) की बोली लगाएँ।",
   "Four cards lie face down. {who} bids a house value (9 to 13) from the first four cards.": "चार पत्ते उलटे रखे हैं। {who} पहले चार पत्तों में से किसी घर की क़ीमत (9 से 13) की बोली लगाते हैं।",

@@ -157,9 +157,15 @@ export class TableSocket {
       }
       this.onMessage(msg);
     };
-    ws.onclose = () => {
+    ws.onclose = (ev) => {
       clearInterval(this.pingTimer);
       if (this.ws === ws) this.ws = null;
+      if (ev.code === 4403) {
+        // Banned by the server's operator (the "banned" error came first): no retry.
+        this.closed = true;
+        this.onStatus("banned");
+        return;
+      }
       if (!this.closed) {
         this.onStatus("closed");
         this.retry();

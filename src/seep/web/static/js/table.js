@@ -509,7 +509,7 @@ export class TableView {
   renderConn() {
     const el = this.root.querySelector("#conn");
     if (!el) return;
-    const text = { open: t("connected"), connecting: t("connecting…"), closed: t("reconnecting…") }[this.connStatus];
+    const text = { open: t("connected"), connecting: t("connecting…"), closed: t("reconnecting…"), banned: t("banned") }[this.connStatus];
     el.className = `conn ${this.connStatus}`;
     el.textContent = text || this.connStatus;
   }
