@@ -101,9 +101,12 @@ def test_a_short_game_moves_the_counters_and_the_gauges_are_right(tmp_path: Path
             assert time.monotonic() < deadline, "my moves' states were never timed"
             time.sleep(0.02)
         # My three moves and the bots' between them, each stored and counted (one scrape is
-        # read at once on the loop: its figures agree with one another).
+        # read at once on the loop: its figures agree with one another). The bots need not
+        # have moved yet: a bidder with no card of 9 or more redeals (A6), then bids and
+        # plays (R16), three moves of mine in a row.
         moved = _value(after, "seep_moves_total")
-        assert moved >= 3 + 2
+        assert moved >= 3
+        assert manager.tables[code].moves_made >= moved  # read later: the bots play on
         assert _value(after, "seep_db_write_seconds_count", what="move") == moved
         assert _value(after, "seep_db_write_seconds_count", what="table") >= 2  # made, started
         assert _value(after, "seep_bot_think_seconds_count", difficulty="easy") >= moved - 3
