@@ -20,6 +20,7 @@ import random
 import sys
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
@@ -380,11 +381,15 @@ class Client:
         self.lost_at: float | None = None  # when a socket closed under the player
         self.gap = 0.0  # the longest time from a lost socket to a state again
         self.hold: asyncio.Event | None = None  # given: the deal's end waits for it to be set
+        self.trace: deque[str] = deque(maxlen=12)  # the last messages, for a failure's report
 
     async def run(self, deadline: float) -> None:
         while not self.finished:
             if time.monotonic() > deadline:
-                raise AssertionError(f"table {self.code} did not finish (seen {self.moves_seen})")
+                raise AssertionError(
+                    f"table {self.code} did not finish: {len(self.moves_seen)} moves seen, "
+                    f"{self.sessions} sessions, last messages {list(self.trace)}"
+                )
             try:
                 ws = await connect(self.base, self.code, self.token)
             except (TimeoutError, OSError, ws_exceptions.WebSocketException):
@@ -404,7 +409,13 @@ class Client:
         started = False
         async for raw in ws:
             msg = json.loads(raw)
+            self.trace.append(_summed_up(msg))
             if msg["type"] == "error":
+                if msg["code"] == "table_over":
+                    # Finished by an instance that died before its last state reached me:
+                    # the survivor, which never held the table, has only its record.
+                    self.finished = True
+                    return
                 if msg["code"] not in ("moved", "stale", "not_your_turn", "not_allowed"):
                     self.errors.append(msg)
                 continue
@@ -445,6 +456,20 @@ class Client:
 
     def _ended(self, msg: dict[str, Any], history: list[dict[str, Any]]) -> None:
         self.final = history
+
+
+def _summed_up(msg: dict[str, Any]) -> str:
+    """A message in a few words: its type and what tells one state from another."""
+    if msg["type"] == "error":
+        return f"error {msg['code']}: {msg.get('message')}"
+    if msg["type"] != "state":
+        return str(msg["type"])
+    table = msg["table"]
+    return (
+        f"state v{msg['version']} seat {msg.get('seat')} {table['status']}"
+        f"{' summary' if msg.get('summary') else ''} legal {len(msg.get('legal') or [])}"
+        f" ready {table.get('ready')}"
+    )
 
 
 def _owners(db: Any) -> dict[str, str]:
