@@ -21,7 +21,7 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -472,6 +472,19 @@ def _summed_up(msg: dict[str, Any]) -> str:
     )
 
 
+async def _playing(
+    clients: Sequence[Client], deadline: float, moves: int
+) -> list[asyncio.Task[None]]:
+    """Start every client's play, and return once each has seen ``moves`` moves of its
+    deal (the tables are dealt and playing): the clients' tasks."""
+    tasks = [asyncio.create_task(c.run(deadline)) for c in clients]
+    while not all(len(c.moves_seen) >= moves for c in clients):
+        if time.monotonic() > deadline:
+            raise AssertionError("the tables did not start")
+        await asyncio.sleep(0.05)
+    return tasks
+
+
 def _owners(db: Any) -> dict[str, str]:
     with db.connect() as c:
         return {r.code: r.owner for r in c.execute(sqlalchemy.select(leases_t)).all()}
@@ -553,12 +566,8 @@ def test_three_instances_survive_one_killed_mid_deal(postgres: Any, tmp_path: Pa
 
         async def main() -> tuple[str, set[str]]:
             deadline = time.monotonic() + 120
-            tasks = [asyncio.create_task(c.run(deadline)) for c in clients]
             # Mid-deal: every table has been dealt and played a little.
-            while not all(len(c.moves_seen) >= 8 for c in clients):
-                if time.monotonic() > deadline:
-                    raise AssertionError("the tables did not start")
-                await asyncio.sleep(0.05)
+            tasks = await _playing(clients, deadline, moves=8)
             owners = _owners(db)
             victim = max(cluster.instances, key=lambda i: list(owners.values()).count(i.id))
             mid_deal = {c.code for c in clients if c.final is None and owners[c.code] == victim.id}
@@ -679,11 +688,7 @@ def test_a_rolling_restart_of_every_instance_loses_no_move(postgres: Any, tmp_pa
 
         async def main() -> None:
             deadline = time.monotonic() + 240
-            tasks = [asyncio.create_task(c.run(deadline)) for c in clients]
-            while not all(len(c.moves_seen) >= 4 for c in clients):
-                if time.monotonic() > deadline:
-                    raise AssertionError("the tables did not start")
-                await asyncio.sleep(0.05)
+            tasks = await _playing(clients, deadline, moves=4)
             for inst in cluster.instances:
                 held = list(_owners(db).values()).count(inst.id)
                 began = time.monotonic()

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from seepkit.browser import screenshot, watch_csp
+from seepkit.browser import phone_page, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 
@@ -22,11 +22,7 @@ def test_report_a_chat_line_and_a_player_by_keyboard(browser: Any, server: str, 
     page.wait_for_url("**/t/*")
     page.wait_for_selector("#social")
     code = page.url.rstrip("/").rsplit("/", 1)[1]
-    other = browser.new_context(viewport={"width": 420, "height": 860})
-    errors: list[str] = []
-    p2 = other.new_page()
-    p2.on("pageerror", lambda e: errors.append(str(e)))
-    watch_csp(p2, errors)
+    other, p2, errors = phone_page(browser)  # Ravi, on his phone
     try:
         p2.goto(server + "/")
         p2.wait_for_selector(f"#lobby-list >> text={code}")
@@ -75,7 +71,7 @@ def test_a_banned_players_page_says_so_and_stops_reconnecting(browser: Any, tmp_
     the sanctions his page shows the ban (in its words, and "banned" where it said
     "connected") and does not reconnect."""
     from seep.__main__ import main
-    from seepkit.browser import app_server, phone_page
+    from seepkit.browser import app_server
 
     with app_server(tmp_path, SEEP_MODERATION_SECONDS="0.3") as server:
         ctx, pg, errors = phone_page(browser)
