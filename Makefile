@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run cluster test browser lint typecheck pytest pytest-pure core bench clean
+.PHONY: run cluster test browser lint typecheck pytest pytest-pure core bench clean pyodide
 
 $(STAMP): pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
@@ -46,9 +46,27 @@ pytest-pure: $(STAMP)
 		-m "not default_build_only" $(PURE_TESTS) \
 		--doctest-modules $(foreach m,$(CORE_MODULES),.pure/seep/$(m).py)
 
+# Pyodide (the offline table's Python in the browser, docs/web.md "Offline play"): the npm
+# package at a pinned version, fetched once into an ignored cache; only the runtime files the
+# server serves under /pyodide/ are copied next to the web package (ignored by git too).
+PYODIDE_VERSION := 314.0.8
+PYODIDE_CACHE   := .cache/pyodide
+PYODIDE_DIR     := src/seep/web/pyodide
+PYODIDE_FILES   := pyodide.mjs pyodide.asm.mjs pyodide.asm.wasm python_stdlib.zip pyodide-lock.json package.json
+PYODIDE_STAMP   := $(PYODIDE_DIR)/.v$(PYODIDE_VERSION)
+
+$(PYODIDE_STAMP):
+	@command -v npm > /dev/null || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y npm)
+	npm install --silent --no-audit --no-fund --ignore-scripts --no-save --prefix $(PYODIDE_CACHE) pyodide@$(PYODIDE_VERSION)
+	rm -rf $(PYODIDE_DIR) && mkdir -p $(PYODIDE_DIR)
+	cp $(addprefix $(PYODIDE_CACHE)/node_modules/pyodide/,$(PYODIDE_FILES)) $(PYODIDE_DIR)/
+	touch $@
+
+pyodide: $(PYODIDE_STAMP)
+
 # The web app on http://127.0.0.1:8000 (tables kept in ./data/seep.db), on the compiled core
 # (about four times faster bots than pure Python; a failed build falls back with a warning).
-run: $(STAMP) $(COMPILED)
+run: $(STAMP) $(COMPILED) pyodide
 	mkdir -p data
 	$(VENV)/bin/seep serve --host 127.0.0.1 --port 8000
 
@@ -72,7 +90,7 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy --strict src/seep
 
-pytest: $(STAMP) $(COMPILED)
+pytest: $(STAMP) $(COMPILED) pyodide
 	$(VENV)/bin/pytest src tests docs README.md
 
 bench: $(STAMP) $(COMPILED)

@@ -34,7 +34,7 @@ from .moderation import Moderation
 from .passkeys import Passkeys
 from .profiles import Profiles
 from .routes import accounts as account_routes
-from .routes import lobby, operations, pages, passkeys, players, reports, table, websocket
+from .routes import lobby, offline, operations, pages, passkeys, players, reports, table, websocket
 from .routes import metrics as metrics_routes
 from .routes.errors import add_error_handlers
 from .routes.gate import Gate
@@ -191,6 +191,7 @@ def create_app(
 
     # Routes, by what they serve; lobby before table keeps the OpenAPI's order of paths.
     app.include_router(pages.router())
+    app.include_router(offline.router())  # the offline table's files (Pyodide, our bundle)
     app.include_router(operations.router(store, manager))
     access = metrics_routes.MetricsAccess(
         client_of, settings.metrics_networks, settings.metrics_token

@@ -38,9 +38,12 @@ __all__ = [
 log = logging.getLogger("seep.web")
 
 # No inline script or style anywhere (static/*.html load files only): an injected tag does
-# nothing. The page talks only to its own origin; no site may frame it (clickjacking).
+# nothing. 'wasm-unsafe-eval' lets the offline table compile Pyodide's WebAssembly, and nothing
+# else (no eval of JavaScript). The page talks only to its own origin; no site may frame it
+# (clickjacking).
 CSP = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; "
+    "img-src 'self' data:; "
     "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
     "form-action 'self'; frame-ancestors 'none'"
 )

@@ -9,7 +9,7 @@ from fastapi import APIRouter
 from fastapi.responses import FileResponse, HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-__all__ = ["STATIC", "router", "static_files"]
+__all__ = ["STATIC", "page", "router", "static_files"]
 
 STATIC = Path(__file__).parent.parent / "static"
 
@@ -17,7 +17,8 @@ _FALLBACK_PAGE = """<!doctype html><meta charset="utf-8"><title>Seep</title>
 <p>The Seep server is running, but its page (seep/web/static/index.html) is missing.</p>"""
 
 
-def _page(name: str) -> Response:
+def page(name: str) -> Response:
+    """The static page ``name`` (the single page app's index.html when it is missing)."""
     path = STATIC / name
     if not path.is_file():
         path = STATIC / "index.html"
@@ -34,23 +35,23 @@ def router() -> APIRouter:
 
     @pages.api_route("/", methods=["GET", "HEAD"])
     async def lobby() -> Response:
-        return _page("index.html")
+        return page("index.html")
 
     @pages.api_route("/t/{code}", methods=["GET", "HEAD"])
     async def table_page(code: str) -> Response:
-        return _page("index.html")
+        return page("index.html")
 
     @pages.api_route("/replay/{code}", methods=["GET", "HEAD"])
     async def replay_page(code: str) -> Response:
-        return _page("index.html")
+        return page("index.html")
 
     @pages.api_route("/u/{name}", methods=["GET", "HEAD"])
     async def profile_page(name: str) -> Response:
-        return _page("index.html")
+        return page("index.html")
 
     @pages.api_route("/leaderboard", methods=["GET", "HEAD"])
     async def leaderboard_page() -> Response:
-        return _page("index.html")
+        return page("index.html")
 
     @pages.api_route("/favicon.ico", methods=["GET", "HEAD"])
     async def favicon() -> Response:
@@ -59,7 +60,7 @@ def router() -> APIRouter:
 
     @pages.api_route("/how-to-play", methods=["GET", "HEAD"])
     async def how_to_play() -> Response:
-        return _page("how-to-play.html")
+        return page("how-to-play.html")
 
     return pages
 

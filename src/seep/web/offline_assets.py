@@ -1,0 +1,114 @@
+"""What the offline table needs from the server, once: Pyodide's runtime files and the zip of our
+own Python that runs in the browser's worker (docs/web.md "Offline play").
+
+Pyodide comes from its npm package at the version the Makefile pins (``make pyodide`` copies its
+runtime files to ``seep/web/pyodide/``, ignored by git); :func:`pyodide_version` says which one is
+here (``None``: none, and the offline table says so). The bundle (:func:`bundle`) is the core, the
+bots and the web modules the offline host imports (:data:`BUNDLE_WEB`, all standard library
+only), zipped from the installed package with fixed timestamps, so that its name
+(:attr:`Bundle.url`, its digest in it) changes exactly when its contents do.
+
+:func:`offline_assets` lists the URLs a service worker precaches for the offline table
+(the app shell's files come from the static folder: seep.web.pwa's list adds these).
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import io
+import json
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = [
+    "BUNDLE_WEB",
+    "PYODIDE_DIR",
+    "PYODIDE_FILES",
+    "Bundle",
+    "bundle",
+    "offline_assets",
+    "pyodide_version",
+]
+
+PACKAGE = Path(__file__).resolve().parent.parent  # the installed ``seep`` package
+PYODIDE_DIR = Path(__file__).resolve().parent / "pyodide"
+# What loadPyodide fetches from its indexURL when no package is loaded (no micropip: a package
+# would come from a CDN); package.json only tells the server the version.
+PYODIDE_FILES = (
+    "pyodide.mjs",
+    "pyodide.asm.mjs",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "pyodide-lock.json",
+)
+#: The web modules the offline host imports (standard library and the core only).
+BUNDLE_WEB = ("__init__.py", "game.py", "wire.py", "social.py", "offline.py")
+_BUNDLE_SKIP = {"bots/train.py"}  # training needs PyTorch; no bot imports it
+_EPOCH = (2000, 1, 1, 0, 0, 0)
+
+
+def pyodide_version(folder: Path = PYODIDE_DIR) -> str | None:
+    """The version of the Pyodide runtime in ``folder``, or ``None`` when its files are not all
+    there (run ``make pyodide``)."""
+    try:
+        meta = json.loads((folder / "package.json").read_text())
+    except (OSError, ValueError):
+        return None
+    if not all((folder / name).is_file() for name in PYODIDE_FILES):
+        return None
+    version = meta.get("version") if isinstance(meta, dict) else None
+    return version if isinstance(version, str) and version.replace(".", "").isalnum() else None
+
+
+@dataclass(frozen=True)
+class Bundle:
+    """The zip of our sources for the worker, and its name with its digest."""
+
+    data: bytes
+    digest: str
+
+    @property
+    def url(self) -> str:
+        """Where the server serves it (cached for ever: a new content is a new name)."""
+        return f"/offline/seep-{self.digest}.zip"
+
+
+def _sources(package: Path) -> list[tuple[str, Path]]:
+    files: list[tuple[str, Path]] = [(f"seep/{p.name}", p) for p in package.glob("*.py")]
+    for p in sorted((package / "bots").rglob("*")):
+        rel = p.relative_to(package).as_posix()
+        if p.is_file() and rel not in _BUNDLE_SKIP and p.suffix in (".py", ".json"):
+            files.append((f"seep/{rel}", p))
+    files += [(f"seep/web/{name}", package / "web" / name) for name in BUNDLE_WEB]
+    return sorted(files)
+
+
+@functools.cache
+def bundle(package: Path = PACKAGE) -> Bundle:
+    """The zip of the modules the offline host runs (made once per process)."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, path in _sources(package):
+            info = zipfile.ZipInfo(name, _EPOCH)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            z.writestr(info, path.read_bytes())
+    data = out.getvalue()
+    return Bundle(data, hashlib.sha256(data).hexdigest()[:16])
+
+
+def offline_assets(version: str | None = None) -> list[str]:
+    """The URLs the offline table fetches beyond the app shell: the page, Pyodide's files, our
+    bundle and the worker's scripts (a service worker precaches them)."""
+    version = pyodide_version() if version is None else version
+    urls = [
+        "/offline",
+        "/static/js/offline.js",
+        "/static/js/offline-worker.js",
+        "/static/js/offline-store.js",
+        bundle().url,
+    ]
+    if version is not None:
+        urls += [f"/pyodide/{version}/{name}" for name in PYODIDE_FILES]
+    return urls
