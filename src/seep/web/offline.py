@@ -25,7 +25,7 @@ from ..errors import SeepError
 from . import social, wire
 from .game import GameTable, Seat, TableError
 
-__all__ = ["CODE", "DIFFICULTIES", "OfflineHost", "open_table"]
+__all__ = ["CODE", "DIFFICULTIES", "OfflineHost", "open_table", "replay_text"]
 
 CODE = "OFFLINE"  # the table's code as the page shows it (no server knows it)
 DIFFICULTIES = ("easy", "medium", "hard", "expert")
@@ -169,6 +169,10 @@ class OfflineHost:
         out["record"] = self.table.record() if self.table.status == "finished" else None
         return out
 
+    def saved_text(self) -> str:
+        """:meth:`saved` as JSON text (the worker's form)."""
+        return wire.dumps(self.saved())
+
     # --- answers ----------------------------------------------------------------------------
 
     def _changed(self) -> list[str]:
@@ -226,3 +230,9 @@ def open_table(text: str) -> OfflineHost:
     if not isinstance(seed, int) or isinstance(seed, bool):
         seed = random.SystemRandom().randrange(1 << 53)  # a JavaScript number holds it exactly
     return OfflineHost(msg.get("options") or {}, seed, msg.get("moves") or [], msg.get("left", 0))
+
+
+def replay_text(text: str) -> str:
+    """The replay page's steps (:func:`seep.web.wire.replay_steps`) of a docs/format.md record
+    (JSON text), as JSON text: what ``GET /api/tables/{code}/replay`` answers for a server's."""
+    return wire.dumps(wire.replay_steps(json.loads(text)))

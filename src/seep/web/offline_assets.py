@@ -28,11 +28,14 @@ __all__ = [
     "PYODIDE_FILES",
     "Bundle",
     "bundle",
+    "offered_difficulties",
     "offline_assets",
     "pyodide_version",
+    "shell_assets",
 ]
 
 PACKAGE = Path(__file__).resolve().parent.parent  # the installed ``seep`` package
+STATIC = Path(__file__).resolve().parent / "static"
 PYODIDE_DIR = Path(__file__).resolve().parent / "pyodide"
 # What loadPyodide fetches from its indexURL when no package is loaded (no micropip: a package
 # would come from a CDN); package.json only tells the server the version.
@@ -47,6 +50,12 @@ PYODIDE_FILES = (
 BUNDLE_WEB = ("__init__.py", "game.py", "wire.py", "social.py", "offline.py")
 _BUNDLE_SKIP = {"bots/train.py"}  # training needs PyTorch; no bot imports it
 _EPOCH = (2000, 1, 1, 0, 0, 0)
+#: The bots' time per move in the worker, as bench/offline.py measured it in chromium (it
+#: writes this file): a difficulty is offered offline when its slowest move took under
+#: :data:`ANSWER_MS`.
+BOT_TIMES = Path(__file__).resolve().parent / "offline-bots.json"
+ANSWER_MS = 1000.0
+_SAFE = ("easy", "medium")  # offered when nothing was measured: the bots that search nothing
 
 
 def pyodide_version(folder: Path = PYODIDE_DIR) -> str | None:
@@ -112,3 +121,26 @@ def offline_assets(version: str | None = None) -> list[str]:
     if version is not None:
         urls += [f"/pyodide/{version}/{name}" for name in PYODIDE_FILES]
     return urls
+
+
+def shell_assets(static: Path = STATIC) -> list[str]:
+    """The page's own files (``/static/...``: its scripts, styles and images) and the favicon:
+    what the offline page loads before its worker starts."""
+    urls = [
+        "/static/" + p.relative_to(static).as_posix()
+        for p in sorted(static.rglob("*"))
+        if p.is_file() and p.suffix in (".js", ".css", ".svg", ".html", ".png", ".webmanifest")
+    ]
+    return ["/favicon.ico", *urls]
+
+
+def offered_difficulties(path: Path = BOT_TIMES) -> list[str]:
+    """The difficulties the offline lobby offers: those whose slowest move in the worker took
+    under a second when bench/offline.py measured them (:data:`BOT_TIMES`)."""
+    try:
+        bots = json.loads(path.read_text())["bots"]
+        offered = [name for name, t in bots.items() if float(t["max_ms"]) < ANSWER_MS]
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return list(_SAFE)
+    order = ("easy", "medium", "hard", "expert")
+    return [name for name in order if name in offered] or list(_SAFE)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..session import replay_record
+from . import wire
 from .store import Store
 from .table import Table, TableError
 
@@ -15,23 +15,9 @@ __all__ = ["record", "replay", "summary"]
 
 
 def replay(record: Mapping[str, Any]) -> dict[str, Any]:
-    """Every position of the record's deals, replayed by the engine, for the replay page:
-    ``{"steps": [{"deal", "index", "move", "position", "result"}]}``."""
-    steps: list[dict[str, Any]] = []
-    deal = -1
-    index = 0
-    for move, position in replay_record(record):
-        if move is None:
-            deal += 1
-            index = -1
-        result = None
-        if move is not None and index == len(record["deals"][deal]["moves"]) - 1:
-            result = record["deals"][deal].get("result")
-        steps.append(
-            {"deal": deal, "index": index, "move": move, "position": position, "result": result}
-        )
-        index += 1
-    return {"steps": steps}
+    """Every position of the record's deals, replayed by the engine, for the replay page
+    (:func:`seep.web.wire.replay_steps`, which the offline table's worker shares)."""
+    return wire.replay_steps(record)
 
 
 def summary(tables: Mapping[str, Table], store: Store | None, code: str) -> dict[str, Any]:

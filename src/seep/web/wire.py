@@ -27,7 +27,7 @@ from ..cards import card_list, card_name
 from ..codes import PHASE_PLAY, code_card
 from ..engine import Position
 from ..moves import Move, MoveRecord
-from ..session import Session
+from ..session import Session, replay_record
 from ..verify import Refusal
 from ..view import PublicView, View
 from . import social
@@ -44,6 +44,7 @@ __all__ = [
     "move_text",
     "reason_dict",
     "record_text",
+    "replay_steps",
     "seat_public",
     "state",
     "stored_lobby_row",
@@ -525,3 +526,23 @@ class StateWriter:
         """The change is sent: let the table go (the history stays kept for the next one)."""
         self._table = None
         self._texts = {}
+
+
+def replay_steps(record: Mapping[str, Any]) -> dict[str, Any]:
+    """Every position of the record's deals, replayed by the engine, for the replay page:
+    ``{"steps": [{"deal", "index", "move", "position", "result"}]}``."""
+    steps: list[dict[str, Any]] = []
+    deal = -1
+    index = 0
+    for move, position in replay_record(record):
+        if move is None:
+            deal += 1
+            index = -1
+        result = None
+        if move is not None and index == len(record["deals"][deal]["moves"]) - 1:
+            result = record["deals"][deal].get("result")
+        steps.append(
+            {"deal": deal, "index": index, "move": move, "position": position, "result": result}
+        )
+        index += 1
+    return {"steps": steps}

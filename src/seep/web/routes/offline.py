@@ -12,7 +12,15 @@ from fastapi import APIRouter
 from fastapi.responses import FileResponse, JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from ..offline_assets import PYODIDE_DIR, PYODIDE_FILES, bundle, offline_assets, pyodide_version
+from ..offline_assets import (
+    PYODIDE_DIR,
+    PYODIDE_FILES,
+    bundle,
+    offered_difficulties,
+    offline_assets,
+    pyodide_version,
+    shell_assets,
+)
 from .pages import STATIC, page
 
 __all__ = ["router"]
@@ -52,6 +60,8 @@ def router() -> APIRouter:
             "pyodide": None if version is None else f"/pyodide/{version}/",
             "bundle": bundle().url,
             "assets": offline_assets(version),
+            "shell": shell_assets(),
+            "difficulties": offered_difficulties(),
         }
         return JSONResponse(body, headers={"Cache-Control": REVALIDATE})
 

@@ -7,6 +7,7 @@ import { ReplayView } from "./replay.js";
 import { LeaderboardView, ProfileView } from "./players.js";
 import { langSwitchHtml, t, translatePage, wireLangSwitch } from "./i18n.js";
 import { fourColour } from "./cards.js";
+import { markOfflineButton, OfflineView } from "./offline.js";
 
 function show(id) {
   for (const el of document.querySelectorAll("body > .view")) el.hidden = el.id !== id;
@@ -39,6 +40,14 @@ function route() {
     new ProfileView(document.getElementById("profile-view"), decodeURIComponent(m[1])).start();
     return;
   }
+  if (/^\/offline\/?$/.test(path)) {
+    show("table-view");
+    document.title = `Seep · ${t("Play offline")}`;
+    const offline = new OfflineView(document.getElementById("table-view"));
+    window.seepOffline = offline; // for the console, the browser test and bench/offline.py
+    offline.start();
+    return;
+  }
   if (/^\/leaderboard\/?$/.test(path)) {
     show("leaderboard-view");
     new LeaderboardView(document.getElementById("leaderboard-view")).start();
@@ -48,6 +57,7 @@ function route() {
   document.getElementById("lobby-lang").innerHTML = langSwitchHtml();
   initLobby(document.getElementById("lobby"));
   initAccount(document.getElementById("lobby"));
+  markOfflineButton(document.getElementById("offline-link"));
 }
 
 route();

@@ -13,8 +13,10 @@ const STEP_MS = 1400; // one move a step at speed 1: time to see what it did
 
 
 export class ReplayView {
-  constructor(root, code) {
+  /** `source`: an offline game's `{load, download}` (offline.js) instead of the server's. */
+  constructor(root, code, source = null) {
     this.root = root;
+    this.source = source;
     this.code = code.toUpperCase();
     this.steps = [];
     this.i = 0;
@@ -25,8 +27,8 @@ export class ReplayView {
     this.speed = Number(prefs.get("replay-speed", "1")) || 1;
   }
 
-  async start() {
-    this.root.innerHTML = `<div class="replay-page"><p class="muted">${t("Loading the game…")}</p></div>`;
+  /** The server's steps (or its record's); false when there are none to show. */
+  async fetchSteps() {
     try {
       const info = await api(`/api/tables/${this.code}`);
       // A bot's name is the server's English ("Bot S"): the page words it in its language.
@@ -48,8 +50,24 @@ export class ReplayView {
         });
       } catch (e2) {
         this.root.innerHTML = `<div class="panel center-msg"><h2>${t("No replay")}</h2><p>${esc(errorText(e2))}</p><p><a class="btn" href="/">${t("Lobby")}</a></p></div>`;
+        return false;
+      }
+    }
+    return true;
+  }
+
+  async start() {
+    this.root.innerHTML = `<div class="replay-page"><p class="muted">${t("Loading the game…")}</p></div>`;
+    if (this.source) {
+      // An offline game (offline.js): its steps replayed by the engine in the worker.
+      try {
+        ({ names: this.names, steps: this.steps } = await this.source.load());
+      } catch (e) {
+        this.root.innerHTML = `<div class="panel center-msg"><h2>${t("No replay")}</h2><p>${esc(String(e && e.message || e))}</p><p><a class="btn" href="/offline">${t("Offline games")}</a></p></div>`;
         return;
       }
+    } else if (!(await this.fetchSteps())) {
+      return;
     }
     const first = this.steps.find((st) => st.position && Array.isArray(st.position.hands));
     if (first) this.players = first.position.hands.length;
@@ -59,7 +77,7 @@ export class ReplayView {
     }
     this.root.innerHTML = `<div class="replay-page">
       <header class="topbar"><a class="logo" href="/">Seep</a><span class="room">${t("Replay of table")} <b class="code">${esc(this.code)}</b></span>
-        <span class="spacer"></span>${langSwitchHtml()}<a class="btn small ghost" href="/api/tables/${this.code}/record" download>${t("Download record")}</a></header>
+        <span class="spacer"></span>${langSwitchHtml()}${this.source ? `<button class="btn small ghost" type="button" id="replay-download">${t("Download record")}</button>` : `<a class="btn small ghost" href="/api/tables/${this.code}/record" download>${t("Download record")}</a>`}</header>
       <div class="replay-teams panel" id="replay-teams">${[0, 1].map((tm) => `<span class="team${tm}"><span class="dot team${tm}"></span>${this.teamLabel(tm)}</span>`).join(" ")}</div>
       <div class="replay-controls panel">
         <button class="btn" data-act="first" title="${t("Start")}" aria-label="${t("Start")}">◀◀</button>
@@ -87,6 +105,8 @@ export class ReplayView {
         this.go(go);
       }
     });
+    const download = this.root.querySelector("#replay-download");
+    if (download) download.addEventListener("click", () => this.source.download());
     this.root.querySelector("#replay-range").addEventListener("input", (ev) => {
       this.stop();
       this.go(Number(ev.target.value));

@@ -37,8 +37,11 @@ function presetName(key) {
 }
 
 export class TableView {
-  constructor(root, code) {
+  /** `options.socket(code, token, handlers)`: the table's socket (offline.js gives its
+   * worker's; by default a TableSocket to the server). */
+  constructor(root, code, options = {}) {
     this.root = root;
+    this.options = options;
     this.code = code.toUpperCase();
     this.state = null;
     this.sel = emptySel();
@@ -163,7 +166,8 @@ export class TableView {
       <div class="overlay" id="overlay" hidden></div>
     </div>`;
     this.social = new Social(this);
-    this.socket = new TableSocket(this.code, token, {
+    const socket = this.options.socket || ((code, tok, handlers) => new TableSocket(code, tok, handlers));
+    this.socket = socket(this.code, token, {
       onMessage: (m) => this.onMessage(m),
       onStatus: (s) => {
         this.connStatus = s;
