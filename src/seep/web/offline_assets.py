@@ -114,7 +114,7 @@ def offline_assets(version: str | None = None) -> list[str]:
     urls = [
         "/offline",
         "/static/js/offline.js",
-        "/static/js/offline-worker.js",
+        "/offline/worker.js",
         "/static/js/offline-store.js",
         bundle().url,
     ]

@@ -1,8 +1,9 @@
-"""Play offline in Debian's chromium (issue 27 item 2): the page is loaded once from a real server,
-then the browser goes offline (``context.set_offline(True)``) and plays a whole deal against the
-bots by clicking, with the rules and the bots in Python in the worker (Pyodide served by our
-server, kept by the offline service worker); a reload mid-deal resumes it from IndexedDB, and
-the finished game is listed, replays and downloads as a docs/format.md record, still offline."""
+"""Play offline in Debian's chromium (issue 27 item 2): the page is loaded once from a real
+server, then the server stops and the browser goes offline (``context.set_offline(True)``) and
+plays a whole deal against the bots by clicking, with the rules and the bots in Python in the
+worker (Pyodide served by our server, kept by the offline service worker); a reload mid-deal
+resumes it from IndexedDB, and the finished game is listed, replays and downloads as a
+docs/format.md record, still offline."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from typing import Any
 import pytest
 
 from seep.web.offline_assets import pyodide_version
-from seepkit.browser import TIMEOUT, play_turn, plays, wait_turn
+from seepkit.browser import TIMEOUT, app_server, play_turn, plays, wait_turn
 
 pytestmark = [pytest.mark.browser, pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 
@@ -39,10 +40,16 @@ def _start(page: Any) -> None:
     page.wait_for_selector(".hand .card", timeout=TIMEOUT)
 
 
-def test_offline_deal_with_a_reload(page: Any, server: str, tmp_path: Path) -> None:
+def test_offline_deal_with_a_reload(page: Any, tmp_path: Path) -> None:
     rng = random.Random(27)
-    _ready_offline(page, server)
+    (tmp_path / "server").mkdir()
+    with app_server(tmp_path / "server") as base:
+        _ready_offline(page, base)
+    # The server is gone, and the browser is offline too.
     page.context.set_offline(True)
+    assert page.evaluate("() => fetch('/api/lobby').then(() => 'online', () => 'offline')") == (
+        "offline"
+    )
     page.reload()  # offline from here on: the page itself comes from the service worker
     page.wait_for_selector("#offline-form")
     _start(page)
@@ -62,13 +69,14 @@ def test_offline_deal_with_a_reload(page: Any, server: str, tmp_path: Path) -> N
             page.wait_for_function("(n) => Number(document.body.dataset.plays) >= n", arg=n)
             reloaded = True
     assert reloaded, "the deal ended before the reload"
-    page.wait_for_selector("#summary")
-    page.wait_for_selector("#offline-after")
+    page.wait_for_selector("#match-winner")
+    # The game is kept as finished (its record with it) before the summary leads on.
+    page.wait_for_function("() => document.body.dataset.offlineStatus === 'finished'")
     # Nothing of the server's own features is shown offline.
     assert not page.locator("[data-act=share]").is_visible()
     assert not page.locator("#chat-box").is_visible()
 
-    page.click("#offline-after a[href='/offline']")
+    page.click("#summary .dialog-buttons a[href='/offline']")
     page.wait_for_selector("#offline-games .offline-game")
     with page.expect_download() as got:
         page.click("#offline-games [data-download]")

@@ -36,7 +36,7 @@ _MEDIA = {
 
 
 def router() -> APIRouter:
-    """``/offline``, ``/offline/sw.js``, ``/offline/assets.json``, ``/offline/seep-{digest}.zip``
+    """``/offline``, ``/offline/sw.js``, ``/offline/worker.js``, ``/offline/assets.json``, ``/offline/seep-{digest}.zip``
     and ``/pyodide/{version}/{name}``; none is in the OpenAPI."""
     routes = APIRouter(include_in_schema=False)
     version = pyodide_version()
@@ -52,6 +52,16 @@ def router() -> APIRouter:
             STATIC / "js" / "offline-sw.js",
             media_type="text/javascript",
             headers={"Service-Worker-Allowed": "/offline", "Cache-Control": REVALIDATE},
+        )
+
+    @routes.get("/offline/worker.js")
+    async def worker() -> Response:
+        # Under the service worker's scope: a dedicated worker is a client of its own URL, and
+        # only a controlled one finds Pyodide and the bundle in the cache when offline.
+        return FileResponse(
+            STATIC / "js" / "offline-worker.js",
+            media_type="text/javascript",
+            headers={"Cache-Control": REVALIDATE},
         )
 
     @routes.get("/offline/assets.json")

@@ -67,7 +67,7 @@ export class OfflineSocket {
     this.onStatus = onStatus || (() => {});
     this.onExtra = onExtra || (() => {});
     this.closed = false;
-    this.worker = new Worker("/static/js/offline-worker.js", { type: "module" });
+    this.worker = new Worker("/offline/worker.js", { type: "module" });
     this.worker.onmessage = (ev) => {
       const msg = ev.data || {};
       if (["ready", "saved", "timing", "offline_failed", "replay"].includes(msg.type)) {
@@ -246,6 +246,8 @@ export class OfflineView {
     if (missing) return this.message(t("Play offline"), missing);
     this.root.classList.add("offline-table");
     const view = new TableView(this.root, "OFFLINE", {
+      newGameUrl: "/offline",
+      replayUrl: `/offline?replay=${encodeURIComponent(id)}`,
       socket: (code, token, handlers) => new OfflineSocket(
         this.spec("offline", { id, started: game.started, options: game.options, seed: game.seed, moves: game.moves, left: game.left }),
         {
@@ -271,19 +273,8 @@ export class OfflineView {
     else if (msg.type === "saved") {
       this.metrics.saved = msg.moves;
       document.body.dataset.offlineSaved = String(msg.moves);
-      if (msg.status === "finished") this.finished(msg.id);
+      document.body.dataset.offlineStatus = msg.status;
     } else if (msg.type === "offline_failed") toast(t("The offline table failed: {why}", { why: msg.message }));
-  }
-
-  /** The match is over: the summary offers the replay and the record (no rematch offline). */
-  finished(id) {
-    const page = this.root.querySelector(".table-page");
-    if (!page || page.querySelector("#offline-after")) return;
-    const p = document.createElement("p");
-    p.id = "offline-after";
-    p.className = "offline-after panel";
-    p.innerHTML = `<a class="btn primary" href="/offline">${t("New offline game")}</a> <a class="btn" href="/offline?replay=${esc(id)}">${t("Replay")}</a>`;
-    page.querySelector("#topbar").after(p);
   }
 
   async replay(id) {

@@ -38,7 +38,8 @@ function presetName(key) {
 
 export class TableView {
   /** `options.socket(code, token, handlers)`: the table's socket (offline.js gives its
-   * worker's; by default a TableSocket to the server). */
+   * worker's; by default a TableSocket to the server); `options.newGameUrl` and
+   * `options.replayUrl`: where the end of the match leads (by default the lobby, /replay). */
   constructor(root, code, options = {}) {
     this.root = root;
     this.options = options;
@@ -868,7 +869,7 @@ export class TableView {
       title = `<span id="match-winner">${result}</span>`;
     }
     const next = over
-      ? `<a class="btn primary" href="/">${t("New game")}</a> <a class="btn" href="/replay/${this.code}">${t("Replay this game")}</a> <button class="btn ghost" data-act="close-summary">${t("Look at the table")}</button>`
+      ? `<a class="btn primary" href="${esc(this.options.newGameUrl || "/")}">${t("New game")}</a> <a class="btn" href="${esc(this.options.replayUrl || `/replay/${this.code}`)}">${t("Replay this game")}</a> <button class="btn ghost" data-act="close-summary">${t("Look at the table")}</button>`
       : me == null
         ? `<span class="muted">${t("Waiting for the players…")}</span>`
         : waiting
