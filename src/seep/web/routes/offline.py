@@ -36,8 +36,8 @@ _MEDIA = {
 
 
 def router() -> APIRouter:
-    """``/offline``, ``/offline/sw.js``, ``/offline/worker.js``, ``/offline/assets.json``, ``/offline/seep-{digest}.zip``
-    and ``/pyodide/{version}/{name}``; none is in the OpenAPI."""
+    """``/offline``, ``/offline/sw.js``, ``/offline/worker.js``, ``/offline/assets.json``,
+    ``/offline/seep-{digest}.zip`` and ``/pyodide/{version}/{name}``; none is in the OpenAPI."""
     routes = APIRouter(include_in_schema=False)
     version = pyodide_version()
 
