@@ -98,4 +98,5 @@ bench: $(STAMP) $(COMPILED)
 
 clean:
 	rm -rf $(VENV) build .pure build-core.log *.egg-info src/*.egg-info $(COMPILED)
+	rm -rf $(PYODIDE_CACHE) $(PYODIDE_DIR)
 	find src/seep -name "*.so" -delete

@@ -59,6 +59,7 @@ WEB_LAYERS: list[tuple[str, frozenset[str]]] = [
                 "seep.web.messages",
                 "seep.web.metrics",
                 "seep.web.names",
+                "seep.web.offline_assets",
                 "seep.web.ratings",
                 "seep.web.review",
                 "seep.web.settings",
@@ -98,7 +99,11 @@ WEB_LAYERS: list[tuple[str, frozenset[str]]] = [
         ),
     ),
     ("wire", frozenset({"seep.web.wire"})),
-    ("table", frozenset({"seep.web.table"})),
+    # A table's game (standard library only: the browser's offline host shares it) under the
+    # server's table.
+    ("table", frozenset({"seep.web.game", "seep.web.table"})),
+    # The offline table's host, run under Pyodide in the browser's worker: the game and the wire.
+    ("offline", frozenset({"seep.web.offline"})),
     ("hub", frozenset({"seep.web.hub"})),
     (
         "drive",
@@ -125,6 +130,7 @@ FRAMEWORK_FREE = (
     "store commands",
     "wire",
     "table",
+    "offline",
     "hub",
     "drive",
     "keeper",
