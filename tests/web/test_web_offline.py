@@ -266,3 +266,18 @@ def test_the_offered_difficulties_are_those_measured_under_a_second(tmp_path: Pa
     path.write_text(json.dumps({"bots": bots}))
     assert offered_difficulties(path) == ["easy", "medium", "hard"]
     assert offered_difficulties(tmp_path / "missing.json") == ["easy", "medium"]
+
+
+def test_without_pyodide_the_server_works_and_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import seep.web.routes.offline as routes
+
+    monkeypatch.setattr(routes, "pyodide_version", lambda: None)
+    with web_client(tmp_path) as (client, _, _):
+        assets = client.get("/offline/assets.json").json()
+        assert assets["pyodide"] is None
+        assert not any(u.startswith("/pyodide/") for u in assets["assets"])
+        assert client.get("/pyodide/314.0.8/pyodide.mjs").status_code == 404
+        assert client.get("/offline").status_code == 200
+        assert client.get("/api/lobby").status_code == 200

@@ -21,6 +21,7 @@ import json
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
+from types import EllipsisType
 
 __all__ = [
     "BUNDLE_WEB",
@@ -107,10 +108,11 @@ def bundle(package: Path = PACKAGE) -> Bundle:
     return Bundle(data, hashlib.sha256(data).hexdigest()[:16])
 
 
-def offline_assets(version: str | None = None) -> list[str]:
+def offline_assets(version: str | EllipsisType | None = ...) -> list[str]:
     """The URLs the offline table fetches beyond the app shell: the page, Pyodide's files, our
-    bundle and the worker's scripts (a service worker precaches them)."""
-    version = pyodide_version() if version is None else version
+    bundle and the worker's scripts (a service worker precaches them). ``version``: Pyodide's
+    (``None``: not installed); by default the one :func:`pyodide_version` finds."""
+    version = pyodide_version() if isinstance(version, EllipsisType) else version
     urls = [
         "/offline",
         "/static/js/offline.js",
