@@ -120,6 +120,10 @@ def test_the_lobby_and_the_join_page_speak_hindi(server: str, browser: Any) -> N
     page.goto(server + "/how-to-play")
     page.wait_for_selector(".house.demo .house-head")
     check_hindi(page, "How to play", found)
+    # The offline lobby (issue 27), its notes and choices.
+    page.goto(server + "/offline")
+    page.wait_for_selector("#offline-form")
+    check_hindi(page, "offline lobby", found)
     page.context.close()
     assert not errors, errors
     assert not found, "English on the Hindi pages:\n" + "\n".join(found)

@@ -553,7 +553,7 @@ export const HI = {
   "None yet.": "अभी कोई नहीं।",
   "Offline games": "ऑफ़लाइन खेल",
   "Offline play is not installed on this server.": "इस सर्वर पर ऑफ़लाइन खेल की सुविधा नहीं लगी है।",
-  "Only the bots that answer within a second here are offered (measured by bench/offline.py).": "यहाँ सिर्फ़ वे बॉट दिए गए हैं जो एक सेकंड के भीतर चाल चलते हैं (bench/offline.py से मापा गया)।",
+  "Only the bots that answer within a second on this machine are offered.": "सिर्फ़ वे बॉट दिए गए हैं जो इस मशीन पर एक सेकंड के भीतर चाल चलते हैं।",
   "Players": "खिलाड़ी",
   "Ready to play offline.": "ऑफ़लाइन खेलने के लिए तैयार।",
   "Resume your game": "अपना खेल जारी रखें",

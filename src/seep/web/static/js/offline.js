@@ -173,7 +173,7 @@ export class OfflineView {
           ${missing ? `<p class="form-note" id="offline-missing" role="alert">${esc(missing)}</p>` : ""}
           <label><span>${t("Players")}</span><select name="players" id="offline-players">${[4, 2].map((n) => opt("players", n, prefs.get("offline-players", "4"))).join("")}</select></label>
           <label><span>${t("Bots")}</span><select name="bots" id="offline-bots">${offered.map((b) => opt("bots", b, bots)).join("")}</select></label>
-          <p class="muted small" id="offline-bots-note">${t("Only the bots that answer within a second here are offered (measured by bench/offline.py).")}</p>
+          <p class="muted small" id="offline-bots-note">${t("Only the bots that answer within a second on this machine are offered.")}</p>
           <label><span>${t("Play")}</span><select name="length" id="offline-length">${["deal", "baazi"].map((l) => opt("length", l, prefs.get("offline-length", "deal"))).join("")}</select></label>
           <button class="btn primary big" type="submit" id="offline-start" ${missing ? "disabled" : ""}>${t("Start an offline game")}</button>
           ${current ? `<p><a class="btn" id="offline-resume" href="/offline?game=${esc(current.id)}">${t("Resume your game")}</a> <button class="btn small ghost" type="button" id="offline-abandon">${t("Abandon it")}</button></p>` : ""}
