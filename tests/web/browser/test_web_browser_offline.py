@@ -75,6 +75,7 @@ def test_offline_deal_with_a_reload(page: Any, tmp_path: Path) -> None:
     # Nothing of the server's own features is shown offline.
     assert not page.locator("[data-act=share]").is_visible()
     assert not page.locator("#chat-box").is_visible()
+    assert not page.locator("#record-btn").is_visible()
 
     page.click("#summary .dialog-buttons a[href='/offline']")
     page.wait_for_selector("#offline-games .offline-game")

@@ -565,4 +565,5 @@ export const HI = {
   "Four players (you and a bot partner)": "चार खिलाड़ी (आप और एक बॉट साथी)",
   "One deal": "एक बाँट",
   "One baazi": "एक बाज़ी",
+  "This browser keeps no offline games (private mode?): {why}": "यह ब्राउज़र ऑफ़लाइन खेल नहीं रखता (प्राइवेट मोड?): {why}",
 };

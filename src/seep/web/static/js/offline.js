@@ -198,7 +198,12 @@ export class OfflineView {
       prefs.set("offline-length", options.length);
       const id = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
       const now = Date.now();
-      await saveGame({ id, started: now, updated: now, options, seed: seed(), moves: [], left: 0, status: "playing", record: null });
+      try {
+        await saveGame({ id, started: now, updated: now, options, seed: seed(), moves: [], left: 0, status: "playing", record: null });
+      } catch (e) {
+        toast(t("This browser keeps no offline games (private mode?): {why}", { why: String(e && e.message || e) }));
+        return;
+      }
       location.href = `/offline?game=${id}`;
     });
     const abandon = this.root.querySelector("#offline-abandon");
