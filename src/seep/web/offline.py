@@ -20,6 +20,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from ..bots import DIFFICULTIES as BOT_LEVELS
 from ..cards import card_name, parse_card
 from ..errors import SeepError
 from . import social, wire
@@ -28,7 +29,7 @@ from .game import GameTable, Seat, TableError
 __all__ = ["CODE", "DIFFICULTIES", "OfflineHost", "open_table", "replay_text"]
 
 CODE = "OFFLINE"  # the table's code as the page shows it (no server knows it)
-DIFFICULTIES = ("easy", "medium", "hard", "expert")
+DIFFICULTIES = tuple(BOT_LEVELS)  # the server's difficulties (seep.bots.DIFFICULTIES)
 _PRESETS = {4: "standard", 2: "two_player"}
 _NAME_LENGTH = 24
 

@@ -40,6 +40,14 @@ def router() -> APIRouter:
     ``/offline/seep-{digest}.zip`` and ``/pyodide/{version}/{name}``; none is in the OpenAPI."""
     routes = APIRouter(include_in_schema=False)
     version = pyodide_version()
+    # Read once: the files do not change while the server runs.
+    listed = {
+        "pyodide": None if version is None else f"/pyodide/{version}/",
+        "bundle": bundle().url,
+        "assets": offline_assets(version),
+        "shell": shell_assets(),
+        "difficulties": offered_difficulties(),
+    }
 
     @routes.api_route("/offline", methods=["GET", "HEAD"])
     async def offline_page() -> Response:
@@ -66,14 +74,7 @@ def router() -> APIRouter:
 
     @routes.get("/offline/assets.json")
     async def assets() -> JSONResponse:
-        body = {
-            "pyodide": None if version is None else f"/pyodide/{version}/",
-            "bundle": bundle().url,
-            "assets": offline_assets(version),
-            "shell": shell_assets(),
-            "difficulties": offered_difficulties(),
-        }
-        return JSONResponse(body, headers={"Cache-Control": REVALIDATE})
+        return JSONResponse(listed, headers={"Cache-Control": REVALIDATE})
 
     @routes.get("/offline/seep-{digest}.zip")
     async def sources(digest: str) -> Response:
