@@ -7,6 +7,7 @@ import { ReplayView } from "./replay.js";
 import { LeaderboardView, ProfileView } from "./players.js";
 import { langSwitchHtml, t, translatePage, wireLangSwitch } from "./i18n.js";
 import { fourColour } from "./cards.js";
+import { initPwa } from "./pwa.js";
 
 function show(id) {
   for (const el of document.querySelectorAll("body > .view")) el.hidden = el.id !== id;
@@ -51,3 +52,4 @@ function route() {
 }
 
 route();
+initPwa(); // the installable app's worker (after route: it reads window.seepTable)

@@ -544,4 +544,8 @@ export const HI = {
   "{n} points below the best": "सबसे अच्छी चाल से {n} अंक कम",
   "the bots' choice too": "बॉट की भी यही पसंद",
   "A draw: the match is over": "बराबरी: मैच ख़त्म",
+  // the installable app (pwa.js)
+  "A new version is ready: it loads at the end of the deal.": "नया संस्करण तैयार है: यह बाँट ख़त्म होने पर खुलेगा।",
+  "A new version is ready.": "नया संस्करण तैयार है।",
+  "Update now": "अभी अपडेट करें",
 };

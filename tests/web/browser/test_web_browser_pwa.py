@@ -1,0 +1,98 @@
+"""The installable app in Debian's chromium (issue 27 items 1 and 5): the service worker installs
+and controls the page, chromium finds the app installable, the shell loads from the cache with
+the network gone, and a new version waits for the end of the deal before the page reloads; the
+lobby and the table at phone sizes with no sideways scroll, touch targets of 44 px, the hand
+whole in landscape.
+
+The new version mid-game: the server of that test reads ``SEEP_SHELL_VERSION_FILE``, a file
+whose contents join the shell's version (seep.web.pwa); the test writes it anew mid-deal and
+asks the registration to look for an update, as the page does every 15 minutes and at each
+load. With ``SEEP_SCREENSHOTS=1`` the phone tests save docs/screenshots/phone-*.png.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from seepkit.browser import (
+    TIMEOUT,
+    app_server,
+    create_table,
+    play_turn,
+    screenshot,
+    start,
+    wait_turn,
+    watch_csp,
+)
+
+pytestmark = [pytest.mark.browser, pytest.mark.filterwarnings("ignore::DeprecationWarning")]
+
+CONTROLLED = "() => !!navigator.serviceWorker.controller"
+
+
+def new_page(chromium: Any, width: int, height: int, errors: list[str]) -> tuple[Any, Any]:
+    """A context of its own at ``width`` x ``height`` and its page, collecting its errors."""
+    ctx = chromium.new_context(viewport={"width": width, "height": height})
+    ctx.set_default_timeout(TIMEOUT)
+    pg = ctx.new_page()
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    watch_csp(pg, errors)
+    return ctx, pg
+
+
+def test_the_app_installs_and_its_shell_works_offline(
+    server: str, browser: Any, tmp_path: Path
+) -> None:
+    """A profile on disk (chromium finds nothing installable in an incognito context, which
+    every new_context is): the worker controls the page, chromium's installability checks
+    (CDP ``Page.getInstallabilityErrors``, those of the install prompt) find no error, and with
+    the context offline the lobby, How to play and a table's page load from the cache."""
+    from seepkit.browser import CHROMIUM, CHROMIUM_ARGS
+
+    errors: list[str] = []
+    ctx = browser.browser_type.launch_persistent_context(
+        str(tmp_path / "profile"),
+        executable_path=CHROMIUM,
+        headless=True,
+        args=CHROMIUM_ARGS,
+        viewport={"width": 390, "height": 844},
+    )
+    ctx.set_default_timeout(TIMEOUT)
+    pg = ctx.pages[0] if ctx.pages else ctx.new_page()
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    watch_csp(pg, errors)
+    try:
+        pg.goto(server + "/")
+        pg.wait_for_function(CONTROLLED)
+        cdp = ctx.new_cdp_session(pg)
+        manifest = cdp.send("Page.getAppManifest")
+        assert manifest["errors"] == [], manifest["errors"]
+        assert manifest["url"].endswith("/manifest.webmanifest")
+        installable = cdp.send("Page.getInstallabilityErrors")
+        assert installable["installabilityErrors"] == [], installable
+        cached = pg.evaluate(
+            "async () => { const k = await caches.keys();"
+            " return [k, (await (await caches.open(k[0])).keys()).map(r => new URL(r.url).pathname)]; }"
+        )
+        assert len(cached[0]) == 1 and cached[0][0].startswith("seep-shell-")
+        assert {"/", "/how-to-play", "/static/js/app.js", "/static/seep.css"} <= set(cached[1])
+        assert not [p for p in cached[1] if p.startswith(("/api/", "/ws/", "/metrics", "/readyz"))]
+
+        ctx.set_offline(True)
+        pg.reload()
+        pg.wait_for_selector("#create-form")
+        assert pg.evaluate(CONTROLLED)
+        pg.goto(server + "/how-to-play")
+        pg.wait_for_selector("main.doc h1")
+        pg.goto(server + "/t/ABCDEF")  # any page route: the cached index.html
+        pg.wait_for_selector("#table-view:not([hidden])")
+        ctx.set_offline(False)
+    finally:
+        ctx.close()
+    # Offline, the lobby's list and the table's socket fail: the page says so, it does not throw.
+    assert not errors, errors
