@@ -96,3 +96,77 @@ def test_the_app_installs_and_its_shell_works_offline(
         ctx.close()
     # Offline, the lobby's list and the table's socket fail: the page says so, it does not throw.
     assert not errors, errors
+
+
+@pytest.fixture
+def release(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    """A server of its own whose shell version also covers the file it yields with its URL."""
+    version_file = tmp_path / "release"
+    version_file.write_text("1\n")
+    with app_server(tmp_path, SEEP_SHELL_VERSION_FILE=str(version_file)) as base:
+        yield base, version_file
+
+
+def worker_version(pg: Any) -> str:
+    """The version of the worker that controls the page (it answers a "version" message)."""
+    return str(
+        pg.evaluate(
+            """() => new Promise((resolve) => {
+              navigator.serviceWorker.addEventListener('message', (e) => resolve(e.data.version),
+                {once: true});
+              navigator.serviceWorker.controller.postMessage({type: 'version'});
+            })"""
+        )
+    )
+
+
+def test_a_new_version_waits_for_the_end_of_the_deal(
+    browser: Any, release: tuple[str, Path]
+) -> None:
+    """Mid-deal a new version only shows its banner; the page reloads into it once the first
+    deal of two is over (its summary opened in the old page, and shows again in the new one),
+    and the old cache is gone."""
+    import httpx
+
+    base, version_file = release
+    errors: list[str] = []
+    ctx, pg = new_page(browser, 390, 844, errors)
+    try:
+        pg.goto(base + "/")
+        pg.wait_for_function(CONTROLLED)
+        first = worker_version(pg)
+        create_table(pg, base, "Asha", bots="easy", deals=2)
+        start(pg)
+        rng = random.Random(27)
+        assert wait_turn(pg)
+        play_turn(pg, rng)
+        # Marks of this page: a reload loses the first; sessionStorage keeps the second.
+        pg.evaluate(
+            """() => { window.samePage = true;
+              document.addEventListener('seep:summary',
+                () => sessionStorage.setItem('test:summary-before-reload', 'yes')); }"""
+        )
+        version_file.write_text("2\n")  # a new release
+        second = httpx.get(base + "/sw.js").text.split('const VERSION = "', 1)[1][:16]
+        assert second != first
+        pg.evaluate("async () => (await navigator.serviceWorker.getRegistration()).update()")
+        pg.wait_for_selector("#update-banner[data-state=busy]")
+        text = pg.inner_text("#update-banner")
+        assert "end of the deal" in text and not pg.locator("#update-now").count()
+        screenshot(pg, "phone-update")
+        while wait_turn(pg):
+            assert pg.evaluate("() => window.samePage === true"), "reloaded mid-deal"
+            play_turn(pg, rng)
+        # The deal is over: the page lets the new worker in and reloads into it.
+        pg.wait_for_function("() => window.samePage === undefined", timeout=TIMEOUT)
+        pg.wait_for_function(CONTROLLED)
+        assert pg.evaluate("() => sessionStorage.getItem('test:summary-before-reload')") == "yes"
+        assert worker_version(pg) == second
+        keys = pg.evaluate("() => caches.keys()")
+        assert keys == [f"seep-shell-{second}"]
+        # The summary between the two deals, drawn again from the server's state.
+        pg.wait_for_selector("#summary")
+        assert not pg.locator("#update-banner").count()
+    finally:
+        ctx.close()
+    assert not errors, errors

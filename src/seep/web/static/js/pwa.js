@@ -2,8 +2,9 @@
 // worker /sw.js and lets a new version in only when no deal is in progress. The worker of a
 // new release installs beside the old one and waits; the page then says so in a banner and
 // activates it (and reloads) at once when nothing is being played: in the lobby, a replay, a
-// profile, a table's waiting room or deal-over summary, or when the player presses "Update
-// now". Mid-deal it waits for the end of the deal.
+// profile, a table's waiting room or the summary between two deals, or when the player
+// presses "Update now" (offered whenever no deal is in progress). Mid-deal it waits for the
+// end of the deal.
 import { t } from "./i18n.js";
 
 // How often a page that stays open (a long match) asks whether a new version is out; the
@@ -21,6 +22,19 @@ export function midDeal() {
   const st = view.state;
   if (!st) return true; // a table page before its first state: not known yet, so wait
   return !!(st.table && st.table.status === "playing" && !st.summary);
+}
+
+/** Whether a reload now loses nothing: a page other than a table, or a table in its waiting
+ * room or between two deals (the server draws the summary again). A finished match's last
+ * summary is not redrawn (the table is over), so there the player chooses: "Update now", or
+ * the lobby he goes to next loads the new version. */
+function reloadable() {
+  const view = window.seepTable;
+  if (!view) return true;
+  const st = view.state;
+  if (!st || !st.table) return false;
+  if (st.table.status === "waiting") return true;
+  return st.table.status === "playing" && !!st.summary && !st.summary.match_over;
 }
 
 function typing() {
@@ -59,7 +73,7 @@ function banner(busy) {
 function consider() {
   if (!waiting || applying) return;
   const busy = midDeal();
-  if (!busy && (!typing() || document.hidden)) apply();
+  if (!busy && reloadable() && (!typing() || document.hidden)) apply();
   else banner(busy);
 }
 
