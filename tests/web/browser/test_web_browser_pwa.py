@@ -170,3 +170,92 @@ def test_a_new_version_waits_for_the_end_of_the_deal(
     finally:
         ctx.close()
     assert not errors, errors
+
+
+# The page's interactive elements, each with the box a finger must hit (a checkbox's or a
+# radio's label), those smaller than 44 x 44 CSS px, and the page's sideways overflow.
+FIT = """() => {
+  const small = [];
+  const sel = "button, a[href], input, select, summary, [data-act], [role=button],"
+    + " .card.playable, .loose-card.pickable, .house.pickable";
+  for (const el of document.querySelectorAll(sel)) {
+    const box = el.matches("input[type=checkbox], input[type=radio]") ? el.closest("label") || el : el;
+    const r = box.getBoundingClientRect();
+    if (!r.width || !r.height || getComputedStyle(box).visibility === "hidden") continue;
+    if (r.width < 44 || r.height < 44) {
+      const name = el.id ? "#" + el.id : [...el.classList].join(".");
+      small.push(`${el.tagName.toLowerCase()} ${name} "${(el.textContent || "").trim().slice(0, 24)}"`
+        + ` ${Math.round(r.width)}x${Math.round(r.height)}`);
+    }
+  }
+  return {scroll: document.documentElement.scrollWidth, width: innerWidth, small};
+}"""
+
+# Each card of the hand: in the viewport, and its corner index (rank and suit) on top at its
+# centre, not under the next card.
+HAND = """() => [...document.querySelectorAll('.hand .card')].map((c) => {
+  const r = c.getBoundingClientRect();
+  const i = c.querySelector('.idx').getBoundingClientRect();
+  const hit = document.elementFromPoint(i.left + i.width / 2, i.top + i.height / 2);
+  return {card: c.dataset.c, inside: r.left >= 0 && r.top >= 0 && r.right <= innerWidth
+    && r.bottom <= innerHeight, readable: !!hit && c.contains(hit)};
+})"""
+
+
+def fits(pg: Any, where: str) -> None:
+    """No sideways scroll and no interactive element under 44 x 44 px."""
+    got = pg.evaluate(FIT)
+    assert got["scroll"] <= got["width"], f"{where}: scrolls sideways ({got})"
+    assert not got["small"], f"{where}: touch targets under 44 px: {got['small']}"
+
+
+@pytest.mark.parametrize(("width", "height"), [(360, 640), (390, 844), (844, 390)])
+def test_phone_sizes_fit_with_big_targets(
+    server: str, browser: Any, width: int, height: int
+) -> None:
+    """The lobby, a table's waiting room, my turn, a card picked with its uses listed and (at
+    360 x 640) the deal's summary: no sideways scroll, every target 44 px or more; on a phone
+    held sideways the whole hand is on the screen, each card's index readable."""
+    errors: list[str] = []
+    ctx, pg = new_page(browser, width, height, errors)
+    size = f"{width}x{height}"
+    try:
+        pg.goto(server + "/")
+        pg.wait_for_selector("#create-form")
+        fits(pg, f"lobby {size}")
+        if width == 360:
+            screenshot(pg, "phone-lobby-360")
+        create_table(pg, server, "Asha", bots="easy")
+        fits(pg, f"waiting room {size}")
+        start(pg)
+        rng = random.Random(width)
+        assert wait_turn(pg)
+        fits(pg, f"my turn {size}")
+        while not pg.locator(".hand .card.playable").count():  # my bid first
+            play_turn(pg, rng)
+            assert wait_turn(pg)
+        pg.evaluate("() => document.querySelector('.hand .card.playable').click()")
+        pg.wait_for_selector("[data-act=clear]")
+        fits(pg, f"a card picked {size}")
+        if height < width:
+            pg.evaluate("() => window.scrollTo(0, 0)")
+            cards = pg.evaluate(HAND)
+            assert len(cards) >= 10
+            assert all(c["inside"] for c in cards), f"hand off the screen: {cards}"
+            assert all(c["readable"] for c in cards), f"hidden card corners: {cards}"
+            screenshot(pg, "phone-landscape")
+        else:
+            pg.locator(".hand").scroll_into_view_if_needed()
+            cards = pg.evaluate(HAND)
+            assert all(c["readable"] for c in cards), f"hidden card corners: {cards}"
+            if width == 360:
+                screenshot(pg, "phone-table-360")
+        if width == 360:
+            pg.click("[data-act=clear]")
+            while wait_turn(pg):
+                fits(pg, f"mid-deal {size}")
+                play_turn(pg, rng)
+            fits(pg, f"summary {size}")
+    finally:
+        ctx.close()
+    assert not errors, errors
