@@ -35,7 +35,10 @@ _CURVES = (
     ((84, 5), (95, 15), (95, 29)),
     ((95, 49), (78, 65), (50, 90)),
 )
-_HEART_PATH = "M50 90C22 65 5 49 5 29 5 15 16 5 29 5c10 0 17 6 21 14 4-8 11-14 21-14 13 0 24 10 24 24 0 20-17 36-45 61z"
+_HEART_PATH = (
+    "M50 90C22 65 5 49 5 29 5 15 16 5 29 5c10 0 17 6 21 14 4-8 11-14 21-14 13 0 24 10 24 24 "
+    "0 20-17 36-45 61z"
+)
 
 Point = tuple[float, float]
 
@@ -75,7 +78,7 @@ def coverage(poly: list[Point], size: int) -> list[list[float]]:
     k = size / 100
     edges = [
         ((ax * k, ay * k), (bx * k, by * k))
-        for (ax, ay), (bx, by) in zip(poly, poly[1:] + poly[:1])
+        for (ax, ay), (bx, by) in zip(poly, poly[1:] + poly[:1], strict=True)
         if ay != by
     ]
     cov = [[0.0] * size for _ in range(size)]
@@ -88,7 +91,7 @@ def coverage(poly: list[Point], size: int) -> list[list[float]]:
                 for (ax, ay), (bx, by) in edges
                 if (ay <= y < by) or (by <= y < ay)
             )
-            for left, right in zip(xs[::2], xs[1::2]):
+            for left, right in zip(xs[::2], xs[1::2], strict=False):
                 left, right = max(left, 0.0), min(right, float(size))
                 px = int(left)
                 while px < right:
@@ -107,7 +110,7 @@ def render(size: int, corner: float) -> bytes:
         for col in range(size):
             a = min(back[row][col], 1.0)
             h = min(fore[row][col], 1.0)
-            rgb = [round(f + (w - f) * h) for f, w in zip(FELT, WHITE)]
+            rgb = [round(f + (w - f) * h) for f, w in zip(FELT, WHITE, strict=True)]
             raw += bytes([*rgb, round(255 * max(a, h))])
     return bytes(raw)
 
@@ -116,7 +119,9 @@ def png(size: int, raw: bytes) -> bytes:
     """A PNG file of ``size`` x ``size`` RGBA rows."""
 
     def chunk(kind: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+        return (
+            struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+        )
 
     header = struct.pack(">IIBBBBB", size, size, 8, 6, 0, 0, 0)
     return (

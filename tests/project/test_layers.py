@@ -59,6 +59,7 @@ WEB_LAYERS: list[tuple[str, frozenset[str]]] = [
                 "seep.web.messages",
                 "seep.web.metrics",
                 "seep.web.names",
+                "seep.web.pwa",
                 "seep.web.ratings",
                 "seep.web.review",
                 "seep.web.settings",

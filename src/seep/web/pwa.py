@@ -12,6 +12,7 @@ static/js/pwa.js). No web framework here: the routes are in :mod:`seep.web.route
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -134,10 +135,8 @@ def shell_version(
     h.update("\n".join(urls).encode())
     for f in files:
         h.update(b"\0" + str(f.name).encode() + b"\0")
-        try:
+        with contextlib.suppress(OSError):
             h.update(f.read_bytes())
-        except OSError:
-            pass
     return h.hexdigest()[:16]
 
 

@@ -76,8 +76,8 @@ def test_the_app_installs_and_its_shell_works_offline(
         installable = cdp.send("Page.getInstallabilityErrors")
         assert installable["installabilityErrors"] == [], installable
         cached = pg.evaluate(
-            "async () => { const k = await caches.keys();"
-            " return [k, (await (await caches.open(k[0])).keys()).map(r => new URL(r.url).pathname)]; }"
+            "async () => { const k = await caches.keys(); const c = await caches.open(k[0]);"
+            " return [k, (await c.keys()).map(r => new URL(r.url).pathname)]; }"
         )
         assert len(cached[0]) == 1 and cached[0][0].startswith("seep-shell-")
         assert {"/", "/how-to-play", "/static/js/app.js", "/static/seep.css"} <= set(cached[1])
@@ -179,12 +179,14 @@ FIT = """() => {
   const sel = "button, a[href], input, select, summary, [data-act], [role=button],"
     + " .card.playable, .loose-card.pickable, .house.pickable";
   for (const el of document.querySelectorAll(sel)) {
-    const box = el.matches("input[type=checkbox], input[type=radio]") ? el.closest("label") || el : el;
+    const tick = el.matches("input[type=checkbox], input[type=radio]");
+    const box = tick ? el.closest("label") || el : el;
     const r = box.getBoundingClientRect();
     if (!r.width || !r.height || getComputedStyle(box).visibility === "hidden") continue;
     if (r.width < 44 || r.height < 44) {
       const name = el.id ? "#" + el.id : [...el.classList].join(".");
-      small.push(`${el.tagName.toLowerCase()} ${name} "${(el.textContent || "").trim().slice(0, 24)}"`
+      const text = (el.textContent || "").trim().slice(0, 24);
+      small.push(`${el.tagName.toLowerCase()} ${name} "${text}"`
         + ` ${Math.round(r.width)}x${Math.round(r.height)}`);
     }
   }
