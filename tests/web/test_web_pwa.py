@@ -176,6 +176,10 @@ def test_the_version_changes_with_any_asset(
     fifth = shell.version()
     release.write_text("bb")
     assert shell.version() != fifth
+    # A page route of the single page app another module adds (offline: its cached "/").
+    sixth = shell.version()
+    monkeypatch.setattr(pwa, "APP_PAGES", [*pwa.APP_PAGES, r"^/offline/?$"])
+    assert shell.version() != sixth and '"^/offline/?$"' in shell.script()
     # Nothing changed: the same version, and the same script.
     assert shell.script() == shell.script()
 

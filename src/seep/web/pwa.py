@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 __all__ = [
+    "APP_PAGES",
     "BACKGROUND_COLOUR",
     "EXTRA_PRECACHE",
     "EXTRA_VERSION_FILES",
@@ -58,6 +59,16 @@ VERSION_FILE_VARIABLE = "SEEP_SHELL_VERSION_FILE"
 #: ``/leaderboard``) is the same index.html, served from the cache of ``/`` when offline.
 SHELL_PAGES = ("/", "/how-to-play")
 _ROOT_FILES = ("/manifest.webmanifest", "/favicon.ico")
+#: The single page app's routes (regular expressions of a path, JavaScript syntax): offline, a
+#: page at any of them is the cached ``/`` (index.html). A module adding a page route of the
+#: single page app (the offline table) appends its own.
+APP_PAGES: list[str] = [
+    r"^/$",
+    r"^/t/[^/]+/?$",
+    r"^/replay/[^/]+/?$",
+    r"^/u/[^/]+/?$",
+    r"^/leaderboard/?$",
+]
 #: What the worker never answers from a cache: the server's live answers.
 NEVER_CACHED = ("/api/", "/ws/", "/metrics", "/readyz", "/healthz", "/sw.js")
 # Served at their own routes (SHELL_PAGES), not under /static.
@@ -126,13 +137,14 @@ def shell_version(
     urls: Sequence[str] | None = None,
     extra_files: Iterable[Path] | None = None,
 ) -> str:
-    """The shell's version: 16 hex digits of a SHA-256 of the URLs to precache and of the
-    contents of the static files, ``extra_files`` (by default :data:`EXTRA_VERSION_FILES`)
-    and the ``SEEP_SHELL_VERSION_FILE`` file; a missing file counts as empty."""
+    """The shell's version: 16 hex digits of a SHA-256 of the URLs to precache, of
+    :data:`APP_PAGES` and of the contents of the static files, ``extra_files`` (by default
+    :data:`EXTRA_VERSION_FILES`) and the ``SEEP_SHELL_VERSION_FILE`` file; a missing file
+    counts as empty."""
     urls = precache_urls(static) if urls is None else urls
     files = _version_files(static, EXTRA_VERSION_FILES if extra_files is None else extra_files)
     h = hashlib.sha256()
-    h.update("\n".join(urls).encode())
+    h.update("\n".join([*urls, "", *APP_PAGES]).encode())
     for f in files:
         h.update(b"\0" + str(f.name).encode() + b"\0")
         with contextlib.suppress(OSError):
@@ -149,6 +161,7 @@ def worker_script(urls: Sequence[str], version: str) -> str:
         f"const VERSION = {json.dumps(version)};\n"
         f"const SHELL = {json.dumps(list(urls), indent=0)};\n"
         f"const NEVER_CACHED = {json.dumps(list(NEVER_CACHED))};\n"
+        f"const APP_PAGES = {json.dumps(APP_PAGES)}.map((p) => new RegExp(p));\n"
     )
     return head + _WORKER.read_text(encoding="utf-8")
 
@@ -163,8 +176,8 @@ class _Built:
 
 class Shell:
     """The worker script of the app shell in ``static``, written again only when a file's
-    modification time or size, or :data:`EXTRA_PRECACHE`, changed (a look at the files' stat
-    per request: a browser asks for ``/sw.js`` at each page load)."""
+    modification time or size, :data:`EXTRA_PRECACHE` or :data:`APP_PAGES` changed (a look at
+    the files' stat per request: a browser asks for ``/sw.js`` at each page load)."""
 
     def __init__(self, static: Path = STATIC) -> None:
         self.static = static
@@ -174,7 +187,7 @@ class Shell:
     def _current(self) -> _Built:
         files = _version_files(self.static, EXTRA_VERSION_FILES)
         stamp = _stamp(files)
-        extra = tuple(EXTRA_PRECACHE)
+        extra = (*EXTRA_PRECACHE, "\0", *APP_PAGES)
         with self._lock:
             built = self._built
             if built is None or built.stamp != stamp or built.extra != extra:

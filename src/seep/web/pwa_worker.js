@@ -1,16 +1,15 @@
-// The rest of /sw.js (docs/web.md "Installable app"); the server writes VERSION, SHELL and
-// NEVER_CACHED above it (seep.web.pwa). One cache per version, filled whole when the worker
-// installs, so a page never mixes the modules of two releases.
+// The rest of /sw.js (docs/web.md "Installable app"); the server writes VERSION, SHELL,
+// NEVER_CACHED and APP_PAGES above it (seep.web.pwa). One cache per version, filled whole
+// when the worker installs, so a page never mixes the modules of two releases.
 //
 // A new worker waits (no skipWaiting here): the page (static/js/pwa.js) lets it in when no
 // deal is in progress, then reloads. Pages (navigations) come from the network first, so an
 // online player always gets the server's page; offline, the cached index.html serves every
 // page route. Static files come from the cache first; the next version brings their updates.
-/* global VERSION, SHELL, NEVER_CACHED */
+// APP_PAGES: the single page app's routes (seep.web.pwa.APP_PAGES); offline, each is "/".
+/* global VERSION, SHELL, NEVER_CACHED, APP_PAGES */
 const PREFIX = "seep-shell-";
 const CACHE = PREFIX + VERSION;
-// The single page app's routes (seep.web.routes.pages): offline, each is the cached "/".
-const APP_PAGES = /^\/(?:(?:t|replay|u)\/[^/]+\/?|leaderboard\/?)?$/;
 
 self.addEventListener("install", (event) => {
   // "reload": the files as the server has them now, never the browser's HTTP cache.
@@ -44,7 +43,7 @@ async function page(request, url) {
     return await fetch(request);
   } catch (err) {
     const cache = await caches.open(CACHE);
-    const shell = url.pathname === "/how-to-play" ? "/how-to-play" : APP_PAGES.test(url.pathname) ? "/" : null;
+    const shell = url.pathname === "/how-to-play" ? "/how-to-play" : APP_PAGES.some((p) => p.test(url.pathname)) ? "/" : null;
     const hit = shell && (await cache.match(shell));
     if (hit) return hit;
     throw err;

@@ -14,27 +14,24 @@ const CHECK_EVERY_MS = 15 * 60 * 1000;
 let waiting = null; // the installed worker of a new version, waiting
 let applying = false;
 
-/** Whether a deal is being played on this page: a table (window.seepTable, app.js) whose
- * state says it is playing and shows no deal-over summary. */
-export function midDeal() {
-  const view = window.seepTable;
-  if (!view) return false;
+/** Where this page stands, for a reload: "free" (nothing lost: a page other than a table, a
+ * table's waiting room, its join or error page, the summary between two deals, which the
+ * server draws again), "deal" (a deal in progress, played or watched), "ask" (a finished
+ * match's last summary, which a reload would not show again: the player chooses, or the lobby
+ * he goes to next loads the new version) or "unknown" (a table before its first state). */
+function moment() {
+  const view = window.seepTable; // app.js: the table page's view
+  if (!view) return "free";
   const st = view.state;
-  if (!st) return true; // a table page before its first state: not known yet, so wait
-  return !!(st.table && st.table.status === "playing" && !st.summary);
+  if (!st || !st.table) return document.querySelector("#table-view .center-msg") ? "free" : "unknown";
+  if (st.table.status === "waiting") return "free";
+  if (st.table.status === "playing" && !st.summary) return "deal";
+  return st.table.status === "playing" && !st.summary.match_over ? "free" : "ask";
 }
 
-/** Whether a reload now loses nothing: a page other than a table, or a table in its waiting
- * room or between two deals (the server draws the summary again). A finished match's last
- * summary is not redrawn (the table is over), so there the player chooses: "Update now", or
- * the lobby he goes to next loads the new version. */
-function reloadable() {
-  const view = window.seepTable;
-  if (!view) return true;
-  const st = view.state;
-  if (!st || !st.table) return false;
-  if (st.table.status === "waiting") return true;
-  return st.table.status === "playing" && !!st.summary && !st.summary.match_over;
+/** Whether a deal is in progress on this page (a new version waits for its end). */
+export function midDeal() {
+  return moment() === "deal";
 }
 
 function typing() {
@@ -72,9 +69,10 @@ function banner(busy) {
  * in when nothing is being played and the player is not typing, else say it waits. */
 function consider() {
   if (!waiting || applying) return;
-  const busy = midDeal();
-  if (!busy && reloadable() && (!typing() || document.hidden)) apply();
-  else banner(busy);
+  const now = moment();
+  if (now === "unknown") return; // the first state decides (table.js marks <body>)
+  if (now === "free" && (!typing() || document.hidden)) apply();
+  else banner(now === "deal");
 }
 
 export function initPwa() {
@@ -108,5 +106,8 @@ export function initPwa() {
   }).catch(() => {}); // no worker (a private window may refuse): the page works as before
   // table.js writes the state's status and version on <body> at every redraw.
   new MutationObserver(consider).observe(document.body, { attributes: true, attributeFilter: ["data-status", "data-version"] });
+  // A table's join, error or "over" page comes with no state: its view's content tells.
+  const tableView = document.getElementById("table-view");
+  if (tableView) new MutationObserver(consider).observe(tableView, { childList: true });
   document.addEventListener("seep:summary", consider);
 }
