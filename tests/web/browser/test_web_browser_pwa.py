@@ -125,7 +125,7 @@ def test_a_new_version_waits_for_the_end_of_the_deal(
 ) -> None:
     """Mid-deal a new version only shows its banner; the page reloads into it once the first
     deal of two is over (its summary opened in the old page, and shows again in the new one),
-    and the old cache is gone."""
+    and the old cache is gone. In the lobby, with a field in use, "Update now" loads the next."""
     import httpx
 
     base, version_file = release
@@ -167,6 +167,21 @@ def test_a_new_version_waits_for_the_end_of_the_deal(
         # The summary between the two deals, drawn again from the server's state.
         pg.wait_for_selector("#summary")
         assert not pg.locator("#update-banner").count()
+
+        # In the lobby, a player typing his name is not interrupted: he is offered the update.
+        pg.goto(base + "/")
+        pg.wait_for_function(CONTROLLED)
+        pg.focus("#create-name")
+        pg.evaluate("() => { window.samePage = true; }")
+        version_file.write_text("3\n")
+        third = httpx.get(base + "/sw.js").text.split('const VERSION = "', 1)[1][:16]
+        pg.evaluate("async () => (await navigator.serviceWorker.getRegistration()).update()")
+        pg.wait_for_selector("#update-banner[data-state=ready] #update-now")
+        assert pg.evaluate("() => window.samePage === true")
+        pg.click("#update-now")
+        pg.wait_for_function("() => window.samePage === undefined", timeout=TIMEOUT)
+        pg.wait_for_function(CONTROLLED)
+        assert worker_version(pg) == third
     finally:
         ctx.close()
     assert not errors, errors
