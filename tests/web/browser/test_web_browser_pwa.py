@@ -120,14 +120,20 @@ def worker_version(pg: Any) -> str:
     )
 
 
+def served_version(base: str) -> str:
+    """The version of the worker the server serves now."""
+    import httpx
+
+    return httpx.get(base + "/sw.js").text.split('const VERSION = "', 1)[1][:16]
+
+
 def test_a_new_version_waits_for_the_end_of_the_deal(
     browser: Any, release: tuple[str, Path]
 ) -> None:
     """Mid-deal a new version only shows its banner; the page reloads into it once the first
     deal of two is over (its summary opened in the old page, and shows again in the new one),
-    and the old cache is gone. In the lobby, with a field in use, "Update now" loads the next."""
-    import httpx
-
+    and the old cache is gone. The match's last summary offers "Update now" instead of
+    reloading, and so does the lobby with a field in use; the button loads the new version."""
     base, version_file = release
     errors: list[str] = []
     ctx, pg = new_page(browser, 390, 844, errors)
@@ -147,7 +153,7 @@ def test_a_new_version_waits_for_the_end_of_the_deal(
                 () => sessionStorage.setItem('test:summary-before-reload', 'yes')); }"""
         )
         version_file.write_text("2\n")  # a new release
-        second = httpx.get(base + "/sw.js").text.split('const VERSION = "', 1)[1][:16]
+        second = served_version(base)
         assert second != first
         pg.evaluate("async () => (await navigator.serviceWorker.getRegistration()).update()")
         pg.wait_for_selector("#update-banner[data-state=busy]")
@@ -168,20 +174,39 @@ def test_a_new_version_waits_for_the_end_of_the_deal(
         pg.wait_for_selector("#summary")
         assert not pg.locator("#update-banner").count()
 
+        # The last deal: a version out mid-deal waits; the match's last summary (which a
+        # reload would not show again) offers "Update now" and does not reload by itself.
+        pg.click("#next-btn")
+        pg.wait_for_selector("#summary", state="detached")
+        pg.evaluate("() => { window.samePage = true; }")
+        version_file.write_text("3\n")
+        pg.evaluate("async () => (await navigator.serviceWorker.getRegistration()).update()")
+        pg.wait_for_selector("#update-banner[data-state=busy]")
+        while wait_turn(pg):
+            play_turn(pg, rng)
+        pg.wait_for_selector("#update-banner[data-state=ready] #update-now")
+        assert pg.evaluate("() => window.samePage === true"), "the match's summary reloaded"
+        assert pg.locator("#summary").count()
+        third = served_version(base)
+        pg.click("#update-now")
+        pg.wait_for_function("() => window.samePage === undefined", timeout=TIMEOUT)
+        pg.wait_for_function(CONTROLLED)
+        assert worker_version(pg) == third
+
         # In the lobby, a player typing his name is not interrupted: he is offered the update.
         pg.goto(base + "/")
         pg.wait_for_function(CONTROLLED)
         pg.focus("#create-name")
         pg.evaluate("() => { window.samePage = true; }")
-        version_file.write_text("3\n")
-        third = httpx.get(base + "/sw.js").text.split('const VERSION = "', 1)[1][:16]
+        version_file.write_text("4\n")
+        fourth = served_version(base)
         pg.evaluate("async () => (await navigator.serviceWorker.getRegistration()).update()")
         pg.wait_for_selector("#update-banner[data-state=ready] #update-now")
         assert pg.evaluate("() => window.samePage === true")
         pg.click("#update-now")
         pg.wait_for_function("() => window.samePage === undefined", timeout=TIMEOUT)
         pg.wait_for_function(CONTROLLED)
-        assert worker_version(pg) == third
+        assert worker_version(pg) == fourth
     finally:
         ctx.close()
     assert not errors, errors
