@@ -60,6 +60,7 @@ WEB_LAYERS: list[tuple[str, frozenset[str]]] = [
                 "seep.web.metrics",
                 "seep.web.names",
                 "seep.web.offline_assets",
+                "seep.web.pwa",
                 "seep.web.ratings",
                 "seep.web.review",
                 "seep.web.settings",

@@ -40,12 +40,14 @@ log = logging.getLogger("seep.web")
 # No inline script or style anywhere (static/*.html load files only): an injected tag does
 # nothing. 'wasm-unsafe-eval' lets the offline table compile Pyodide's WebAssembly, and nothing
 # else (no eval of JavaScript). The page talks only to its own origin; no site may frame it
-# (clickjacking).
+# (clickjacking). The installable app's manifest and service worker come from the site too
+# (seep.web.pwa).
 CSP = (
     "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; "
     "img-src 'self' data:; "
     "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
-    "form-action 'self'; frame-ancestors 'none'"
+    "form-action 'self'; frame-ancestors 'none'; "
+    "manifest-src 'self'; worker-src 'self'"
 )
 SECURITY_HEADERS = {
     "Content-Security-Policy": CSP,

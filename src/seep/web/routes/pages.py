@@ -1,13 +1,16 @@
-"""The page: the single page app's routes, the how-to-play page, the favicon and the static
-files (docs/web.md, "HTTP")."""
+"""The page: the single page app's routes, the how-to-play page, the favicon, the installable
+app's manifest and service worker (docs/web.md "Installable app") and the static files
+(docs/web.md, "HTTP")."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from fastapi import APIRouter
-from fastapi.responses import FileResponse, HTMLResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+
+from .. import pwa
 
 __all__ = ["STATIC", "page", "router", "static_files"]
 
@@ -29,8 +32,8 @@ def page(name: str) -> Response:
 
 def router() -> APIRouter:
     """``/``, ``/t/{code}``, ``/replay/{code}``, ``/u/{name}``, ``/leaderboard`` (the single
-    page app), ``/how-to-play`` and
-    ``/favicon.ico``; HEAD answers as GET does, for health checks. None is in the OpenAPI."""
+    page app), ``/how-to-play``, ``/favicon.ico``, ``/manifest.webmanifest`` and the service
+    worker ``/sw.js``; HEAD answers as GET does, for health checks. None is in the OpenAPI."""
     pages = APIRouter(include_in_schema=False)
 
     @pages.api_route("/", methods=["GET", "HEAD"])
@@ -61,6 +64,22 @@ def router() -> APIRouter:
     @pages.api_route("/how-to-play", methods=["GET", "HEAD"])
     async def how_to_play() -> Response:
         return page("how-to-play.html")
+
+    @pages.api_route("/manifest.webmanifest", methods=["GET", "HEAD"])
+    async def manifest() -> Response:
+        return JSONResponse(pwa.manifest(), media_type=pwa.MANIFEST_MEDIA_TYPE)
+
+    shell = pwa.Shell(STATIC)
+
+    @pages.api_route("/sw.js", methods=["GET", "HEAD"])
+    async def service_worker() -> Response:
+        # At the root, so its scope is the whole site. no-cache: the browser asks each time
+        # whether the version changed.
+        return Response(
+            shell.script(),
+            media_type="text/javascript",
+            headers={"Cache-Control": "no-cache"},
+        )
 
     return pages
 

@@ -8,6 +8,7 @@ import { LeaderboardView, ProfileView } from "./players.js";
 import { langSwitchHtml, t, translatePage, wireLangSwitch } from "./i18n.js";
 import { fourColour } from "./cards.js";
 import { markOfflineButton, OfflineView } from "./offline.js";
+import { initPwa } from "./pwa.js";
 
 function show(id) {
   for (const el of document.querySelectorAll("body > .view")) el.hidden = el.id !== id;
@@ -61,3 +62,4 @@ function route() {
 }
 
 route();
+initPwa(); // the installable app's worker (after route: it reads window.seepTable)

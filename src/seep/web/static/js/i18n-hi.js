@@ -566,4 +566,8 @@ export const HI = {
   "One deal": "एक बाँट",
   "One baazi": "एक बाज़ी",
   "This browser keeps no offline games (private mode?): {why}": "यह ब्राउज़र ऑफ़लाइन खेल नहीं रखता (प्राइवेट मोड?): {why}",
+  // the installable app (pwa.js)
+  "A new version is ready: it loads at the end of the deal.": "नया संस्करण तैयार है: यह बाँट ख़त्म होने पर खुलेगा।",
+  "A new version is ready.": "नया संस्करण तैयार है।",
+  "Update now": "अभी अपडेट करें",
 };
