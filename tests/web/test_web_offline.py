@@ -226,16 +226,22 @@ def test_the_server_serves_the_offline_files(tmp_path: Path) -> None:
         csp = page.headers["content-security-policy"]
         assert "script-src 'self' 'wasm-unsafe-eval';" in csp
         assert "'unsafe-eval'" not in csp and "'unsafe-inline'" not in csp
-        sw = client.get("/offline/sw.js")
-        assert sw.headers["service-worker-allowed"] == "/offline"
-        assert sw.headers["content-type"].startswith("text/javascript")
+        # One service worker, the app's: no second one of the offline table's own.
+        assert client.get("/offline/sw.js").status_code == 404
         assert (
             client.get("/offline/worker.js").headers["content-type"].startswith("text/javascript")
         )
         assets = client.get("/offline/assets.json").json()
         assert assets["bundle"] == bundle().url and bundle().url in assets["assets"]
         assert assets["difficulties"] == offered_difficulties()
-        assert "/static/js/table.js" in assets["shell"]
+        # The app's worker precaches the offline table, and copies Pyodide and the bundle
+        # from the last version's cache rather than fetching them again.
+        worker = client.get("/sw.js").text
+        for url in [*assets["assets"], "/offline/assets.json", "/static/js/table.js"]:
+            assert json.dumps(url) in worker, url
+        immutable = json.loads(worker.split("const IMMUTABLE = ", 1)[1].split(";\n", 1)[0])
+        assert bundle().url in immutable and "/offline" not in immutable
+        assert "^/offline/?$" in worker
         got = client.get(assets["bundle"])
         assert got.content == bundle().data and "immutable" in got.headers["cache-control"]
         assert client.get("/offline/seep-0000000000000000.zip").status_code == 404

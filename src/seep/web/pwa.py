@@ -25,6 +25,7 @@ from typing import Any
 __all__ = [
     "APP_PAGES",
     "BACKGROUND_COLOUR",
+    "EXTRA_IMMUTABLE",
     "EXTRA_PRECACHE",
     "EXTRA_VERSION_FILES",
     "ICONS",
@@ -48,6 +49,9 @@ _WORKER = Path(__file__).parent / "pwa_worker.js"
 #: the app shell (the offline table: ``/pyodide/...``, the Python bundle) appends them at import
 #: or when the app is built, before the first ``/sw.js`` is served.
 EXTRA_PRECACHE: list[str] = []
+#: URLs of :data:`EXTRA_PRECACHE` whose bytes never change (a version or a digest is in the
+#: name): a new version's worker takes them from the old version's cache instead of the network.
+EXTRA_IMMUTABLE: list[str] = []
 #: Files whose contents the version covers besides the static folder's (those behind
 #: :data:`EXTRA_PRECACHE`), so a change of them makes a new worker too.
 EXTRA_VERSION_FILES: list[Path] = []
@@ -162,6 +166,7 @@ def worker_script(urls: Sequence[str], version: str) -> str:
         f"const SHELL = {json.dumps(list(urls), indent=0)};\n"
         f"const NEVER_CACHED = {json.dumps(list(NEVER_CACHED))};\n"
         f"const APP_PAGES = {json.dumps(APP_PAGES)}.map((p) => new RegExp(p));\n"
+        f"const IMMUTABLE = {json.dumps(EXTRA_IMMUTABLE)};\n"
     )
     return head + _WORKER.read_text(encoding="utf-8")
 
@@ -187,7 +192,7 @@ class Shell:
     def _current(self) -> _Built:
         files = _version_files(self.static, EXTRA_VERSION_FILES)
         stamp = _stamp(files)
-        extra = (*EXTRA_PRECACHE, "\0", *APP_PAGES)
+        extra = (*EXTRA_PRECACHE, "\0", *APP_PAGES, "\0", *EXTRA_IMMUTABLE)
         with self._lock:
             built = self._built
             if built is None or built.stamp != stamp or built.extra != extra:

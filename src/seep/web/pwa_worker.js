@@ -7,15 +7,25 @@
 // online player always gets the server's page; offline, the cached index.html serves every
 // page route. Static files come from the cache first; the next version brings their updates.
 // APP_PAGES: the single page app's routes (seep.web.pwa.APP_PAGES); offline, each is "/".
-/* global VERSION, SHELL, NEVER_CACHED, APP_PAGES */
+// IMMUTABLE: URLs of SHELL whose bytes never change (seep.web.pwa.EXTRA_IMMUTABLE).
+/* global VERSION, SHELL, NEVER_CACHED, APP_PAGES, IMMUTABLE */
 const PREFIX = "seep-shell-";
 const CACHE = PREFIX + VERSION;
 
 self.addEventListener("install", (event) => {
-  // "reload": the files as the server has them now, never the browser's HTTP cache.
-  event.waitUntil(
-    caches.open(CACHE).then((cache) => cache.addAll(SHELL.map((url) => new Request(url, { cache: "reload" })))),
-  );
+  event.waitUntil((async () => {
+    const cache = await caches.open(CACHE);
+    const fetched = [];
+    for (const url of SHELL) {
+      // A file that never changes under its name (Pyodide's 13 MB) is copied from the last
+      // version's cache: a release costs a phone only what changed.
+      const kept = IMMUTABLE.includes(url) ? await caches.match(url) : undefined;
+      if (kept) await cache.put(url, kept);
+      else fetched.push(url);
+    }
+    // "reload": the files as the server has them now, never the browser's HTTP cache.
+    await cache.addAll(fetched.map((url) => new Request(url, { cache: "reload" })));
+  })());
 });
 
 self.addEventListener("activate", (event) => {

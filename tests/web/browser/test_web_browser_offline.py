@@ -1,7 +1,7 @@
-"""Play offline in Debian's chromium (issue 27 item 2): the page is loaded once from a real
-server, then the server stops and the browser goes offline (``context.set_offline(True)``) and
-plays a whole deal against the bots by clicking, with the rules and the bots in Python in the
-worker (Pyodide served by our server, kept by the offline service worker); a reload mid-deal
+"""Play offline in Debian's chromium (issue 27 item 2): the app (its lobby) is loaded once from
+a real server, then the server stops and the browser goes offline (``context.set_offline(True)``)
+and plays a whole deal against the bots by clicking, with the rules and the bots in Python in
+the worker (Pyodide served by our server, kept by the app's service worker); a reload mid-deal
 resumes it from IndexedDB, and the finished game is listed, replays and downloads as a
 docs/format.md record, still offline."""
 
@@ -23,12 +23,12 @@ if pyodide_version() is None:
     pytest.skip("Pyodide is not installed (make pyodide)", allow_module_level=True)
 
 
-def _ready_offline(page: Any, base: str) -> None:
-    """Open the offline lobby online and wait until its service worker keeps every file."""
+def _load_the_app_once(page: Any, base: str) -> None:
+    """Open the lobby online, as a player who has never seen the offline table, and wait until
+    the app's service worker has installed (every file kept, the offline table's too)."""
     page.add_init_script("localStorage.setItem('seep:offline-bot-delay', '20')")
-    page.goto(base + "/offline")
-    page.wait_for_selector("#offline-ready:not([hidden])", timeout=TIMEOUT)
-    page.wait_for_function("() => !!navigator.serviceWorker.controller")
+    page.goto(base + "/")
+    page.wait_for_function("() => !!navigator.serviceWorker.controller", timeout=TIMEOUT)
 
 
 def _start(page: Any) -> None:
@@ -44,14 +44,16 @@ def test_offline_deal_with_a_reload(page: Any, tmp_path: Path) -> None:
     rng = random.Random(27)
     (tmp_path / "server").mkdir()
     with app_server(tmp_path / "server") as base:
-        _ready_offline(page, base)
+        _load_the_app_once(page, base)
     # The server is gone, and the browser is offline too.
     page.context.set_offline(True)
     assert page.evaluate("() => fetch('/api/lobby').then(() => 'online', () => 'offline')") == (
         "offline"
     )
-    page.reload()  # offline from here on: the page itself comes from the service worker
+    page.reload()  # offline from here on: the pages come from the service worker
+    page.click("#offline-link")
     page.wait_for_selector("#offline-form")
+    page.wait_for_selector("#offline-ready:not([hidden])")
     _start(page)
     reloaded = False
     turns = 0

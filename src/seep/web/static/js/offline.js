@@ -1,6 +1,6 @@
 // Play offline (/offline): the same table page against the same bots, with no server. The
 // rules and the bots run in Python in a Web Worker (offline-worker.js: Pyodide and our own
-// sources, served by our server once and kept by the offline service worker, offline-sw.js);
+// sources, served by our server once and kept by the app's service worker, /sw.js: pwa.js);
 // OfflineSocket gives the table view the interface of TableSocket, so table.js draws the
 // worker's messages as it draws the server's. Games are kept in IndexedDB (offline-store.js):
 // a closed tab resumes its deal, finished games replay and download as docs/format.md records.
@@ -46,17 +46,12 @@ export function markOfflineButton(button) {
     .catch(() => {});
 }
 
-/** The offline service worker (scope /offline): it keeps the page, Pyodide and our bundle. */
-async function registerServiceWorker() {
+/** Whether the app's service worker (pwa.js registers it) is active: it has precached the
+ * page, Pyodide and our bundle when it installed. Never settles where there is none. */
+async function serviceWorkerReady() {
   if (!("serviceWorker" in navigator)) return false;
-  try {
-    await navigator.serviceWorker.register("/offline/sw.js", { scope: "/offline" });
-    const reg = await navigator.serviceWorker.ready;
-    return Boolean(reg.active);
-  } catch (e) {
-    console.warn(`offline service worker: ${e}`);
-    return false;
-  }
+  const reg = await navigator.serviceWorker.ready;
+  return Boolean(reg.active);
 }
 
 /** A socket-like link to the worker (TableSocket's interface: send, close, onMessage,
@@ -128,7 +123,7 @@ export class OfflineView {
   constructor(root) {
     this.root = root;
     this.metrics = { opened: performance.now(), firstLegal: null, ready: null, timings: [], saved: 0 };
-    this.swReady = registerServiceWorker();
+    this.swReady = serviceWorkerReady();
   }
 
   async start() {
