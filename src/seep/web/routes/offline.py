@@ -44,13 +44,14 @@ def router() -> APIRouter:
     routes = APIRouter(include_in_schema=False)
     version = pyodide_version()
     # Read once: the files do not change while the server runs.
+    assets = offline_assets(version)
     listed = {
         "pyodide": None if version is None else f"/pyodide/{version}/",
         "bundle": bundle().url,
-        "assets": offline_assets(version),
+        "assets": assets,
         "difficulties": offered_difficulties(),
     }
-    join_the_shell(listed["assets"], immutable=[u for u in listed["assets"] if _forever(u)])
+    join_the_shell(assets, immutable=[u for u in assets if _forever(u)])
 
     @routes.api_route("/offline", methods=["GET", "HEAD"])
     async def offline_page() -> Response:
