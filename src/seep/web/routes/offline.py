@@ -44,14 +44,14 @@ def router() -> APIRouter:
     routes = APIRouter(include_in_schema=False)
     version = pyodide_version()
     # Read once: the files do not change while the server runs.
-    assets = offline_assets(version)
+    needed = offline_assets(version)
     listed = {
         "pyodide": None if version is None else f"/pyodide/{version}/",
         "bundle": bundle().url,
-        "assets": assets,
+        "assets": needed,
         "difficulties": offered_difficulties(),
     }
-    join_the_shell(assets, immutable=[u for u in assets if _forever(u)])
+    join_the_shell(needed, immutable=[u for u in needed if _forever(u)])
 
     @routes.api_route("/offline", methods=["GET", "HEAD"])
     async def offline_page() -> Response:
