@@ -1,6 +1,6 @@
-// The offline table's worker (served as /offline/worker.js, in the offline service worker's
-// scope, so that its fetches are the service worker's when offline): Pyodide (served by our server, never a CDN) running our own Python,
-// the offline host of seep.web.offline, which answers the page with the messages the server's
+// The offline table's worker (served as /offline/worker.js; its fetches are the app's service
+// worker's, which keeps Pyodide and the bundle for offline): Pyodide (served by our server,
+// never a CDN) running our own Python, the offline host of seep.web.offline, which answers the page with the messages the server's
 // socket sends (docs/web.md "Offline play"). No game rule is written here: this file loads,
 // forwards, keeps the bots' pace and saves each change in IndexedDB (offline-store.js).
 import { saveGame } from "/static/js/offline-store.js";
