@@ -544,4 +544,11 @@ export const HI = {
   "{n} points below the best": "सबसे अच्छी चाल से {n} अंक कम",
   "the bots' choice too": "बॉट की भी यही पसंद",
   "A draw: the match is over": "बराबरी: मैच ख़त्म",
+  "Notify me when it is my turn": "मेरी बारी आने पर सूचना दें",
+  "Your table {code} has started": "आपकी टेबल {code} शुरू हो गई है",
+  "Your turn at table {code}": "टेबल {code} पर आपकी बारी",
+  "A rematch is offered at table {code}": "टेबल {code} पर दोबारा खेलने का न्योता",
+  "Notifications are blocked for this site in the browser's settings": "ब्राउज़र की सेटिंग में इस साइट की सूचनाएँ बंद हैं",
+  "You will be notified when it is your turn": "आपकी बारी आने पर आपको सूचना मिलेगी",
+  "Notifications could not be turned on in this browser": "इस ब्राउज़र में सूचनाएँ चालू नहीं हो सकीं",
 };
