@@ -28,7 +28,7 @@ from seep.web.push import (
     turn_target,
 )
 from seep.web.store import Store
-from seepkit.push import Browser, PushService, check_vapid, push_service
+from seepkit.push import Browser, PushService, b64url, check_vapid, push_service
 from seepkit.web import CARD, Player, create_table, my_turn, play_my_turn, web_client
 
 HUMAN_AWAY = SeatSeen(human=True, by_bot=False, away=True)
@@ -366,3 +366,40 @@ def test_a_rematch_offer_reaches_the_player_away_and_a_gone_subscription_is_dele
         assert pusher.sender.gone == 1
         assert len([r for r in service.received if r.path == "/gone"]) == 1
         host.close()
+
+
+def test_a_subscription_keeps_its_newest_seats_and_an_account_its_newest_browsers(
+    tmp_path: Path,
+) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'seep.db'}")
+    try:
+        with store.engine.begin() as c:
+            c.exec_driver_sql(
+                "INSERT INTO accounts (name, name_key, password_hash, created) "
+                "VALUES ('Asha', 'asha', 'hash', 1.0)"
+            )
+
+        def keep(n: int, seats: list[tuple[str, str]], account: int | None = None) -> int:
+            b = Browser(f"https://fcm.googleapis.com/fcm/send/{n}")
+            return store.add_push_subscription(
+                b.endpoint,
+                b.p256dh,
+                b64url(b.auth),
+                lang="en",
+                account=account,
+                client="192.0.2.1",
+                seats=seats,
+                per_client=0,
+                per_account=2,
+                per_subscription=3,
+            )
+
+        sub = keep(1, [(f"T{i}", "h") for i in range(5)])
+        assert [t.id for t in store.push_targets("T4", "h", None)] == [sub]
+        assert store.push_targets("T4", "other", None) == []  # another token: not his seat
+        codes = ("T0", "T1", "T2", "T3", "T4")
+        assert len([c for c in codes if store.push_targets(c, "h", None)]) == 3
+        _first, second, third = (keep(n, [], account=1) for n in (2, 3, 4))
+        assert [t.id for t in store.push_targets("X", None, 1)] == [second, third]
+    finally:
+        store.close()

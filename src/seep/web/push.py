@@ -317,7 +317,12 @@ class Sender:
                 self.dropped += 1
                 return False
             self._pending += 1
-        self._pool.submit(self._run, _Job(kind, code, token_hash, account))
+        try:
+            self._pool.submit(self._run, _Job(kind, code, token_hash, account))
+        except RuntimeError:  # the server is stopping: its pool takes no more
+            with self._lock:
+                self._pending -= 1
+            return False
         return True
 
     def flush(self, timeout: float = 10.0) -> bool:

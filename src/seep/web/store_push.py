@@ -123,7 +123,7 @@ class StorePush:
                 if old:
                     c.execute(delete(push_seats_t).where(push_seats_t.c.subscription.in_(old)))
                     c.execute(delete(subs).where(subs.c.id.in_(old)))
-            for code, token_hash in seats:
+            for i, (code, token_hash) in enumerate(seats):
                 c.execute(
                     delete(push_seats_t).where(
                         push_seats_t.c.subscription == sub, push_seats_t.c.code == code
@@ -131,7 +131,11 @@ class StorePush:
                 )
                 c.execute(
                     insert(push_seats_t).values(
-                        subscription=sub, code=code, token_hash=token_hash, created=now
+                        # The list's order counts as time: its last seat is the newest.
+                        subscription=sub,
+                        code=code,
+                        token_hash=token_hash,
+                        created=now + i * 1e-6,
                     )
                 )
             kept = c.execute(
