@@ -115,33 +115,7 @@ def test_the_page_subscribes_and_the_worker_shows_the_turn(
         message = asha.decrypt(got)
         assert message["key"] == "turn" and message["code"] == code
         # The push service hands it to the service worker, which shows the notification.
-        cdp = ctx.new_cdp_session(page)
-        registrations: list[dict[str, Any]] = []
-        cdp.on(
-            "ServiceWorker.workerRegistrationUpdated",
-            lambda e: registrations.extend(e["registrations"]),
-        )
-        cdp.send("ServiceWorker.enable")
-        page.wait_for_function("() => navigator.serviceWorker.ready.then(() => true)")
-        for _ in range(200):
-            if any(r["scopeURL"] == base + "/" for r in registrations):
-                break
-            page.wait_for_timeout(50)
-        (reg,) = [r for r in registrations if r["scopeURL"] == base + "/" and not r["isDeleted"]]
-        cdp.send(
-            "ServiceWorker.deliverPushMessage",
-            {"origin": base, "registrationId": reg["registrationId"], "data": json.dumps(message)},
-        )
-        shown = None
-        for _ in range(400):  # until the worker has shown it
-            shown = page.evaluate(
-                """() => navigator.serviceWorker.ready
-                     .then(r => r.getNotifications())
-                     .then(ns => ns.map(n => [n.title, n.body, n.tag]))"""
-            )
-            if shown:
-                break
-            page.wait_for_timeout(50)
+        shown = _deliver(ctx, page, base, message)
         assert shown == [["Seep", f"Your turn at table {code}", f"seep-{code}"]]
         # Back in sight, the player plays on; the switch turns them off and unsubscribes.
         page.evaluate("() => window.__setHidden(false)")
@@ -154,3 +128,63 @@ def test_the_page_subscribes_and_the_worker_shows_the_turn(
     finally:
         ctx.close()
     assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+def _deliver(ctx: Any, page: Any, base: str, message: dict[str, Any]) -> list[list[str]]:
+    """Hand ``message`` to the page's service worker as its push service would (CDP), and
+    return the notifications it then shows: [title, body, tag] each."""
+    cdp = ctx.new_cdp_session(page)
+    registrations: list[dict[str, Any]] = []
+    cdp.on(
+        "ServiceWorker.workerRegistrationUpdated",
+        lambda e: registrations.extend(e["registrations"]),
+    )
+    cdp.send("ServiceWorker.enable")
+    page.wait_for_function("() => navigator.serviceWorker.ready.then(() => true)")
+    for _ in range(200):
+        if any(r["scopeURL"] == base + "/" for r in registrations):
+            break
+        page.wait_for_timeout(50)
+    (reg,) = [r for r in registrations if r["scopeURL"] == base + "/" and not r["isDeleted"]]
+    cdp.send(
+        "ServiceWorker.deliverPushMessage",
+        {"origin": base, "registrationId": reg["registrationId"], "data": json.dumps(message)},
+    )
+    shown: list[list[str]] = []
+    for _ in range(400):  # until the worker has shown it
+        shown = page.evaluate(
+            """() => navigator.serviceWorker.ready
+                 .then(r => r.getNotifications())
+                 .then(ns => ns.map(n => [n.title, n.body, n.tag]))"""
+        )
+        if shown:
+            break
+        page.wait_for_timeout(50)
+    return shown
+
+
+def test_the_notification_is_in_the_pages_language(
+    browser: Any, service: PushService, push_server: tuple[str, Path]
+) -> None:
+    """The Hindi page keeps its words for the worker: a push in Hindi shows them."""
+    base, _db = push_server
+    ctx = browser.new_context(viewport={"width": 1280, "height": 860})
+    ctx.set_default_timeout(TIMEOUT)
+    ctx.grant_permissions(["notifications"], origin=base)
+    ctx.add_init_script("localStorage.setItem('seep:lang', 'hi')")
+    ctx.add_init_script(STUB % json.dumps(service.browser("/ravi").subscription()))
+    page = ctx.new_page()
+    try:
+        page.goto(base + "/")
+        code = open_seat(page, base, name="Ravi", bots="easy", deals=1)
+        page.goto(f"{base}/t/{code}")
+        page.wait_for_selector("#start-btn")
+        assert page.locator("#push-btn").inner_text() == "मेरी बारी आने पर सूचना दें"
+        page.locator("#push-btn").click()
+        page.wait_for_selector("#push-btn[aria-checked='true']")
+        page.wait_for_selector(".toast.info")
+        message = {"type": "seep", "key": "turn", "lang": "hi", "code": code}
+        shown = _deliver(ctx, page, base, message)
+        assert shown == [["Seep", f"टेबल {code} पर आपकी बारी", f"seep-{code}"]]
+    finally:
+        ctx.close()
