@@ -319,3 +319,94 @@ def test_the_profile_indexes_come_and_go_with_revision_0007(tmp_path: Path) -> N
         command.downgrade(migrations.config(c), "0005")
         assert indexes(c) == {"ix_ratings_board", "ix_rating_changes_account"}
     engine.dispose()
+
+
+def _at_0008_with_an_account(engine: Any) -> None:
+    with engine.begin() as c:
+        migrations.upgrade(c, "0008")
+    with engine.begin() as c:
+        c.exec_driver_sql(
+            "INSERT INTO accounts (name, name_key, password_hash, created) "
+            "VALUES ('Before', 'before', 'hash', 1.0)"
+        )
+        c.exec_driver_sql("INSERT INTO sessions VALUES ('h', 1, 1.0, 2.0)")
+
+
+def _push_works(store: Store) -> None:
+    """Revision 0009's tables take the server's key pair and a subscription with a seat, and
+    an account's deletion takes its subscriptions."""
+    from seep.web.push import VapidKeys
+
+    key = VapidKeys.of(store).public
+    assert VapidKeys.of(store).public == key  # made once, then read
+    sub = store.add_push_subscription(
+        "https://fcm.googleapis.com/fcm/send/x",
+        "p" * 87,
+        "a" * 22,
+        lang="hi",
+        account=1,
+        client="192.0.2.1",
+        seats=[("ABCDEF", "f" * 64)],
+        per_client=20,
+        per_account=10,
+        per_subscription=20,
+    )
+    assert [t.id for t in store.push_targets("ABCDEF", "f" * 64, None)] == [sub]
+    assert [t.lang for t in store.push_targets("OTHER1", None, 1)] == ["hi"]
+    store.delete_account(1)
+    assert store.push_targets("ABCDEF", "f" * 64, 1) == [] and store.push_count() == 0
+
+
+def test_a_database_at_0008_gains_push_and_loses_nothing(tmp_path: Path) -> None:
+    """Revision 0009 (Web Push) on a database at 0008 with an account and its session: every
+    row is kept, the new tables take a key pair and a subscription, and a downgrade to 0008
+    removes them again."""
+    db = tmp_path / "seep.db"
+    engine = create_engine(f"sqlite:///{db}")
+    _at_0008_with_an_account(engine)
+    engine.dispose()
+    kept = ("accounts", "sessions")
+    before = {t: _dump(db, t) for t in kept}
+    store = Store(f"sqlite:///{db}")
+    try:
+        with store.engine.connect() as c:
+            assert migrations.current(c) == migrations.head() == "0009"
+        assert {t: _dump(db, t) for t in kept} == before
+        _push_works(store)
+    finally:
+        store.close()
+    engine = create_engine(f"sqlite:///{db}")
+    with engine.begin() as c:
+        command.downgrade(migrations.config(c), "0008")
+        names = set(c.exec_driver_sql("SELECT name FROM sqlite_master").scalars())
+        assert not names & {"server_keys", "push_subscriptions", "push_seats"}
+    engine.dispose()
+
+
+@pytest.mark.skipif(not PG_URL, reason="SEEP_TEST_POSTGRES_URL names no PostgreSQL database")
+def test_a_postgresql_database_at_0008_gains_push(tmp_path: Path) -> None:
+    """Revision 0009 on PostgreSQL: from 0008 with an account, to the head, then the same
+    checks; the database is left empty."""
+    pytest.importorskip("psycopg")
+    assert PG_URL is not None
+    engine = create_engine(PG_URL)
+
+    def drop_all() -> None:
+        with engine.begin() as c:
+            c.execute(text("DROP TABLE IF EXISTS alembic_version"))
+            metadata.drop_all(c)
+
+    drop_all()
+    try:
+        _at_0008_with_an_account(engine)
+        store = Store(PG_URL)
+        try:
+            with store.engine.connect() as c:
+                assert migrations.current(c) == migrations.head() == "0009"
+                assert c.execute(text("SELECT name FROM accounts")).scalars().all() == ["Before"]
+            _push_works(store)
+        finally:
+            store.close()
+    finally:
+        drop_all()
+        engine.dispose()

@@ -33,9 +33,11 @@ from .middleware import (
 from .moderation import Moderation
 from .passkeys import Passkeys
 from .profiles import Profiles
+from .push import Pusher, PushSettings, Sender, VapidKeys
 from .routes import accounts as account_routes
 from .routes import lobby, offline, operations, pages, passkeys, players, reports, table, websocket
 from .routes import metrics as metrics_routes
+from .routes import push as push_routes
 from .routes.errors import add_error_handlers
 from .routes.gate import Gate
 from .routes.pages import STATIC
@@ -206,4 +208,17 @@ def create_app(
     app.include_router(passkeys.router(gate, accounts, keys))
     app.include_router(players.router(gate, Profiles(store)))
     app.include_router(reports.router(gate, moderation))
+    _push(app, gate, manager, store)
     return app
+
+
+def _push(app: FastAPI, gate: Gate, manager: TableManager, store: Store) -> None:
+    """Web Push (docs/web.md "Notifications"): the VAPID key pair made at first start and
+    kept in the database, the routes, and the notifications of away players."""
+    settings = PushSettings.from_env()
+    if not settings.enabled:
+        return
+    keys = VapidKeys.of(store)
+    manager.pusher = Pusher(Sender(store, keys, settings), settings, manager.hub)
+    app.state.pusher = manager.pusher
+    app.include_router(push_routes.router(gate, keys, settings))

@@ -70,6 +70,9 @@ class Connection:
         # move of its own, since when its state is due (0: none is).
         self.received = 0.0
         self.answer_due = 0.0
+        # Its page is in sight, as the page last said (``visibility``; until then: yes). A
+        # seat with no visible page is away for the push notifications (seep.web.push).
+        self.visible = True
 
     def push(self, text: str) -> None:
         """Queue a message for this client."""

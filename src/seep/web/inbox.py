@@ -15,7 +15,7 @@ from . import game_handlers, social_handlers
 from .hub import Connection
 from .keeper import TableKeeper
 from .limits import DEFAULT_MESSAGE_COST, MESSAGE_COST_BYTES, MESSAGE_COSTS
-from .messages import MAX_TOKENS, Hello, parse_json, parse_message
+from .messages import MAX_TOKENS, Hello, Visibility, parse_json, parse_message
 from .table import TableError, checked
 
 __all__ = ["BAD_INPUT", "CLOSE_ABUSE", "MAX_MESSAGE_BYTES", "OverBudget", "over_budget", "receive"]
@@ -80,6 +80,13 @@ async def receive(
         return
     if kind == "ping":
         conn.push(json.dumps({"type": "pong"}))
+        return
+    if kind == "visibility":
+        assert isinstance(msg, Visibility)
+        conn.visible = msg.visible
+        table = k.tables.get(conn.code)
+        if not msg.visible and conn.seat is not None and table is not None and k.pusher:
+            k.pusher.hidden(table, conn.seat)
         return
     if kind == "hello":
         assert isinstance(msg, Hello)

@@ -36,6 +36,7 @@ from .limits import MessageBudget, SocketCounts
 from .matchmaking import Policy
 from .metrics import Metrics
 from .moderation import Moderation
+from .push import Pusher
 from .ratings import Rating, format_of
 from .store import Store, StoreConflict, StoreUnavailable
 from .table import Seat, Table, TableError
@@ -152,6 +153,8 @@ class TableKeeper:
         self.draining = False  # stopping: not ready for the proxy (TableManager.drain)
         # The operator's bans and mutes, as this instance last read them (the app sets it).
         self.moderation: Moderation | None = None
+        # Web Push (seep.web.push): when away players are notified (the app sets it).
+        self.pusher: Pusher | None = None
 
     @property
     def conns(self) -> dict[str, set[Connection]]:
@@ -224,6 +227,8 @@ class TableKeeper:
         if game:
             table.game_version = table.version
         self.driver.drive(table, self.bot_delay, self.ready_seconds)
+        if game and self.pusher is not None:
+            self.pusher.changed(table)
         self.hub.broadcast(table)
         if table.status == "finished" and not self.hub.conns.get(table.code):
             self._forget(table)
@@ -240,6 +245,8 @@ class TableKeeper:
             seat = table.host
         table.start(seat)
         self.driver.end_countdown(table.code)
+        if self.pusher is not None:
+            self.pusher.started(table)
         if self.store is not None:
             self.store.save_table(table)
         for i, s in enumerate(table.seats):
@@ -474,6 +481,8 @@ class TableKeeper:
         self.tables.pop(code, None)
         self._host_left.pop(code, None)
         self.driver.teardown(code)
+        if self.pusher is not None:
+            self.pusher.forget(code)
 
     def drop(self, code: str, reason: str) -> None:
         """Forget a table this instance no longer holds: its timers stop and its clients are

@@ -107,6 +107,8 @@ def disconnect(k: TableKeeper, conn: Connection) -> None:
         return
     s = table.seats[conn.seat]
     s.connections -= 1
+    if k.pusher is not None:
+        k.pusher.hidden(table, conn.seat)
     if s.connections == 0:
         if table.status == "playing":
             k._start_grace(table, conn.seat)

@@ -40,12 +40,15 @@ __all__ = [
     "moves_t",
     "passkey_challenges_t",
     "passkeys_t",
+    "push_seats_t",
+    "push_subscriptions_t",
     "rated_matches_t",
     "rating_changes_t",
     "ratings_t",
     "reports_t",
     "sanctions_t",
     "seat_accounts_t",
+    "server_keys_t",
     "sessions_t",
     "status_index",
     "tables_t",
@@ -314,6 +317,50 @@ audit_t = SqlTable(
     Column("action", String(24), nullable=False),
     Column("target", String(100), nullable=False),
     Column("reason", String(200), nullable=False),
+)
+
+
+# Web Push (docs/web.md "Notifications", revision 0009). The server's own keys by name (the
+# VAPID key pair, "vapid": made by the first instance that starts, then read by every one).
+server_keys_t = SqlTable(
+    "server_keys",
+    metadata,
+    Column("name", String(32), primary_key=True),
+    Column("value", Text, nullable=False),  # JSON
+    Column("created", Float, nullable=False),
+)
+# A browser's push subscription: where its push service takes messages for it, and the keys
+# they are encrypted with (RFC 8291). Found by the SHA-256 of its endpoint (unique, short to
+# index). ``client`` (the address that sent it) bounds how many one address keeps.
+push_subscriptions_t = SqlTable(
+    "push_subscriptions",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("endpoint_hash", String(64), nullable=False, unique=True),
+    Column("endpoint", Text, nullable=False),
+    Column("p256dh", String(100), nullable=False),  # base64url, as the browser gave it
+    Column("auth", String(50), nullable=False),
+    Column("lang", String(8), nullable=False),  # the page's language: the notification's
+    # A signed-in browser's account: every seat of the account is notified there.
+    Column("account", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), index=True),
+    Column("client", String(64), nullable=False, index=True),
+    Column("created", Float, nullable=False),
+)
+# The seats a subscription is for (a guest's: the SHA-256 of the seat's token, as the table
+# keeps it; never the token).
+push_seats_t = SqlTable(
+    "push_seats",
+    metadata,
+    Column(
+        "subscription",
+        Integer,
+        ForeignKey("push_subscriptions.id", ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    Column("code", String(8), primary_key=True),
+    Column("token_hash", String(64), nullable=False),
+    Column("created", Float, nullable=False),
+    Index("ix_push_seats_seat", "code", "token_hash"),
 )
 
 

@@ -87,6 +87,8 @@ async def on_rematch(k: TableKeeper, table: Table, conn: Connection, msg: Any) -
     if table.rematched is not None:
         raise TableError("not_allowed", f"the rematch has begun at table {table.rematched}")
     table.rematch.add(conn.seat)
+    if k.pusher is not None:
+        k.pusher.rematch_offered(table)
     here = {c.seat for c in k.hub.of(table.code) if c.seat is not None}
     if here <= table.rematch:
         start_rematch(k, table)

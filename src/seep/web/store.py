@@ -57,6 +57,7 @@ from .store_accounts import StoreAccounts
 from .store_leases import StoreLeases
 from .store_moderation import StoreModeration
 from .store_passkeys import StorePasskeys
+from .store_push import StorePush
 from .store_ratings import StoreRatings
 from .store_reads import StoreReads
 
@@ -294,7 +295,15 @@ class _MoveWriter:
         self._conn = self._raw = None
 
 
-class Store(StoreReads, StoreLeases, StoreAccounts, StoreRatings, StorePasskeys, StoreModeration):
+class Store(
+    StoreReads,
+    StoreLeases,
+    StoreAccounts,
+    StoreRatings,
+    StorePasskeys,
+    StoreModeration,
+    StorePush,
+):
     """The server's database. Every write is its own transaction, committed on return.
 
     ``owner`` is this server instance's id when several instances share the database: writes to

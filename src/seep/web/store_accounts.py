@@ -23,6 +23,7 @@ from .schema import (
     tables_t,
 )
 from .store_passkeys import forget_passkeys
+from .store_push import forget_push
 from .store_ratings import forget_ratings
 
 __all__ = ["FORMER_PLAYER", "AccountRow", "StoreAccounts"]
@@ -228,5 +229,6 @@ class StoreAccounts:
             c.execute(delete(seat_accounts_t).where(seat_accounts_t.c.account == account))
             forget_ratings(c, account)
             forget_passkeys(c, account)
+            forget_push(c, account)
             c.execute(delete(sessions_t).where(sessions_t.c.account == account))
             c.execute(delete(accounts_t).where(accounts_t.c.id == account))

@@ -186,6 +186,8 @@ class TableManager(TableKeeper):
         """Cancel every timer (the tables themselves are all in the store)."""
         self.driver.shutdown()
         self.hub.shutdown()
+        if self.pusher is not None:
+            self.pusher.close()
 
     async def claim(self, code: str) -> None:
         """Make sure this instance holds the running table ``code`` before a request for it:

@@ -25,6 +25,8 @@ __all__ = [
     "Name",
     "PasskeyLogin",
     "PasskeyRegister",
+    "PushSubscribe",
+    "PushUnsubscribe",
     "QuickMatch",
     "ReportPlayerBody",
     "SignIn",
@@ -263,6 +265,44 @@ class ReportPlayerBody(_Body):
     player: Annotated[str, Field(min_length=1, max_length=4 * NAME_LENGTH)]
     reason: Literal[REPORT_REASONS] = "other"  # type: ignore[valid-type]
     note: Annotated[str, Field(max_length=NOTE_LENGTH)] = ""
+
+
+class PushKeys(_Body):
+    """A push subscription's keys (RFC 8291), base64url as the browser gives them."""
+
+    p256dh: Annotated[str, Field(max_length=100, description="the browser's P-256 public key")]
+    auth: Annotated[str, Field(max_length=50, description="the 16-byte authentication secret")]
+
+
+class PushSubscriptionInfo(_Body):
+    """A browser's ``PushSubscription.toJSON()``."""
+
+    endpoint: Annotated[
+        str, Field(max_length=1024, description="the push service's URL for this browser")
+    ]
+    expirationTime: int | float | None = None  # the browser's own name
+    keys: PushKeys
+
+
+class PushSubscribe(_Body):
+    """``POST /api/push/subscriptions``: notify this browser (docs/web.md "Notifications")
+    for the seats it holds as a guest, and, signed in, for every seat of the account. The
+    same subscription again adds its seats and takes its language. Answered 201
+    ``{"seats": n}``."""
+
+    subscription: PushSubscriptionInfo
+    seats: Annotated[
+        list[HeldSeat],
+        Field(max_length=20, description="the seats this browser holds (code and token)"),
+    ] = []
+    lang: Literal["en", "hi"] = "en"
+
+
+class PushUnsubscribe(_Body):
+    """``POST /api/push/subscriptions/delete``: no more notifications to this browser.
+    Answered ``{"deleted": true}`` (false: none was kept)."""
+
+    endpoint: Annotated[str, Field(max_length=1024)]
 
 
 def parse_body(model: type[M], data: Any) -> M:

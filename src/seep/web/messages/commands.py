@@ -34,6 +34,7 @@ __all__ = [
     "Start",
     "Transfer",
     "Undo",
+    "Visibility",
     "Watch",
     "parse_message",
 ]
@@ -74,6 +75,15 @@ class Ping(_Message):
     """Answered by ``pong``."""
 
     type: Literal["ping"]
+
+
+class Visibility(_Message):
+    """Whether the page is in sight (sent on connecting and at each change): a seat with no
+    visible page is away, and may be sent push notifications (docs/web.md
+    "Notifications"). Not answered."""
+
+    type: Literal["visibility"]
+    visible: bool
 
 
 class MoveMessage(_Message):
@@ -238,6 +248,7 @@ MESSAGES: dict[str, type[_Message]] = {
     "report": Report,
     "report_player": ReportPlayer,
     "moves": MovesRequest,
+    "visibility": Visibility,
 }
 
 ClientMessage = Annotated[
@@ -260,7 +271,8 @@ ClientMessage = Annotated[
     | Coach
     | Report
     | ReportPlayer
-    | MovesRequest,
+    | MovesRequest
+    | Visibility,
     Field(discriminator="type"),
 ]
 

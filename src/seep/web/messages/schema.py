@@ -28,6 +28,8 @@ from .bodies import (
     JoinTable,
     PasskeyLogin,
     PasskeyRegister,
+    PushSubscribe,
+    PushUnsubscribe,
     QuickMatch,
     ReportPlayerBody,
     SignIn,
@@ -47,6 +49,8 @@ def protocol_schema() -> dict[str, Any]:
         "CreateTable": CreateTable,
         "QuickMatch": QuickMatch,
         "ReportPlayerBody": ReportPlayerBody,
+        "PushSubscribe": PushSubscribe,
+        "PushUnsubscribe": PushUnsubscribe,
         "JoinTable": JoinTable,
         "Created": Created,
         "Joined": Joined,
@@ -79,7 +83,8 @@ def protocol_schema() -> dict[str, Any]:
             "A message a client sends on /ws/{code}. $defs: ServerMessage (what the server "
             "sends), CreateTable, QuickMatch and JoinTable (HTTP bodies; SignUp, SignIn, "
             "ChangePassword, DeleteAccount, PasskeyRegister, PasskeyLogin, DeletePasskey: the "
-            "account routes' bodies; ReportPlayerBody: POST /api/reports), "
+            "account routes' bodies; ReportPlayerBody: POST /api/reports; PushSubscribe, "
+            "PushUnsubscribe: the push routes), "
             "Created, Joined, TableInfo, Lobby, Me, MyMatches, Profile and Leaderboard (HTTP "
             "answers). Generated "
             "from seep.web.messages: python -m seep.web.messages"

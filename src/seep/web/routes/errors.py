@@ -29,6 +29,7 @@ STATUS = {
     "rate_limited": 429,
     "bad_transfer": 403,
     "too_many_tables": 429,
+    "too_many_subscriptions": 429,
     "unavailable": 503,
     "bad_origin": 403,
     "bad_content_type": 415,

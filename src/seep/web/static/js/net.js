@@ -108,6 +108,9 @@ export class TableSocket {
     this.closed = false;
     this.ws = null;
     this.pingTimer = null;
+    // Whether the page is in sight: a player whose page is hidden may be sent a push when it
+    // is his turn (docs/web.md "Notifications").
+    document.addEventListener("visibilitychange", () => this.send({ type: "visibility", visible: !document.hidden }));
     this.connect();
   }
 
@@ -132,6 +135,7 @@ export class TableSocket {
     ws.onopen = () => {
       // The appended history: each state brings only the moves we lack (docs/web.md).
       if (this.token) ws.send(JSON.stringify({ type: "hello", token: this.token, history: "append" }));
+      ws.send(JSON.stringify({ type: "visibility", visible: !document.hidden }));
       this.delay = 500;
       this.onStatus("open");
       clearInterval(this.pingTimer);

@@ -12,6 +12,7 @@ import {
 import { api, esc, prefs, TableSocket, toast, tokens } from "./net.js";
 import { seatRatingHtml } from "./players.js";
 import { pendingTransfer, Social } from "./social.js";
+import { initPush, pushSwitchHtml } from "./push.js";
 import { errorText, reasonText } from "./reasons.js";
 
 const POS = ["bottom", "right", "top", "left"]; // seat relative to me: me, my right, partner, left
@@ -175,6 +176,7 @@ export class TableView {
         this.renderConn();
       },
     });
+    if (!this.options.socket) initPush(this.root); // notifications come from a server
     this.clockTimer = setInterval(() => this.renderClock(), 250);
     this.log = { deal: null, shown: 0 };
     this.fitBoard();
@@ -189,6 +191,7 @@ export class TableView {
         <button class="btn small ghost sound-switch" data-act="mute" id="mute-btn" aria-pressed="${muted()}">${muted() ? t("Sound off") : t("Sound on")}</button>
         <button class="btn small ghost" data-act="four-colour" id="four-colour-btn" aria-pressed="${fourColour()}" title="${t("Clubs green and diamonds blue, to tell the suits apart")}">${t("Four colours")}</button>
         ${langSwitchHtml()}
+        ${pushSwitchHtml()}
         <a class="btn small ghost howto-link" href="/how-to-play" target="_blank">${t("How to play")}</a>
       </div></div>`;
   }
