@@ -80,6 +80,7 @@ WEB_LAYERS: list[tuple[str, frozenset[str]]] = [
                 "seep.web.store_leases",
                 "seep.web.store_moderation",
                 "seep.web.store_passkeys",
+                "seep.web.store_push",
                 "seep.web.store_ratings",
                 "seep.web.store_reads",
             }
@@ -108,7 +109,15 @@ WEB_LAYERS: list[tuple[str, frozenset[str]]] = [
     ("hub", frozenset({"seep.web.hub"})),
     (
         "drive",
-        frozenset({"seep.web.cluster", "seep.web.driver", "seep.web.practice", "seep.web.records"}),
+        frozenset(
+            {
+                "seep.web.cluster",
+                "seep.web.driver",
+                "seep.web.practice",
+                "seep.web.push",
+                "seep.web.records",
+            }
+        ),
     ),
     ("keeper", frozenset({"seep.web.keeper"})),
     ("handlers", frozenset({"seep.web.game_handlers", "seep.web.social_handlers"})),
