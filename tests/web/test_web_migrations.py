@@ -11,10 +11,13 @@ match's record replays. On PostgreSQL too, when ``SEEP_TEST_POSTGRES_URL`` names
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -187,10 +190,10 @@ def _dump(db: Path, table: str) -> list[tuple[Any, ...]]:
 PG_URL = os.environ.get("SEEP_TEST_POSTGRES_URL")
 
 
-@pytest.mark.skipif(not PG_URL, reason="SEEP_TEST_POSTGRES_URL names no PostgreSQL database")
-def test_a_postgresql_database_written_before_migrations_is_upgraded(tmp_path: Path) -> None:
-    """The c610f1b schema made as that release made it (create_all, no revision table), its
-    rows copied from the SQLite fixture, then opened by today's store."""
+@contextmanager
+def _empty_postgres() -> Iterator[Any]:
+    """An engine on the test's PostgreSQL database, emptied before and after (its tables and
+    Alembic's version table dropped)."""
     pytest.importorskip("psycopg")
     assert PG_URL is not None
     engine = create_engine(PG_URL)
@@ -201,10 +204,22 @@ def test_a_postgresql_database_written_before_migrations_is_upgraded(tmp_path: P
             metadata.drop_all(c)
 
     drop_all()
+    try:
+        yield engine
+    finally:
+        drop_all()
+        engine.dispose()
+
+
+@pytest.mark.skipif(not PG_URL, reason="SEEP_TEST_POSTGRES_URL names no PostgreSQL database")
+def test_a_postgresql_database_written_before_migrations_is_upgraded(tmp_path: Path) -> None:
+    """The c610f1b schema made as that release made it (create_all, no revision table), its
+    rows copied from the SQLite fixture, then opened by today's store."""
     info = _fixture("c610f1b")
     old = sqlite3.connect(DATA / "c610f1b.db")
     old.row_factory = sqlite3.Row
-    try:
+    with _empty_postgres() as engine, contextlib.closing(old):
+        assert PG_URL is not None
         with engine.begin() as c:
             metadata.create_all(c)  # what c610f1b's store did; its schema is the same
             for table in (tables_t, moves_t, leases_t):
@@ -230,10 +245,6 @@ def test_a_postgresql_database_written_before_migrations_is_upgraded(tmp_path: P
             finally:
                 for p in checker.players:
                     p.close()
-    finally:
-        old.close()
-        drop_all()
-        engine.dispose()
 
 
 def test_a_database_at_0006_gains_moderation_and_loses_nothing(tmp_path: Path) -> None:
@@ -387,17 +398,8 @@ def test_a_database_at_0008_gains_push_and_loses_nothing(tmp_path: Path) -> None
 def test_a_postgresql_database_at_0008_gains_push(tmp_path: Path) -> None:
     """Revision 0009 on PostgreSQL: from 0008 with an account, to the head, then the same
     checks; the database is left empty."""
-    pytest.importorskip("psycopg")
-    assert PG_URL is not None
-    engine = create_engine(PG_URL)
-
-    def drop_all() -> None:
-        with engine.begin() as c:
-            c.execute(text("DROP TABLE IF EXISTS alembic_version"))
-            metadata.drop_all(c)
-
-    drop_all()
-    try:
+    with _empty_postgres() as engine:
+        assert PG_URL is not None
         _at_0008_with_an_account(engine)
         store = Store(PG_URL)
         try:
@@ -407,6 +409,3 @@ def test_a_postgresql_database_at_0008_gains_push(tmp_path: Path) -> None:
             _push_works(store)
         finally:
             store.close()
-    finally:
-        drop_all()
-        engine.dispose()
