@@ -143,14 +143,50 @@ def hand(page: Any) -> list[str]:
     return list(page.eval_on_selector_all(".hand .card", "els => els.map(e => e.dataset.c)"))
 
 
+# A 44 x 44 CSS px square of an element that is on top (document.elementFromPoint on a 2 px
+# grid inside its box): its centre {x, y} in the viewport, or null; the first such square from
+# the top left, near a card's corner index. A finger's target (issue 27 item 5).
+TAP_SPOT = """(el) => {
+  const r = el.getBoundingClientRect(), step = 2, side = 22;  // 22 steps of 2 px: 44 px
+  const xs = [], ys = [];
+  for (let x = r.left + 1; x < r.right - 1; x += step) xs.push(x);
+  for (let y = r.top + 1; y < r.bottom - 1; y += step) ys.push(y);
+  const top = ys.map((y) => xs.map((x) => {
+    const hit = document.elementFromPoint(x, y);
+    return !!hit && el.contains(hit);
+  }));
+  for (let j = 0; j + side < ys.length; j++) {
+    for (let i = 0; i + side < xs.length; i++) {
+      let all = true;
+      for (let b = j; all && b <= j + side; b++) {
+        for (let a = i; all && a <= i + side; a++) all = top[b][a];
+      }
+      if (all) return {x: xs[i] + side, y: ys[j] + side};
+    }
+  }
+  return null;
+}"""
+
+
+def tap(locator: Any) -> None:
+    """Click an element at the centre of a 44 x 44 px part of it that is on top (as a finger
+    does: on a narrow phone a hand card's neighbour covers part of it), or at its left edge
+    where it has no such part."""
+    locator.scroll_into_view_if_needed()
+    spot = locator.evaluate(TAP_SPOT)
+    if spot:
+        locator.page.mouse.click(spot["x"], spot["y"])
+    else:
+        locator.click(position={"x": 8, "y": 24})
+
+
 def choose_move(page: Any, rng: random.Random) -> None:
     """Pick a card and narrow its uses by clicking until the confirm button shows."""
     bids = page.locator("[data-act=play-now]")
     if bids.count():
         return
     cards = page.locator(".hand .card.playable")
-    # Its left edge, as a thumb does: on a narrow phone the next card covers its middle.
-    cards.nth(rng.randrange(cards.count())).click(position={"x": 8, "y": 24})
+    tap(cards.nth(rng.randrange(cards.count())))
     confirm = page.locator("#confirm-btn")
     for _ in range(6):
         if confirm.count():

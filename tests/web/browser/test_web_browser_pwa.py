@@ -20,9 +20,11 @@ from typing import Any
 import pytest
 
 from seepkit.browser import (
+    TAP_SPOT,
     TIMEOUT,
     app_server,
     create_table,
+    hand,
     play_turn,
     screenshot,
     start,
@@ -244,6 +246,36 @@ HAND = """() => [...document.querySelectorAll('.hand .card')].map((c) => {
 })"""
 
 
+# No card of the hand in flight (dealt in, or the one just played leaving).
+HAND_STILL = """() => !document.querySelector('.ghost-card') && document.getAnimations().every(
+  (a) => a.playState !== 'running' || a.effect.getTiming().iterations === Infinity
+    || !(a.effect.target instanceof Element && a.effect.target.closest('.hand')))"""
+
+
+def targets(pg: Any, where: str) -> None:
+    """Every hand card has a 44 x 44 px part on top (a neighbour covers no more: one row
+    where that leaves room, else two), and a tap at its centre selects that card."""
+    cards = pg.locator(".hand .card")
+    pg.mouse.move(1, 1)  # no card lifted by the pointer's hover
+    pg.wait_for_function(HAND_STILL)
+    # The rows from the layout (offsetTop): a card dealt in may still be in flight.
+    tops = set(pg.eval_on_selector_all(".hand .card", "els => els.map(e => e.offsetTop)"))
+    for i in range(cards.count()):
+        card = cards.nth(i)
+        card.scroll_into_view_if_needed()
+        pg.mouse.move(1, 1)
+        spot = card.evaluate(TAP_SPOT)
+        assert spot, f"{where}: hand card {i + 1} of {cards.count()} has no 44 px target"
+        if "playable" in (card.get_attribute("class") or ""):
+            pg.mouse.click(spot["x"], spot["y"])
+            pg.wait_for_selector("[data-act=clear]")
+            assert "selected" in (cards.nth(i).get_attribute("class") or ""), where
+            pg.click("[data-act=clear]")
+            pg.wait_for_selector("[data-act=clear]", state="detached")
+    # At 360 and 390 px upright a hand of 10 or more takes two rows; on its side, one.
+    assert len(tops) == (1 if where.endswith("x390") else 2), f"{where}: rows at {tops}"
+
+
 def fits(pg: Any, where: str) -> None:
     """No sideways scroll and no interactive element under 44 x 44 px."""
     got = pg.evaluate(FIT)
@@ -273,9 +305,11 @@ def test_phone_sizes_fit_with_big_targets(
         rng = random.Random(width)
         assert wait_turn(pg)
         fits(pg, f"my turn {size}")
-        while not pg.locator(".hand .card.playable").count():  # my bid first
+        # My bid first; then a full hand (the bidder opens with 4 cards and gets the rest).
+        while not pg.locator(".hand .card.playable").count() or len(hand(pg)) < 10:
             play_turn(pg, rng)
             assert wait_turn(pg)
+        targets(pg, size)
         pg.evaluate("() => document.querySelector('.hand .card.playable').click()")
         pg.wait_for_selector("[data-act=clear]")
         fits(pg, f"a card picked {size}")
