@@ -144,8 +144,9 @@ def hand(page: Any) -> list[str]:
 
 
 # A 44 x 44 CSS px square of an element that is on top (document.elementFromPoint on a 2 px
-# grid inside its box): its centre {x, y} in the viewport, or null; the first such square from
-# the top left, near a card's corner index. A finger's target (issue 27 item 5).
+# grid inside its box): its centre {x, y} in the viewport and {dx, dy} from the box's top left,
+# or null; the first such square from the top left, near a card's corner index. A finger's
+# target (issue 27 item 5).
 TAP_SPOT = """(el) => {
   const r = el.getBoundingClientRect(), step = 2, side = 22;  // 22 steps of 2 px: 44 px
   const xs = [], ys = [];
@@ -161,7 +162,10 @@ TAP_SPOT = """(el) => {
       for (let b = j; all && b <= j + side; b++) {
         for (let a = i; all && a <= i + side; a++) all = top[b][a];
       }
-      if (all) return {x: xs[i] + side, y: ys[j] + side};
+      if (all) {
+        const x = xs[i] + side, y = ys[j] + side;
+        return {x, y, dx: x - r.left, dy: y - r.top};
+      }
     }
   }
   return null;
@@ -172,12 +176,11 @@ def tap(locator: Any) -> None:
     """Click an element at the centre of a 44 x 44 px part of it that is on top (as a finger
     does: on a narrow phone a hand card's neighbour covers part of it), or at its left edge
     where it has no such part."""
-    locator.scroll_into_view_if_needed()
+    edge = {"x": 8, "y": 24}
+    # A trial click: in view and still (a card dealt in may be in flight, the hand redrawn).
+    locator.click(position=edge, trial=True)
     spot = locator.evaluate(TAP_SPOT)
-    if spot:
-        locator.page.mouse.click(spot["x"], spot["y"])
-    else:
-        locator.click(position={"x": 8, "y": 24})
+    locator.click(position={"x": spot["dx"], "y": spot["dy"]} if spot else edge)
 
 
 def choose_move(page: Any, rng: random.Random) -> None:

@@ -264,10 +264,11 @@ def targets(pg: Any, where: str) -> None:
         card = cards.nth(i)
         card.scroll_into_view_if_needed()
         pg.mouse.move(1, 1)
+        pg.wait_for_function(HAND_STILL)  # the card picked before settled back too
         spot = card.evaluate(TAP_SPOT)
         assert spot, f"{where}: hand card {i + 1} of {cards.count()} has no 44 px target"
         if "playable" in (card.get_attribute("class") or ""):
-            pg.mouse.click(spot["x"], spot["y"])
+            pg.mouse.click(spot["x"], spot["y"])  # where the finger lands, whatever is there
             pg.wait_for_selector("[data-act=clear]")
             assert "selected" in (cards.nth(i).get_attribute("class") or ""), where
             pg.click("[data-act=clear]")
