@@ -468,7 +468,7 @@ def test_a_player_reaches_no_admin_action(tmp_path: Path) -> None:
         assert set(MESSAGES) == {
             "hello", "ping", "move", "start", "sit", "kick", "hint", "undo", "next", "chat",
             "emote", "mute", "watch", "rematch", "transfer", "claim", "coach", "report",
-            "report_player", "moves",
+            "report_player", "moves", "visibility",
         }  # fmt: skip
         _, asha, ravi = _table_of_two(client, checker)
         for crafted in (
