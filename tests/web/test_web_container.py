@@ -41,6 +41,8 @@ yaml = pytest.importorskip("yaml")
 httpx = pytest.importorskip("httpx")
 ws_client = pytest.importorskip("websockets.asyncio.client")
 
+from seep.web.offline_assets import pyodide_version  # noqa: E402  (after the skips above)
+
 pytestmark = pytest.mark.container
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -345,8 +347,16 @@ def test_the_image_serves_two_instances_on_postgresql_behind_haproxy(
         lobby = _wait(f"{url}/", 30, "HAProxy", lambda: (tmp_path / "haproxy.log").read_text())
         assert "/static/seep.css" in lobby.text and "/static/js/app.js" in lobby.text
         with httpx.Client(base_url=url, timeout=20) as http:
-            for path in ("/static/seep.css", "/static/js/app.js", "/favicon.ico"):
+            for path in ("/static/seep.css", "/static/js/app.js", "/favicon.ico", "/sw.js"):
                 assert http.get(path).status_code == 200, path
+            # Offline play: the image carries the Pyodide of the checkout it was built from
+            # (make pyodide, which make test runs first).
+            version = pyodide_version()
+            offline = http.get("/offline/assets.json").json()
+            if version is not None:
+                assert offline["pyodide"] == f"/pyodide/{version}/", offline
+                wasm = http.get(f"/pyodide/{version}/pyodide.asm.wasm")
+                assert wasm.status_code == 200 and wasm.content[:4] == b"\0asm"
             # Both instances serve (the lobby goes round robin).
             served = {http.get("/api/lobby").status_code for _ in range(4)}
             assert served == {200}, served
