@@ -127,12 +127,21 @@ def start(page: Any) -> None:
 
 
 def wait_turn(page: Any) -> bool:
-    """Wait until it is this page's turn (True) or a deal summary shows (False)."""
-    page.wait_for_function(
-        "() => document.body.dataset.myturn === 'true' || !!document.querySelector('#summary')",
-        timeout=TIMEOUT,
-    )
-    return page.locator("#summary").count() == 0
+    """Wait until it is this page's turn (True) or a deal summary shows (False), read in one
+    look: a page that reloads at the summary (a new version, issue 27) has none for a moment."""
+    for _ in range(3):
+        try:
+            seen = page.wait_for_function(
+                "() => document.body.dataset.myturn === 'true' ? 'turn'"
+                " : (document.querySelector('#summary') ? 'summary' : false)",
+                timeout=TIMEOUT,
+            )
+            return bool(seen.json_value() == "turn")
+        except sync_api.Error as exc:
+            # The page reloaded under the wait (its context gone): look again in the new one.
+            if "context was destroyed" not in str(exc) and "navigat" not in str(exc):
+                raise
+    raise AssertionError("the page kept reloading")
 
 
 def plays(page: Any) -> int:

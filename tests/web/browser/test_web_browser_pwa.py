@@ -163,7 +163,13 @@ def test_a_new_version_waits_for_the_end_of_the_deal(
         assert "end of the deal" in text and not pg.locator("#update-now").count()
         screenshot(pg, "phone-update")
         while wait_turn(pg):
-            assert pg.evaluate("() => window.samePage === true"), "reloaded mid-deal"
+            assert pg.evaluate("() => window.samePage === true"), (
+                "reloaded mid-deal",
+                pg.evaluate(
+                    "() => [location.href, {...document.body.dataset}, "
+                    "sessionStorage.getItem('test:summary-before-reload'), performance.now()]"
+                ),
+            )
             play_turn(pg, rng)
         # The deal is over: the page lets the new worker in and reloads into it.
         pg.wait_for_function("() => window.samePage === undefined", timeout=TIMEOUT)
