@@ -65,6 +65,8 @@ WEB_LAYERS: list[tuple[str, frozenset[str]]] = [
                 "seep.web.review",
                 "seep.web.settings",
                 "seep.web.social",
+                # Events' pure decisions: Swiss, arena, duplicate (no table, no store).
+                "seep.web.tournament",
             }
         ),
     ),
