@@ -177,6 +177,7 @@ class _Field:
         self.penalty = [[0 if t == 0 else base ** (t - 1) for t in row] for row in times]
         self.times = times
         self._memo: dict[int, int] = {0: 0}
+        self._clean: dict[int, bool] = {0: True}
 
     def cost(self, mask: int) -> int:
         """The least total penalty of pairing every team in ``mask`` (an even count)."""
@@ -204,6 +205,29 @@ class _Field:
         memo[mask] = best
         return best
 
+    def clean(self, mask: int) -> bool:
+        """True when the teams in ``mask`` can be paired with no rematch: the search for a
+        cost of 0 alone, which stops at the first such pairing and never looks for the least
+        cost of one that has none (the full search, :meth:`cost`, on many subsets of a field
+        where rematches are near is what takes time)."""
+        got = self._memo.get(mask)
+        if got is not None:
+            return got == 0
+        known = self._clean.get(mask)
+        if known is not None:
+            return known
+        low = mask & -mask
+        x = low.bit_length() - 1
+        rest = mask ^ low
+        row = self.penalty[x]
+        ok = any(row[y] == 0 and self.clean(rest & ~(1 << y)) for y in _bits(rest))
+        self._clean[mask] = ok
+        return ok
+
+    def costs(self, mask: int, target: int) -> bool:
+        """True when pairing ``mask`` costs exactly ``target``."""
+        return self.clean(mask) if target == 0 else self.cost(mask) == target
+
     def dutch(self, members: list[int], target: int) -> list[tuple[int, int]]:
         """``members`` (indices, rank order) paired top half against bottom half, each top
         team taking the first partner in the Dutch order that keeps the cost at ``target``."""
@@ -215,8 +239,8 @@ class _Field:
             order = rest[k - 1 :] + rest[: k - 1][::-1]
             rest_mask = _mask(rest)
             for u in order:
-                c = self.penalty[t][u] + self.cost(rest_mask & ~(1 << u))
-                if c == target:
+                p = self.penalty[t][u]
+                if p <= target and self.costs(rest_mask & ~(1 << u), target - p):
                     target -= self.penalty[t][u]
                     pairs.append((t, u))
                     left = [v for v in rest if v != u]
@@ -258,12 +282,15 @@ def pair(table: Sequence[Standing]) -> Pairing:
     if n % 2:
         # Lowest ranked first among those with fewest byes; the least cost wins.
         candidates = sorted(range(n), key=lambda i: (ranked[i].byes, -i))
-        bye = min(
-            candidates,
-            key=lambda i: (field.cost(everyone & ~(1 << i)), ranked[i].byes > 0),
-        )
+        clean = [i for i in candidates if field.clean(everyone & ~(1 << i))]
+        if clean:
+            bye = clean[0]
+        else:  # a rematch somewhere whoever has the bye: the bye that costs least
+            bye = min(
+                candidates, key=lambda i: (field.cost(everyone & ~(1 << i)), ranked[i].byes > 0)
+            )
         everyone &= ~(1 << bye)
-    target = field.cost(everyone)
+    target = 0 if field.clean(everyone) else field.cost(everyone)
     groups = [
         [i for i, _ in grp]
         for _, grp in itertools.groupby(
@@ -281,8 +308,13 @@ def pair(table: Sequence[Standing]) -> Pairing:
             # Who floats down: from the bottom of the group up.
             for down in itertools.combinations(members[::-1], f):
                 inside = [m for m in members if m not in down]
-                c_in = field.cost(_mask(inside))
-                if c_in + field.cost(_mask(down) | below) == target:
+                if target == 0:
+                    c_in = 0
+                    fits = field.clean(_mask(inside)) and field.clean(_mask(down) | below)
+                else:
+                    c_in = field.cost(_mask(inside))
+                    fits = c_in + field.cost(_mask(down) | below) == target
+                if fits:
                     chosen = (inside, c_in)
                     floaters = sorted(down)
                     break
