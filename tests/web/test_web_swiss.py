@@ -145,8 +145,17 @@ def test_an_odd_group_floats_its_lowest_team_down_to_the_top_of_the_next() -> No
     table = hand([("A", 4, []), ("B", 4, []), ("C", 4, []), ("D", 2, []), ("E", 2, []),
                   ("F", 2, [])])  # fmt: skip
     p = pair(table)
-    # A-B (top half of three: A against the second), C floats into D, E, F: C-E, D-F.
-    assert p.pairs == (("A", "B"), ("C", "E"), ("D", "F"))
+    # A-B (top half of three: A against the second); C floats down and meets the top of the
+    # next group, D; E-F.
+    assert p.pairs == (("A", "B"), ("C", "D"), ("E", "F"))
+
+
+def test_a_floater_meets_the_highest_of_the_next_group_it_has_not_met() -> None:
+    table = hand([("A", 4, []), ("B", 4, []), ("C", 4, ["D"]), ("D", 2, ["C"]), ("E", 2, []),
+                  ("F", 2, []), ("G", 2, [])])  # fmt: skip
+    p = pair(table)
+    # G (lowest, no bye yet) has the bye; C floats, met D, takes E; D-F.
+    assert p.bye == "G" and p.pairs == (("A", "B"), ("C", "E"), ("D", "F"))
 
 
 def test_a_pair_that_met_at_the_top_both_float_down() -> None:

@@ -20,13 +20,14 @@ order, in this order of importance:
    Avoiding a rematch comes first: a team gets a second bye rather than two teams meeting
    again.
 3. **Score groups, top down.** The teams of equal points form a group; those the group above
-   could not pair **float down** to the top of the next. Each group pairs as many of its teams
-   as it can while the rest of the field can still be paired at the least cost; who floats
-   down is chosen from the bottom of the group (so a team that floated in floats again last).
-4. **Top half against bottom half.** Inside a group of 2k teams the first plays the (k+1)th,
-   the second the (k+2)th and so on (the Dutch order); when a pair has met, the nearest
-   exchange that the rest allows is taken: the top team tries the (k+2)th, ..., then the kth,
-   ..., the second, before anything else changes.
+   could not pair **float down** to the next. Each group pairs as many of its teams as it can
+   while the rest of the field can still be paired at the least cost; who floats down is
+   chosen from the bottom of the group (so a team that floated in floats again last).
+4. **Who meets whom in a group.** A team that floated down meets the highest-ranked team of its
+   new group that it may; the others, 2k teams, are paired top half against bottom half: the
+   first plays the (k+1)th, the second the (k+2)th and so on (the Dutch order). When a pair has
+   met, the nearest exchange that the rest allows is taken: the top team tries the (k+2)th,
+   ..., then the kth, ..., the second, before anything else changes.
 
 The team named first in a pair is the higher ranked; pairs are listed by the higher team's
 rank (the first "board" first). A team of one (two seats) and a partnership (four seats) are
@@ -228,20 +229,25 @@ class _Field:
         """True when pairing ``mask`` costs exactly ``target``."""
         return self.clean(mask) if target == 0 else self.cost(mask) == target
 
-    def dutch(self, members: list[int], target: int) -> list[tuple[int, int]]:
-        """``members`` (indices, rank order) paired top half against bottom half, each top
-        team taking the first partner in the Dutch order that keeps the cost at ``target``."""
+    def dutch(self, members: list[int], floated: set[int], target: int) -> list[tuple[int, int]]:
+        """``members`` (indices, rank order) paired at the cost ``target``: first each team that
+        ``floated`` down into the group, with the highest-ranked team of the group it may meet;
+        then the rest top half against bottom half. Each team takes the first partner in that
+        order that keeps the cost at ``target``."""
         pairs: list[tuple[int, int]] = []
         left = list(members)
         while left:
             t, rest = left[0], left[1:]
-            k = len(left) // 2
-            order = rest[k - 1 :] + rest[: k - 1][::-1]
+            if t in floated:
+                order = [u for u in rest if u not in floated] + [u for u in rest if u in floated]
+            else:
+                k = len(left) // 2
+                order = rest[k - 1 :] + rest[: k - 1][::-1]
             rest_mask = _mask(rest)
             for u in order:
                 p = self.penalty[t][u]
                 if p <= target and self.costs(rest_mask & ~(1 << u), target - p):
-                    target -= self.penalty[t][u]
+                    target -= p
                     pairs.append((t, u))
                     left = [v for v in rest if v != u]
                     break
@@ -274,7 +280,8 @@ def pair(table: Sequence[Standing]) -> Pairing:
     >>> p.pairs, p.bye
     ((('A', 'C'), ('B', 'D')), 'E')
     """
-    ranked = sorted((s for s in table if not s.withdrawn), key=lambda s: s.rank)
+    # By points first, as standings() ranks them (score groups must be contiguous).
+    ranked = sorted((s for s in table if not s.withdrawn), key=lambda s: (-s.points, s.rank))
     field = _Field(ranked)
     n = len(ranked)
     everyone = (1 << n) - 1
@@ -301,6 +308,7 @@ def pair(table: Sequence[Standing]) -> Pairing:
     floaters: list[int] = []
     below = everyone
     for group in groups:
+        incoming = floaters
         members = floaters + group
         below &= ~_mask(group)
         chosen: tuple[list[int], int] | None = None
@@ -322,7 +330,7 @@ def pair(table: Sequence[Standing]) -> Pairing:
                 break
         assert chosen is not None, "the field's least cost is always reachable"
         inside, c_in = chosen
-        pairs.extend(field.dutch(inside, c_in))
+        pairs.extend(field.dutch(inside, set(incoming), c_in))
         target -= c_in
     pairs.sort()
     return Pairing(
