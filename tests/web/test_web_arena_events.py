@@ -15,9 +15,11 @@ from seep.web.tournament.arena import (
     STREAK,
     Free,
     Game,
+    counts,
     free_teams,
     opponent,
     pair_free,
+    pairs_at,
     score,
     standings,
 )
@@ -78,6 +80,13 @@ def test_bad_games_are_refused() -> None:
         Game("A", "B", "C")
     with pytest.raises(ValueError, match="'Z'"):
         standings(["A"], [Game("A", "Z", "A")])
+
+
+def test_the_window_pairs_from_its_start_to_its_end_and_counts_games_finished_by_then() -> None:
+    assert not pairs_at(99.0, 100.0, 200.0)
+    assert pairs_at(100.0, 100.0, 200.0) and pairs_at(199.9, 100.0, 200.0)
+    assert not pairs_at(200.0, 100.0, 200.0)
+    assert counts(200.0, 200.0) and not counts(200.5, 200.0)
 
 
 # --- pairing -----------------------------------------------------------------------------------

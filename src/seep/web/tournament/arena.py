@@ -14,6 +14,9 @@ fewer games), then by the seed order (the order the teams are listed in, stronge
 withdrawn) is paired with the free team nearest it in the standings (the higher-ranked of two
 at the same distance), not its last opponent when any other team is free; :func:`pair_free`
 pairs everyone free now, the longest waiting first, and leaves at most one team waiting.
+
+**The window** (:func:`pairs_at`, :func:`counts`): teams are paired from the event's start
+until its end; a game counts when it finished by the end (one still running then does not).
 """
 
 from __future__ import annotations
@@ -28,9 +31,11 @@ __all__ = [
     "ArenaStanding",
     "Free",
     "Game",
+    "counts",
     "free_teams",
     "opponent",
     "pair_free",
+    "pairs_at",
     "score",
     "standings",
 ]
@@ -186,3 +191,14 @@ def free_teams(
         last = s.last if lasts is None else lasts.get(t, s.last)
         out.append(Free(t, s.rank, last))
     return out
+
+
+def pairs_at(now: float, starts: float, ends: float) -> bool:
+    """True when the arena pairs teams at ``now``: from ``starts`` until before ``ends`` (any
+    one clock, seconds)."""
+    return starts <= now < ends
+
+
+def counts(finished: float, ends: float) -> bool:
+    """True when a game that finished at ``finished`` counts: by the window's end."""
+    return finished <= ends
