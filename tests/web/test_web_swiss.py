@@ -323,7 +323,7 @@ def events(draw: st.DrawFn) -> tuple[list[TeamId], list[list[int]], list[set[int
     return [f"P{i}" for i in range(n)], outcomes, withdrawals, draw(st.integers(0, 99))
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(events())
 def test_random_events_keep_the_pairing_rules(
     event: tuple[list[TeamId], list[list[int]], list[set[int]], int],
