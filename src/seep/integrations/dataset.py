@@ -262,7 +262,8 @@ class DecisionSet:
         return len(self.where)
 
     def observations(self, idx: Index) -> npt.NDArray[np.float32]:
-        """The observations of the decisions ``idx`` (row numbers), float32 ``(len(idx), OBS_SIZE)``, equal to what the environments give."""
+        """The observations of the decisions ``idx`` (row numbers), float32
+        ``(len(idx), OBS_SIZE)``: what the environments gave."""
         bits = np.unpackbits(self.obs_bits[idx], axis=1, bitorder="little")
         out = np.zeros((bits.shape[0], OBS_SIZE), np.float32)
         out[:, _BIN_IDX] = bits[:, : len(_BIN_IDX)]
