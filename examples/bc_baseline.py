@@ -199,6 +199,12 @@ def arena(weights: str, deals: int, seed: int, workers: int) -> dict[str, Any]:
             "mean_diff_per_deal": round(r.mean_diff, 1),
             "ci95": [round(x, 1) for x in r.ci95] if r.ci95 else None,
             "deals_won": round(wins / max(1, r.deals), 3),
+            "bc_ms_per_move": round(
+                1000
+                * sum(g.seconds[0] for g in r.games)
+                / max(1, sum(g.moves[0] for g in r.games)),
+                3,
+            ),
         }
     return out
 

@@ -48,6 +48,20 @@ def test_an_interrupted_dataset_is_finished_by_the_same_command(
     (tmp_path / "ds" / "deals-000001.jsonl.123.tmp").write_text('{"half a')
     assert main(args) == 0
     assert _files(tmp_path / "ds") == whole
+    # more deals: the same dataset grown, its whole files kept, the last one written again
+    grown = [*args[:2], "7", *args[3:]]
+    before = (tmp_path / "ds" / "deals-000000.jsonl").stat().st_mtime_ns
+    assert main(grown) == 0
+    now = _files(tmp_path / "ds")
+    assert [len(t.splitlines()) for t in now.values()] == [2, 2, 2, 1]
+    assert (tmp_path / "ds" / "deals-000000.jsonl").stat().st_mtime_ns == before
+    assert now["deals-000002.jsonl"].startswith(whole["deals-000002.jsonl"])
+    fresh = tmp_path / "fresh"
+    assert main([*grown[:-3], "--out", str(fresh), "--no-progress"]) == 0
+    assert _files(fresh) == now
+    capsys.readouterr()
+    assert main(args) == 2
+    assert "holds 7 deals: a dataset only grows" in capsys.readouterr().err
     # the same directory with other settings is refused
     capsys.readouterr()
     assert main([*args[:-3], "--seed", "3", "--out", str(tmp_path / "ds")]) == 2

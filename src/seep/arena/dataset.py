@@ -13,7 +13,8 @@ record of one finished deal a line, ``K`` deals a file, default 1000) and ``mani
 (:data:`MANIFEST_FORMAT`: the bot, seed, rules, deals, files and the seep version). Each file
 is written under a temporary name and renamed when complete, so a file that exists is whole;
 the same command run again (after an interruption) keeps the files already there and writes
-the missing ones. A directory holding a dataset made with other settings is refused.
+the missing ones, and with a larger ``--deals`` it adds deals to the dataset. A directory
+holding a dataset made with other settings is refused.
 
 The loader for learning, with the environments' observation and action encoding, is
 :mod:`seep.integrations.dataset`.
@@ -52,8 +53,8 @@ MANIFEST = "manifest.json"
 MANIFEST_FORMAT = "seep-dataset/1"
 DEFAULT_PER_FILE = 1000
 # The manifest's keys that say which dataset a directory holds: a rerun with other values
-# would mix two datasets in one directory.
-_IDENTITY = ("format", "bot", "seed", "rules", "deals", "per_file")
+# would mix two datasets in one directory (more deals is the same dataset, grown).
+_IDENTITY = ("format", "bot", "seed", "rules", "per_file")
 
 
 def shard_name(index: int) -> str:
@@ -164,24 +165,36 @@ def write_dataset(
     root.mkdir(parents=True, exist_ok=True)
     manifest = _manifest(spec.label, seed, parsed, deals, per_file, warnings)
     path = root / MANIFEST
+    # The files a manifest already there vouches for: (first deal, deals) by name.
+    kept: dict[str, tuple[int, int]] = {}
     if path.exists():
         try:
             old = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
+            kept = {f["name"]: (f["first"], f["deals"]) for f in old["files"]}
+        except (OSError, ValueError, KeyError, TypeError) as exc:
             raise ArenaError(f"{path}: not a dataset manifest: {exc}") from None
-        differ = [k for k in _IDENTITY if not isinstance(old, dict) or old.get(k) != manifest[k]]
+        differ = [k for k in _IDENTITY if old.get(k) != manifest[k]]
         if differ:
             raise ArenaError(
                 f"{root} holds another dataset (other {', '.join(differ)}): "
                 "choose another --out, or delete it"
             )
-    else:
-        _write_json(path, manifest)
+        if old.get("deals", 0) > deals:
+            raise ArenaError(f"{root} holds {old['deals']} deals: a dataset only grows")
+        if "seconds_per_deal" in old:
+            manifest["seconds_per_deal"] = old["seconds_per_deal"]
+    # A larger dataset from the same settings begins with the same deals: its whole files
+    # are kept, and a file that grows is written again.
     jobs = [
         (config, root / f["name"], f["first"], f["first"] + f["deals"])
         for f in manifest["files"]
-        if not (root / f["name"]).exists()
+        if not (root / f["name"]).exists() or kept.get(f["name"]) != (f["first"], f["deals"])
     ]
+    for _, file, _, _ in jobs:
+        # Gone before the manifest vouches for its new size: a run stopped in between
+        # leaves it missing, never short.
+        file.unlink(missing_ok=True)
+    _write_json(path, manifest)
     done = deals - sum(stop - first for _, _, first, stop in jobs)
     if progress is not None:
         progress(done, deals)

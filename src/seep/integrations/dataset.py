@@ -23,9 +23,9 @@ Observations are kept packed (the 0/1 entries as bits, the 13 real values as flo
 
 >>> import tempfile
 >>> from seep.arena.dataset import write_dataset
->>> d = tempfile.mkdtemp()
->>> _ = write_dataset(d, "greedy", deals=2, seed=1)
->>> data = load_dataset(d)
+>>> tmp = tempfile.TemporaryDirectory()
+>>> _ = write_dataset(tmp.name, "greedy", deals=2, seed=1)
+>>> data = load_dataset(tmp.name)
 >>> data.deals, len(data) > 2 * 48
 (2, True)
 >>> batch = next(data.batches(32, seed=0))
@@ -33,6 +33,7 @@ Observations are kept packed (the 0/1 entries as bits, the 13 real values as flo
 ((32, 504), (32, 133), (32,), (32,))
 >>> bool((batch.action_mask[np.arange(32), batch.action] == 1).all())
 True
+>>> tmp.cleanup()
 """
 
 from __future__ import annotations
