@@ -235,8 +235,8 @@ def add_dataset_parser(sub: Any) -> argparse.ArgumentParser:
             "Play N deals of BOT against itself (each seat its own copy, shown its own view) "
             "and write them to DIR as docs/format.md game records, one deal a line, with a "
             "manifest. Run again to finish an interrupted dataset. Speed (one core): random, "
-            "greedy and heuristic take about 0.01 s a deal, hard about 5 s, expert (about "
-            "1 s a move) about a minute. Read it with seep.integrations.dataset."
+            "greedy and heuristic take about 0.01 s a deal, hard about 3 s, expert (up to "
+            "1 s a move) about half a minute. Read it with seep.integrations.dataset."
         ),
     )
     p.add_argument("--deals", type=int, required=True, metavar="N", help="deals to play")
