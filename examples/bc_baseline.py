@@ -209,6 +209,66 @@ def arena(weights: str, deals: int, seed: int, workers: int) -> dict[str, Any]:
     return out
 
 
+def agreement(data_dir: str, weights: str | None, deals: int) -> dict[str, Any]:
+    """On the first ``deals`` deals of a dataset, at each move with a choice (play phase):
+    how often the dataset's bot, asked twice with two other random sources, picks the same
+    move (its ties are drawn at random: no imitation can agree with it more often), and how
+    often the cloned policy picks the recorded move."""
+    from seep.arena import BotSpec
+    from seep.format import position_from_dict
+    from seep.integrations.dataset import read_records
+    from seep.session import Session
+
+    manifest = json.loads((Path(data_dir) / "manifest.json").read_text())
+    teacher = BotSpec.parse(manifest["bot"]).make()
+    student = BCBot(weights) if weights else None
+    moves = same = cloned = 0
+    for n, (_, record) in enumerate(read_records(data_dir)):
+        if n >= deals:
+            break
+        deal = record["deals"][0]
+        session = Session(start=position_from_dict(deal["start"]), deals=1)
+        for mv in deal["moves"]:
+            pos = session.position
+            seat = pos.to_move
+            assert seat is not None
+            if pos.plays > 0 and len(pos.legal_codes()) > 1:
+                view = View.from_position(pos, seat, session.history)
+                a = int(teacher.choose(view, random.Random(1)).move)
+                b = int(teacher.choose(view, random.Random(2)).move)
+                moves += 1
+                same += a == b
+                if student is not None:
+                    cloned += int(student.choose(view, random.Random(0)).move) == int(
+                        Move.from_dict(mv)
+                    )
+            session.play(mv)
+    out: dict[str, Any] = {
+        "deals": min(deals, n + 1),
+        "moves_with_a_choice": moves,
+        "teacher_self_agreement": round(same / max(1, moves), 3),
+        "bc_agreement": round(cloned / max(1, moves), 3) if student is not None else None,
+    }
+    if student is not None:
+        # The clone's accuracy per kind of sub-decision (those with a choice), same deals.
+        data = load_dataset(data_dir, max_deals=deals, forced=False)
+        every = data.arrays()
+        logits = student.logits(every.observation)
+        logits[every.action_mask == 0] = -np.inf
+        right = logits.argmax(1) == every.action
+        a = every.action
+        kinds = {
+            "card": a < 52,
+            "bid": (a >= 52) & (a < 58),
+            "use": (a >= 58) & (a < 75),
+            "item_or_done": a >= 75,
+        }
+        out["bc_accuracy"] = {
+            k: [round(float(right[m].mean()), 3), int(m.sum())] for k, m in kinds.items() if m.any()
+        }
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description="behaviour cloning on a seep dataset")
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -224,8 +284,14 @@ def main() -> None:
     a.add_argument("--deals", type=int, default=600, help="deals per match (even)")
     a.add_argument("--seed", type=int, default=1)
     a.add_argument("--workers", type=int, default=1)
+    g = sub.add_parser("agree", help="how often the bot agrees with itself, and bc with it")
+    g.add_argument("--data", required=True)
+    g.add_argument("--weights", default=None)
+    g.add_argument("--deals", type=int, default=100)
     args = ap.parse_args()
-    if args.cmd == "train":
+    if args.cmd == "agree":
+        print(json.dumps(agreement(args.data, args.weights, args.deals)))
+    elif args.cmd == "train":
         summary = train(args.data, args.minutes, args.seed, args.out, args.max_deals, args.threads)
         print(json.dumps(summary))
     else:

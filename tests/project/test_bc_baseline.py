@@ -38,6 +38,11 @@ def test_behaviour_cloning_trains_on_the_sample_and_plays_in_the_arena(tmp_path:
     result = json.loads(run("arena", "--weights", str(weights), "--deals", "2"))
     assert set(result) == {"deals", "seed", "random", "greedy", "heuristic"}
     assert all(result[b]["ci95"] is None for b in ("random", "greedy", "heuristic"))
+    agree = json.loads(
+        run("agree", "--data", str(SAMPLE), "--weights", str(weights), "--deals", "1")
+    )
+    assert agree["deals"] == 1 and agree["moves_with_a_choice"] > 0
+    assert 0.0 <= agree["bc_agreement"] <= 1.0 and 0.0 < agree["teacher_self_agreement"] <= 1.0
 
 
 def test_the_bc_bot_refuses_to_play_without_weights(monkeypatch: pytest.MonkeyPatch) -> None:
