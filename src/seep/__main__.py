@@ -289,6 +289,9 @@ def main(argv: list[str] | None = None) -> int:
     from .arena.cli import add_arena_parser, run_arena  # the arena's options live with it
 
     add_arena_parser(sub)
+    from .arena.dataset import add_dataset_parser, run_dataset  # self-play records to learn from
+
+    add_dataset_parser(sub)
     from .bots.train import add_train_parser, run_train  # numpy is imported only to train
 
     add_train_parser(sub)
@@ -309,6 +312,8 @@ def main(argv: list[str] | None = None) -> int:
         return serve()
     if args.command == "arena":
         return run_arena(args)
+    if args.command == "dataset":
+        return run_dataset(args)
     if args.command == "train":
         from .arena import self_play_records  # the arena plays; the bots' module only learns
 

@@ -2,7 +2,8 @@
 PettingZoo and Gymnasium.
 
 Nothing here is imported by :mod:`seep` itself. :mod:`.actions` uses only the standard library;
-:mod:`.features` needs ``numpy``; the adapters need their frameworks (the extras
+:mod:`.features` and :mod:`.dataset` (``seep dataset``'s records as arrays) need ``numpy``;
+the adapters need their frameworks (the extras
 ``seep-game[openspiel]`` and ``seep-game[pettingzoo]``). See ``docs/actions.md`` and
 ``docs/research.md``.
 """
