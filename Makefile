@@ -84,8 +84,8 @@ browser:
 	@fc-list | grep -qi devanagari || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y fonts-lohit-deva)
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check src tests bench examples deploy tools
-	$(VENV)/bin/ruff format --check src tests bench examples deploy tools
+	$(VENV)/bin/ruff check src tests bench examples deploy tools docs/conf.py
+	$(VENV)/bin/ruff format --check src tests bench examples deploy tools docs/conf.py
 
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy --strict src/seep

@@ -29,7 +29,10 @@ def compiled_modules() -> list[str]:
     """setup.py's ``COMPILED_MODULES`` (the one list of them), read without running it."""
     tree = ast.parse((ROOT / "setup.py").read_text(encoding="utf-8"))
     for node in tree.body:
-        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "COMPILED_MODULES":
+        if (
+            isinstance(node, ast.Assign)
+            and getattr(node.targets[0], "id", "") == "COMPILED_MODULES"
+        ):
             return list(ast.literal_eval(node.value))
     raise SystemExit("setup.py has no COMPILED_MODULES")
 

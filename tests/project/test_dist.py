@@ -92,7 +92,9 @@ class Installed:
 
 
 @pytest.fixture(scope="module", params=["pure", "compiled"])
-def installed(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Installed:
+def installed(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Installed:
     kind = request.param
     wheel = _wheel(kind)
     env = Installed(tmp_path_factory.mktemp(f"wheel-{kind}"), kind)
