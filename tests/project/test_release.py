@@ -121,3 +121,13 @@ def test_the_public_api_has_docstrings() -> None:
         obj = getattr(seep, name)
         if callable(obj):
             assert (obj.__doc__ or "").strip(), f"seep.{name} has no docstring"
+
+
+def test_cibuildwheel_builds_the_supported_pythons_and_tests_them() -> None:
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    cibw = config["tool"]["cibuildwheel"]
+    pythons = config["project"]["requires-python"].removeprefix(">=")
+    assert cibw["build"].split()[0] == "cp" + pythons.replace(".", "") + "-*"
+    assert "seep.COMPILED" in cibw["test-command"][0]
+    assert "tests/core" in cibw["test-command"][-1]
+    assert (ROOT / "docs" / "releasing.md").read_text(encoding="utf-8").count("cibuildwheel") > 2
