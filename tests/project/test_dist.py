@@ -202,3 +202,27 @@ def test_the_readme_installs_extras_that_exist() -> None:
             named.update(group.split(","))
     assert named, "the README names no extra to install"
     assert named <= set(extras), sorted(named - set(extras))
+
+
+def test_the_sdist_holds_the_sources() -> None:
+    """The sdist builds the same package: setup.py, pyproject.toml and every tracked file of
+    src/seep that is a module or named by package-data (the web app's static files too)."""
+    import tarfile
+
+    found = sorted(DIST.glob("seep_game-*.tar.gz"))
+    if not found:
+        if REQUIRED:
+            pytest.fail(f"no sdist in {DIST} (make dist)")
+        pytest.skip(f"no sdist in {DIST}: make dist builds it")
+    with tarfile.open(found[-1]) as sdist:
+        names = {n.split("/", 1)[1] for n in sdist.getnames() if "/" in n}
+    assert {"setup.py", "pyproject.toml", "README.md", "LICENSE", "PKG-INFO"} <= names
+    if shutil.which("git") is None or not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout: no list of tracked files")
+    tracked = subprocess.run(
+        ["git", "ls-files", "src/seep"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.split()
+    wanted = {t for t in tracked if t.endswith((".py", ".js", ".css", ".html", ".json", ".svg"))}
+    assert wanted, "git ls-files found nothing"
+    missing = sorted(wanted - names)
+    assert not missing, missing[:10]
