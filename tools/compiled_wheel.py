@@ -83,7 +83,10 @@ def pack(pure: Path, out_dir: Path) -> Path:
         for path in extensions:
             arcname = path.relative_to(ROOT / "src").as_posix()
             data = path.read_bytes()
-            dst.writestr(zipfile.ZipInfo(arcname, date_time=(2026, 1, 1, 0, 0, 0)), data)
+            info = zipfile.ZipInfo(arcname, date_time=(2026, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED  # a bare ZipInfo would store it
+            info.external_attr = 0o755 << 16
+            dst.writestr(info, data)
             records.append(_record_line(arcname, data))
         wheel = src.read(f"{dist_info}/WHEEL").decode()
         wheel = wheel.replace("Root-Is-Purelib: true", "Root-Is-Purelib: false")
