@@ -101,7 +101,7 @@ pytest: $(STAMP) $(COMPILED) pyodide dist
 # SEEP_DIST_COMPILE=1 builds it through setup.py from scratch, as a release job does
 # (docs/releasing.md). No build isolation: .venv has the build requirements.
 dist: $(STAMP) $(COMPILED) pyodide
-	rm -rf dist build/lib build/bdist.*
+	rm -rf dist build/lib build/lib.* build/bdist.*
 	SEEP_PURE=1 $(PY) -m build --no-isolation --sdist --wheel --outdir dist . > build-dist.log 2>&1 \
 		|| (tail -20 build-dist.log; exit 1)
 	@if [ -n "$$SEEP_DIST_COMPILE" ]; then \
