@@ -37,7 +37,7 @@ source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 root_doc = "index"
 exclude_patterns = ["_build"]
 
-# The Markdown pages link each other by file and heading ("rules.md#r44-...") as a forge shows
+# The Markdown pages link each other by file and heading ("format.md#move") as a forge shows
 # them: myst gives every heading down to level 6 the same anchor the forge does.
 myst_heading_anchors = 6
 myst_enable_extensions = ["colon_fence", "deflist"]
