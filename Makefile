@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run cluster test browser lint typecheck pytest pytest-pure core bench clean pyodide
+.PHONY: run cluster test browser lint typecheck pytest pytest-pure core bench clean pyodide dist docs
 
 $(STAMP): pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
@@ -75,7 +75,7 @@ run: $(STAMP) $(COMPILED) pyodide
 cluster: $(STAMP) $(COMPILED)
 	$(PY) deploy/cluster.py --instances 3 --port 8080
 
-test: $(STAMP) browser lint typecheck pytest pytest-pure
+test: $(STAMP) browser lint typecheck pytest pytest-pure docs
 
 # The browser tests drive Debian's chromium (never a browser of playwright's own download).
 browser:
@@ -84,19 +84,44 @@ browser:
 	@fc-list | grep -qi devanagari || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y fonts-lohit-deva)
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check src tests bench examples deploy tools
-	$(VENV)/bin/ruff format --check src tests bench examples deploy tools
+	$(VENV)/bin/ruff check src tests bench examples deploy tools docs/conf.py
+	$(VENV)/bin/ruff format --check src tests bench examples deploy tools docs/conf.py
 
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy --strict src/seep
 
-pytest: $(STAMP) $(COMPILED) pyodide
-	$(VENV)/bin/pytest src tests docs README.md
+# SEEP_DIST names the wheels' folder: tests/project/test_dist.py installs each wheel into a
+# fresh virtual environment and fails (rather than skip) when one is missing.
+pytest: $(STAMP) $(COMPILED) pyodide dist
+	SEEP_DIST=dist $(VENV)/bin/pytest src tests docs README.md
+
+# The distributions in ./dist (ignored): the sdist, the pure-Python wheel (SEEP_PURE=1) and the
+# compiled wheel for this interpreter. The compiled wheel is the pure one plus make core's
+# extension modules (tools/compiled_wheel.py: the same setup.py build, not paid twice);
+# SEEP_DIST_COMPILE=1 builds it through setup.py from scratch, as a release job does
+# (docs/releasing.md). No build isolation: .venv has the build requirements.
+dist: $(STAMP) $(COMPILED) pyodide
+	rm -rf dist build/lib build/lib.* build/bdist.*
+	SEEP_PURE=1 $(PY) -m build --no-isolation --sdist --wheel --outdir dist . > build-dist.log 2>&1 \
+		|| (tail -20 build-dist.log; exit 1)
+	@if [ -n "$$SEEP_DIST_COMPILE" ]; then \
+		$(PY) -m build --no-isolation --wheel --outdir dist . >> build-dist.log 2>&1 || exit 1; \
+	elif $(PY) -c 'import seep, sys; sys.exit(not seep.COMPILED)'; then \
+		$(PY) tools/compiled_wheel.py dist/*-py3-none-any.whl dist; \
+	else echo "make dist: no compiled core (see build-core.log): no compiled wheel"; fi
+	@ls -l dist
+
+# The documentation site (Sphinx, furo, myst-parser; docs/conf.py) in docs/_build/html
+# (ignored), warnings as errors. Its examples are doctested by make pytest (the Markdown files).
+docs: $(STAMP)
+	$(PY) -m sphinx -b html -W --keep-going -q docs docs/_build/html
+	@echo "docs: docs/_build/html/index.html"
 
 bench: $(STAMP) $(COMPILED)
 	$(PY) bench/engine.py
 
 clean:
 	rm -rf $(VENV) build .pure build-core.log *.egg-info src/*.egg-info $(COMPILED)
+	rm -rf dist build-dist.log docs/_build
 	rm -rf $(PYODIDE_CACHE) $(PYODIDE_DIR)
 	find src/seep -name "*.so" -delete

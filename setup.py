@@ -224,8 +224,16 @@ def _embed_docstrings(extensions: list[Any]) -> None:
                     f.write(patched)
 
 
+# The setup commands that compile; the others (egg_info, dist_info, sdist: what a build
+# frontend runs to ask for requirements and metadata) need no extension, and mypyc's type check
+# and C generation take minutes, so they are left out there.
+_BUILDING = {"build", "build_ext", "bdist", "bdist_wheel", "install", "develop", "editable_wheel"}
+
+
 def _ext_modules() -> list[Any]:
     if os.environ.get("SEEP_PURE"):
+        return []
+    if not _BUILDING & set(sys.argv[1:]):
         return []
     try:
         from mypyc.build import mypycify

@@ -53,7 +53,10 @@ __all__ = [
     "parse_cards",
 ]
 
-__version__ = "0.1.0"
+#: The version of the package: the one place it is written (pyproject.toml reads it from here
+#: for the package metadata; ``seep --version``, the web app's footer and "Report position" use
+#: it). CHANGELOG.md says what each version added.
+__version__ = "0.2.0"
 
 #: True when the core runs compiled by mypyc (an install on a machine with a C compiler and
 #: without ``SEEP_PURE=1``), False for the pure-Python modules; the behaviour is the same.

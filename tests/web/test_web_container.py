@@ -41,6 +41,7 @@ yaml = pytest.importorskip("yaml")
 httpx = pytest.importorskip("httpx")
 ws_client = pytest.importorskip("websockets.asyncio.client")
 
+import seep  # noqa: E402
 from seep.web.offline_assets import pyodide_version  # noqa: E402  (after the skips above)
 
 pytestmark = pytest.mark.container
@@ -289,7 +290,7 @@ def test_the_image_serves_two_instances_on_postgresql_behind_haproxy(
         run = ["podman", "run", "--rm", "--network", "host"]
         version = _run([*run, image, "--version"], env).stdout.strip()
         print(f"container: {version}")
-        assert version == "seep 0.1.0, pure-Python core", version
+        assert version == f"seep {seep.__version__}, pure-Python core", version
         assert _run([*run, "--entrypoint", "id", image, "-u"], env).stdout.strip() == "10001"
 
         pg = cluster_mod.start_postgres()

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+import seep
 from seep.engine import Position
 from seep.web import social
 from seepkit.web import Player, create_table, my_turn, web_client
@@ -158,7 +159,8 @@ def test_coach_report_and_transfer(tmp_path: Path) -> None:
         assert sum(advice["unseen"].values()) > 0 and set(advice["unseen"]) >= {"A", "K", "10"}
         p.send({"type": "report"})
         rep = p.until(lambda m: m["type"] == "report")["report"]
-        assert rep["app"].startswith("seep ") and rep["view"]["seat"] == 0
+        # The report names the version (seep.__version__, its one source) for the bug it files.
+        assert rep["app"] == f"seep {seep.__version__}" and rep["view"]["seat"] == 0
         assert rep["legal"] == legal
         # The seat goes to another device: the link's one-time code, then the old token dies.
         p.send({"type": "transfer"})

@@ -154,6 +154,14 @@ class SeepEnv(gym.Env[Obs, int]):
         return self.session.history
 
     def step(self, action: int) -> tuple[Obs, SupportsFloat, bool, bool, dict[str, Any]]:
+        """Take one sub-decision ``action`` for the agent's seat, then let the bots move until
+        the agent is to move again or the deal is over.
+
+        Returns ``(observation, reward, terminated, truncated, info)``: the reward is the
+        deal's score difference for the agent's team (times ``reward_scale``) when the deal
+        ends, ``illegal_reward`` for an illegal action (the episode is truncated after
+        ``max_illegal`` of them in a row, or after ``max_steps`` steps), 0 otherwise.
+        """
         if self.session.deal_over:
             raise RuntimeError("the deal is over: call reset()")
         a = int(action)

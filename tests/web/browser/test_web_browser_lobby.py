@@ -57,3 +57,17 @@ def test_the_open_tables_follow_the_server(server: str, page: Any) -> None:
     page.clock.run_for(31_000)
     page.wait_for_timeout(300)
     assert len(looks) >= 2, looks
+
+
+def test_the_footer_names_the_version(server: str, page: Any) -> None:
+    """The lobby's footer shows seep.__version__ (from GET /api/lobby), in both languages."""
+    import seep
+
+    page.goto(server + "/")
+    footer = page.locator("#site-footer")
+    footer.wait_for(state="visible")
+    assert footer.inner_text().strip() == f"Seep version {seep.__version__}"
+    page.evaluate("() => localStorage.setItem('seep:lang', 'hi')")
+    page.reload()
+    footer.wait_for(state="visible")
+    assert footer.inner_text().strip() == f"सीप संस्करण {seep.__version__}"

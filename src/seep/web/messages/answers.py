@@ -113,9 +113,11 @@ class LobbyTable(_Sent):
 
 
 class Lobby(_Sent):
-    """``GET /api/lobby``: open public tables with free seats (at most 50, oldest first)."""
+    """``GET /api/lobby``: open public tables with free seats (at most 50, oldest first), and
+    the server's version (the package's, ``seep.__version__``), which the page's footer shows."""
 
     tables: list[LobbyTable]
+    version: str
 
 
 class Created(_Sent):

@@ -8,6 +8,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
+from ... import __version__
 from ..messages import MAX_HELD_TOKENS, WAIT_SECONDS, CreateTable, QuickMatch
 from ..tables import TableError
 from .bodies import body_doc, json_body
@@ -61,7 +62,8 @@ def router(gate: Gate) -> APIRouter:
     @lobby.get("/api/lobby")
     async def lobby_tables(request: Request) -> dict[str, Any]:
         gate.look_at_lobby(gate.client(request))
-        return await manager.lobby_everywhere()
+        # The server's version rides along for the page's footer (the page is a static file).
+        return {**await manager.lobby_everywhere(), "version": __version__}
 
     @lobby.post("/api/quick", openapi_extra=body_doc(QuickMatch))
     async def quick_match(request: Request) -> dict[str, Any]:

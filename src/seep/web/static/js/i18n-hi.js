@@ -20,6 +20,7 @@ export const HI = {
   "Sound on": "आवाज़ चालू",
   "Sound off": "आवाज़ बंद",
   "How to play": "कैसे खेलें",
+  "Seep version {v}": "सीप संस्करण {v}",
   "The table": "मेज़",
   "Your turn": "आपकी बारी",
   "Sweep! {who} +{points}": "सीप! {who} +{points}",

@@ -1,6 +1,6 @@
 // The lobby: create a table (name, rules, bots, length, practice, clock) or join one by code.
 import { api, prefs, toast, tokens } from "./net.js";
-import { t } from "./i18n.js";
+import { t, tText } from "./i18n.js";
 import { errorText } from "./reasons.js";
 import { ratingWord } from "./players.js";
 
@@ -112,6 +112,15 @@ export function initLobby(root) {
   });
 }
 
+// The footer names the server's version (seep.__version__), which the lobby's answer carries:
+// the page itself is a static file.
+function showVersion(root, version) {
+  const footer = root.querySelector("#site-footer");
+  if (!footer || typeof version !== "string") return;
+  footer.textContent = tText("Seep version {v}", { v: version });
+  footer.hidden = false;
+}
+
 // Open public tables (GET /api/lobby) and quick match (POST /api/quick: the first open
 // public table with the chosen settings, or a new public one). Names go in as text.
 function initOpenTables(root, create, lengthKind) {
@@ -124,6 +133,7 @@ function initOpenTables(root, create, lengthKind) {
     } catch (e) {
       return;
     }
+    showVersion(root, data.version);
     list.textContent = "";
     if (!data.tables.length) {
       const li = document.createElement("li");
