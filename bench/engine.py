@@ -5,9 +5,10 @@ legal-move generations per second on positions from random play, push/pop pairs 
 and protocol ``legal`` calls per second (docs/format.md dicts in and out). Beside them, in the same
 run, OpenSpiel's C++ ``hearts`` (when ``open_spiel`` is installed): random complete deals per
 second driven from Python the plain way (a uniform ``rng.choice`` over the chance outcomes,
-which are uniform: the cards still to deal; a uniform ``rng.choice`` over the legal actions),
-and the ratio of ours to it. ``--json`` prints one JSON object instead; its
-``compiled`` says whether the mypyc-compiled core ran (``seep --version`` says it too).
+which are uniform: the passing direction, then the cards still to deal; a uniform
+``rng.choice`` over the legal actions), their rounds in turns, and the ratio of ours to it
+(each pair of rounds too). ``--json`` prints one JSON object instead; its ``compiled`` says
+whether the mypyc-compiled core ran (``seep --version`` says it too).
 
 Each figure is measured in ``--rounds`` rounds; the figure reported is the median round, and
 ``*_best`` the best one (virtual machines vary by some 10% from one second to the next).
@@ -68,7 +69,7 @@ def hearts_deals(seconds: float, seed: int = 1) -> float:
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
-                # hearts' chance outcomes (the cards still to deal) are uniform: a plain
+                # hearts' chance outcomes (passing direction, cards to deal) are uniform: a plain
                 # choice draws from them exactly, without a weighted draw's extra Python.
                 state.apply_action(rng.choice(state.chance_outcomes())[0])
             else:

@@ -185,8 +185,8 @@ def openspiel_rollout(game: Any, rng: random.Random) -> int:
     state = game.new_initial_state()
     while not state.is_terminal():
         if state.is_chance_node():
-            # Both games' chance outcomes (the cards still to deal) are uniform, so a plain
-            # choice samples them exactly, and neither game pays for a weighted draw.
+            # Both games' chance outcomes (cards to deal; hearts' passing direction) are
+            # uniform: a plain choice samples them exactly, without a weighted draw's cost.
             state.apply_action(rng.choice(state.chance_outcomes())[0])
         else:
             state.apply_action(rng.choice(state.legal_actions()))
