@@ -3,10 +3,11 @@
 Prints PettingZoo steps per second (``SeepAECEnv``, uniformly random actions among the
 ``action_mask``, the agent loop of PettingZoo's documentation: ``last()`` then ``step()``),
 Gymnasium steps per second (one seat against ``random`` bots; the bots' moves happen inside
-the step), and OpenSpiel random rollouts per second (whole games from the initial state,
-chance nodes sampled from ``chance_outcomes()``, players uniformly among ``legal_actions()``)
-of ``python_seep`` beside OpenSpiel's C++ ``hearts``, driven by the same Python loop in the
-same run (their ratio is printed). Then the batched environments of
+the step), and OpenSpiel random rollouts per second (whole games from the initial state, a
+uniform ``rng.choice`` over ``chance_outcomes()``, which are uniform in both games, and over
+``legal_actions()``) of ``python_seep`` beside OpenSpiel's C++ ``hearts``, driven by the same
+Python loop, their rounds taken in turns (their ratio is printed, with the lowest and highest
+ratio of a pair of rounds). Then the batched environments of
 ``seep.integrations.vector`` (``--num-envs`` games stepped together, random masked actions
 drawn with one numpy call per step): agent steps per second of ``SeepVectorEnv`` (one learning
 seat against ``random`` bots) and of ``SeepSelfPlayVectorEnv`` (all four seats). Beside them,
@@ -178,16 +179,15 @@ def openspiel_rate(game: Any, seconds: float, seed: int = 3) -> tuple[float, flo
 
 
 def openspiel_rollout(game: Any, rng: random.Random) -> int:
-    """One random rollout of an OpenSpiel game (chance outcomes by their probabilities); the
+    """One random rollout of an OpenSpiel game (uniform chance outcomes, drawn plainly); the
     actions applied, chance outcomes included."""
     actions = 0
     state = game.new_initial_state()
     while not state.is_terminal():
         if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            acts = [a for a, _ in outcomes]
-            probs = [p for _, p in outcomes]
-            state.apply_action(rng.choices(acts, probs)[0])
+            # Both games' chance outcomes (cards to deal; hearts' passing direction) are
+            # uniform: a plain choice samples them exactly, without a weighted draw's cost.
+            state.apply_action(rng.choice(state.chance_outcomes())[0])
         else:
             state.apply_action(rng.choice(state.legal_actions()))
         actions += 1
@@ -199,6 +199,18 @@ def rounds(measure: Callable[[float], float], seconds: float, n: int) -> tuple[f
     """The median and the best of ``n`` rounds of ``measure(seconds)``."""
     values = [measure(seconds) for _ in range(n)]
     return statistics.median(values), max(values)
+
+
+def paired_rounds(
+    ours: Callable[[float], float], theirs: Callable[[float], float], seconds: float, n: int
+) -> tuple[tuple[float, float], tuple[float, float], list[float]]:
+    """``n`` rounds of two measures taken in turns (each pair meets the same load): the median
+    and best of each, and the ratio ``ours / theirs`` of every pair, sorted."""
+    pairs = [(ours(seconds), theirs(seconds)) for _ in range(n)]
+    a = [p[0] for p in pairs]
+    b = [p[1] for p in pairs]
+    ratios = sorted(x / y for x, y in pairs)
+    return (statistics.median(a), max(a)), (statistics.median(b), max(b)), ratios
 
 
 def main() -> None:
@@ -224,9 +236,10 @@ def main() -> None:
     vec_steps = vector_steps_per_episode(SeepVectorEnv, ne, 200)
     engine_deals, _ = rounds(engine_deal_rate, s, n)
     selfplay, selfplay_best = rounds(lambda t: vector_rate(SeepSelfPlayVectorEnv, ne, t), s, n)
-    os_seep, os_seep_best = rounds(lambda t: openspiel_rate(seep_game, t)[0], s, n)
+    (os_seep, os_seep_best), (os_hearts, os_hearts_best), os_ratios = paired_rounds(
+        lambda t: openspiel_rate(seep_game, t)[0], lambda t: openspiel_rate(hearts, t)[0], s, n
+    )
     seep_actions = openspiel_rate(seep_game, min(s, 1.0))[1]
-    os_hearts, os_hearts_best = rounds(lambda t: openspiel_rate(hearts, t)[0], s, n)
     hearts_actions = openspiel_rate(hearts, min(s, 1.0))[1]
     two = "two_player"
     seep2 = pyspiel.load_game("python_seep", {"players": 2})
@@ -254,6 +267,7 @@ def main() -> None:
         "openspiel_hearts_rollouts_per_s_best": round(os_hearts_best, 1),
         "openspiel_hearts_actions_per_rollout": round(hearts_actions, 1),
         "python_seep_to_hearts_rollouts_ratio": round(os_seep / os_hearts, 3),
+        "python_seep_to_hearts_rollouts_ratio_per_round": [round(r, 3) for r in os_ratios],
         "compiled": seep.COMPILED,
         "two_player_pettingzoo_steps_per_s": round(pz2),
         "two_player_pettingzoo_steps_per_s_best": round(pz2_best),
@@ -298,7 +312,14 @@ def main() -> None:
         f"steps per deal: PettingZoo {pz_steps:.1f}; actions per rollout (chance included): "
         f"python_seep {seep_actions:.1f}, hearts {hearts_actions:.1f}"
     )
-    print(f"python_seep / hearts rollouts: {result['python_seep_to_hearts_rollouts_ratio']:.2f}")
+    print(
+        f"python_seep / hearts rollouts: {result['python_seep_to_hearts_rollouts_ratio']:.2f} "
+        f"(pairs of rounds {os_ratios[0]:.2f}-{os_ratios[-1]:.2f})"
+    )
+    print(
+        f"SeepVectorEnv / 100,000 agent steps/s: {vec / 100_000:.2f}; python_seep / (hearts / 2): "
+        f"{2 * os_seep / os_hearts:.2f}"
+    )
 
 
 if __name__ == "__main__":
