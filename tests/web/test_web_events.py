@@ -1,0 +1,219 @@
+"""Events over HTTP and sockets (docs/web.md "Events", seep.web.events): an organiser makes a
+Swiss event, players register, check in and play its rounds at the tables the server opens
+for them; the server restarts in the middle and the event goes on; pairings and standings
+are those of seep.web.tournament.swiss over the results the tables' records give."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("argon2")
+
+from fastapi.testclient import TestClient
+
+from seep.session import Session
+from seep.web.events import result_of_record
+from seep.web.tournament import swiss
+from seepkit.ratings import play_out, sign_up
+from seepkit.web import Player, web_client
+
+
+def _code(r: Any) -> str:
+    code: str = r.json()["error"]["code"]
+    return code
+
+
+def _event(org: TestClient, **extra: Any) -> int:
+    body = {"name": "Friday Seep", "format": "two", "starts": time.time() + 3600, **extra}
+    r = org.post("/api/events", json=body)
+    assert r.status_code == 201, r.text
+    made: int = r.json()["id"]
+    return made
+
+
+def _until(check: Any, seconds: float = 120.0) -> Any:
+    deadline = time.monotonic() + seconds
+    while True:
+        found = check()
+        if found:
+            return found
+        assert time.monotonic() < deadline, "it never happened"
+        time.sleep(0.02)
+
+
+def test_an_event_is_made_and_joined_within_its_rules(tmp_path: Path) -> None:
+    """Only signed-in players make and join events; only the organiser starts, pauses, ends
+    or withdraws a team; a four-player team is two partners, the second accepting; kinds not
+    served yet are refused with a clear error; bounds are kept."""
+    with web_client(tmp_path) as (client, manager, _):
+        app = client.app
+        guest = client
+        r = guest.post("/api/events", json={"name": "X", "starts": time.time() + 60})
+        assert r.status_code == 401 and _code(r) == "not_signed_in"
+        org, asha, ravi, mina = (sign_up(app, n) for n in ("Org", "Asha", "Ravi", "Mina"))
+        for bad in (
+            {"kind": "duplicate"},
+            {"kind": "arena"},
+            {"partners": "individual"},
+            {"rounds": 99},
+            {"name": ""},
+            {"name": "x" * 61},
+            {"starts": time.time() + 400 * 24 * 3600},
+        ):
+            r = org.post("/api/events", json={"name": "E", "starts": time.time() + 60, **bad})
+            assert r.status_code in (400, 409), (bad, r.text)
+        four = _event(org, format="four")
+        # A team of four players: two partners; the second accepts.
+        r = asha.post(f"/api/events/{four}/register", json={})
+        assert r.status_code == 400
+        r = asha.post(f"/api/events/{four}/register", json={"partner": "Nobody"})
+        assert r.status_code == 404
+        r = asha.post(f"/api/events/{four}/register", json={"partner": "Ravi"})
+        assert r.status_code == 201, r.text
+        r = ravi.post(f"/api/events/{four}/register", json={"partner": "Mina"})
+        assert r.status_code == 409  # Ravi is in Asha's team already
+        r = asha.post(f"/api/events/{four}/checkin")
+        assert r.status_code == 409  # his partner has not accepted
+        assert ravi.post(f"/api/events/{four}/accept").status_code == 200
+        assert asha.post(f"/api/events/{four}/checkin").status_code == 200
+        page = guest.get(f"/api/events/{four}").json()
+        assert page["teams"][0]["name"] == "Asha & Ravi" and page["teams"][0]["checked_in"]
+        assert "seed" not in page and page["me"] is None
+        assert asha.get(f"/api/events/{four}").json()["me"] == {"team": page["teams"][0]["id"]}
+        # The organiser's requests are his own.
+        for action in ("start", "pause", "end"):
+            r = asha.post(f"/api/events/{four}/{action}")
+            assert r.status_code == 403 and _code(r) == "not_organiser"
+        r = asha.post(f"/api/events/{four}/teams/withdraw", json={"team": 1})
+        assert r.status_code == 403
+        assert guest.get("/api/events/nothing").status_code == 404
+        assert guest.get("/api/events/999").status_code == 404
+        # An organiser keeps few events not finished.
+        _event(org)
+        _event(org)
+        r = org.post("/api/events", json={"name": "E4", "starts": time.time() + 60})
+        assert r.status_code == 429 and _code(r) == "too_many_events"
+        assert org.post(f"/api/events/{four}/end").status_code == 200
+        assert org.post(f"/api/events/{four}/end").status_code == 409
+        listed = guest.get("/api/events").json()["events"]
+        assert four not in [e["id"] for e in listed] and len(listed) == 2
+        assert manager.tables == {}  # nothing opened
+
+
+def _results(page: dict[str, Any], upto: int) -> list[swiss.Result]:
+    """The Swiss results of the page's rounds up to ``upto``."""
+    out: list[swiss.Result] = []
+    for r in page["rounds"][:upto]:
+        if r["bye"]:
+            out.append(swiss.Result(r["bye"], None))
+        for t in r["tables"]:
+            a, b = t["teams"]
+            res = t["result"]
+            winner = None if res["winner"] is None else (a, b)[res["winner"]]
+            out.append(swiss.Result(a, b, winner, res["score"][0] - res["score"][1]))
+    return out
+
+
+def _play_round(server: Any, browsers: list[TestClient], event: int, rng: random.Random) -> None:
+    """Every player asks for his seat and plays his table to its end over a socket."""
+    client, manager, checker = server
+    seats: dict[str, list[tuple[TestClient, dict[str, Any]]]] = {}
+    for b in browsers:
+        r = b.post(f"/api/events/{event}/seat")
+        assert r.status_code == 200, r.text
+        seats.setdefault(r.json()["code"], []).append((b, r.json()))
+    for code, held in seats.items():
+        players = [Player(b, checker, code, s["token"]) for b, s in held]
+        play_out(players, manager.get(code), rng)
+        for p in players:
+            p.close()
+
+
+def test_a_swiss_event_plays_to_the_end_across_a_restart(tmp_path: Path) -> None:
+    """Five players (two-player format: a bye each round), three rounds. Round 1 is played by
+    all of them over sockets at the tables the server opened; the server restarts with round
+    2 opened; rounds 2 and 3 are played by bots for the players who do not come. Each round's
+    pairing is swiss.pair_round of the results before it, nobody meets anyone twice, the
+    standings are swiss.standings, every result is its table's stored record's."""
+    rng = random.Random(30)
+    names = ["Asha", "Ravi", "Mina", "Kiran", "Dev"]
+    with web_client(tmp_path, grace_seconds=3600.0) as server:
+        client, manager, _ = server
+        org = sign_up(client.app, "Org")
+        browsers = [sign_up(client.app, n) for n in names]
+        event = _event(org, rounds=3)
+        for b in browsers:
+            assert b.post(f"/api/events/{event}/register", json={}).status_code == 201
+            assert b.post(f"/api/events/{event}/checkin").status_code == 200
+        late = sign_up(client.app, "Late")  # registered, never checked in: not in the event
+        assert late.post(f"/api/events/{event}/register", json={}).status_code == 201
+        assert org.post(f"/api/events/{event}/start").status_code == 200
+        store = client.app.state.store
+        _until(lambda: store.event(event)["round"] == 1)
+        assert late.post(f"/api/events/{event}/checkin").status_code == 409
+        r = late.post(f"/api/events/{event}/seat")
+        assert r.status_code == 409
+        page = client.get(f"/api/events/{event}").json()
+        [first] = page["rounds"]
+        assert len(first["tables"]) == 2 and first["bye"] is not None
+        # The one with the bye has no seat; each other player's seat is his own.
+        bye_name = next(t["name"] for t in page["teams"] if t["id"] == first["bye"])
+        playing = [b for n, b in zip(names, browsers, strict=True) if n != bye_name]
+        bye_browser = browsers[names.index(bye_name)]
+        assert bye_browser.post(f"/api/events/{event}/seat").status_code == 409
+        _play_round(server, playing, event, rng)
+        _until(lambda: store.event(event)["round"] == 2)
+    # The restart: a new server on the same database; round 2's tables are reloaded and the
+    # runner goes on. Nobody comes: bots play for them after a short grace period.
+    with web_client(tmp_path, grace_seconds=0.05) as (client, manager, _):
+        store = client.app.state.store
+        _until(lambda: store.event(event)["status"] == "finished", 300.0)
+        page = client.get(f"/api/events/{event}").json()
+    assert [r["number"] for r in page["rounds"]] == [1, 2, 3]
+    ids = [t["id"] for t in page["teams"] if t["checked_in"]]
+    assert len(ids) == 5
+    met: set[frozenset[int]] = set()
+    byes = []
+    for n, r in enumerate(page["rounds"]):
+        expected = swiss.pair_round(ids, _results(page, n))
+        assert [tuple(t["teams"]) for t in r["tables"]] == list(expected.pairs)
+        assert r["bye"] == expected.bye
+        byes.append(r["bye"])
+        for t in r["tables"]:
+            pair = frozenset(t["teams"])
+            assert pair not in met
+            met.add(pair)
+            assert t["status"] == "finished"
+    assert len(set(byes)) == 3  # a fresh bye each round
+    # Each result is the one its table's stored record gives.
+    records = store_records(tmp_path, [t["code"] for r in page["rounds"] for t in r["tables"]])
+    for r in page["rounds"]:
+        for t in r["tables"]:
+            record = records[t["code"]]
+            assert t["result"] == result_of_record(record)
+            assert Session.from_record(record).match_over
+    standings = swiss.standings(ids, _results(page, 3))
+    assert [(s["team"], s["points"], s["buchholz"], s["diff"]) for s in page["standings"]] == [
+        (s.team, s.points, s.buchholz, s.diff) for s in standings
+    ]
+    assert sum(s["points"] for s in page["standings"]) == 2 * (6 + 3)  # 6 games, 3 byes
+
+
+def store_records(tmp_path: Path, codes: list[str]) -> dict[str, dict[str, Any]]:
+    import sqlite3
+
+    con = sqlite3.connect(tmp_path / "seep.db")
+    try:
+        rows = con.execute(
+            f"SELECT code, record FROM tables WHERE code IN ({','.join('?' * len(codes))})",
+            codes,
+        ).fetchall()
+    finally:
+        con.close()
+    return {code: json.loads(record) for code, record in rows}
