@@ -62,7 +62,7 @@ def test_an_event_is_made_and_joined_within_its_rules(tmp_path: Path) -> None:
         guest = client
         r = guest.post("/api/events", json={"name": "X", "starts": time.time() + 60})
         assert r.status_code == 401 and _code(r) == "not_signed_in"
-        org, asha, ravi, mina = (sign_up(app, n) for n in ("Org", "Asha", "Ravi", "Mina"))
+        org, asha, ravi, _mina = (sign_up(app, n) for n in ("Org", "Asha", "Ravi", "Mina"))
         for bad in (
             {"kind": "duplicate"},
             {"kind": "arena"},
@@ -140,7 +140,9 @@ def _play_round(
         seats.setdefault(r.json()["code"], []).append((b, r.json()))
     for code, held in seats.items():
         here = held[:1] if alone else held
-        players = [Player(b, checker, code, s["token"]) for b, s in here]
+        # The sockets go through the app's own client (its event loop): a seat's token is
+        # all a socket needs.
+        players = [Player(client, checker, code, s["token"]) for _, s in here]
         play_out(players, manager.get(code), rng)
         for p in players:
             p.close()
@@ -172,7 +174,7 @@ def test_a_swiss_event_plays_to_the_end_across_a_restart(tmp_path: Path) -> None
     rng = random.Random(30)
     names = ["Asha", "Ravi", "Mina", "Kiran", "Dev"]
     with web_client(tmp_path, grace_seconds=3600.0) as server:
-        client, manager, _ = server
+        client, _, _ = server
         org = sign_up(client.app, "Org")
         browsers = [sign_up(client.app, n) for n in names]
         event = _event(org, rounds=3)
@@ -196,7 +198,7 @@ def test_a_swiss_event_plays_to_the_end_across_a_restart(tmp_path: Path) -> None
     # The restart: a new server on the same database; round 2's tables are reloaded and the
     # runner goes on. One player of each table comes; a bot plays for the other.
     with web_client(tmp_path, grace_seconds=0.05) as server:
-        client, manager, _ = server
+        client, _, _ = server
         store = client.app.state.store
         browsers = _browsers(client.app, browsers)
         for number in (2, 3):
@@ -205,6 +207,10 @@ def test_a_swiss_event_plays_to_the_end_across_a_restart(tmp_path: Path) -> None
             _play_round(server, playing, event, rng, alone=True)
         _until(lambda: store.event(event)["status"] == "finished")
         page = client.get(f"/api/events/{event}").json()
+        # The server's seeds (the event's, each round's) are in no answer.
+        seeds = [store.event(event)["seed"], *(r["seed"] for r in store.rounds(event))]
+        shown = json.dumps([page, client.get("/api/events").json()])
+        assert not [s for s in seeds if s in shown]
     assert [r["number"] for r in page["rounds"]] == [1, 2, 3]
     ids = [t["id"] for t in page["teams"] if t["checked_in"]]
     assert len(ids) == 5

@@ -190,6 +190,7 @@ class Events:
         )
         self._lock = asyncio.Lock()
         self._due = asyncio.Event()
+        self._loop: asyncio.AbstractEventLoop | None = None  # the runner's, once it runs
         # The codes of the round tables this instance opened or saw: their end wakes the runner.
         self.codes: set[str] = set()
 
@@ -449,11 +450,13 @@ class Events:
             self._due.set()
 
     def wake(self) -> None:
-        """Take the steps due now rather than at the next tick (on the loop's thread)."""
-        self._due.set()
+        """Take the steps due now rather than at the next tick (from any thread)."""
+        if self._loop is not None:
+            self._loop.call_soon_threadsafe(self._due.set)
 
     async def run(self) -> None:
         """Tick forever (a task of the app): every ``tick_seconds``, or at once when woken."""
+        self._loop = asyncio.get_running_loop()
         while True:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._due.wait(), self.settings.tick_seconds)
