@@ -183,9 +183,14 @@ def test_a_swiss_event_plays_to_the_end_across_a_restart(tmp_path: Path) -> None
             assert b.post(f"/api/events/{event}/checkin").status_code == 200
         late = sign_up(client.app, "Late")  # registered, never checked in: not in the event
         assert late.post(f"/api/events/{event}/register", json={}).status_code == 201
+        pushed: list[tuple[str, str, int]] = []
+        client.app.state.pusher.queued = lambda kind, code, seat: pushed.append((kind, code, seat))
         assert org.post(f"/api/events/{event}/start").status_code == 200
         store = client.app.state.store
         _until(lambda: store.event(event)["round"] == 1)
+        # Each player of the round is told his table has started (a push where he allowed it).
+        for t in store.event_tables(event, 1):
+            assert {("start", t["code"], 0), ("start", t["code"], 1)} <= set(pushed)
         assert late.post(f"/api/events/{event}/checkin").status_code == 409
         r = late.post(f"/api/events/{event}/seat")
         assert r.status_code == 409
@@ -255,3 +260,51 @@ def store_records(tmp_path: Path, codes: list[str]) -> dict[str, dict[str, Any]]
     finally:
         con.close()
     return {code: json.loads(record) for code, record in rows}
+
+
+def test_the_organiser_pauses_and_withdraws_a_player(tmp_path: Path) -> None:
+    """A paused event opens no round and records none; the organiser withdraws a player, who
+    plays no further round but stays in the standings; the event ends after its last round."""
+    rng = random.Random(7)
+    names = ["Asha", "Ravi", "Mina", "Kiran"]
+    with web_client(tmp_path, grace_seconds=0.05) as server:
+        client = server[0]
+        store = client.app.state.store
+        org = sign_up(client.app, "Org")
+        browsers = [sign_up(client.app, n) for n in names]
+        event = _event(org, rounds=2)
+        for b in browsers:
+            b.post(f"/api/events/{event}/register", json={})
+            b.post(f"/api/events/{event}/checkin")
+        assert org.post(f"/api/events/{event}/start").status_code == 200
+        _until(lambda: store.event(event)["round"] == 1)
+        assert org.post(f"/api/events/{event}/pause").status_code == 200
+        _play_round(server, browsers, event, rng, alone=True)
+        events = client.app.state.events
+        time.sleep(3 * events.settings.tick_seconds)
+        assert store.rounds(event)[0]["status"] == "playing"  # paused: nothing recorded
+        gone = store.teams(event)[3]["id"]
+        r = org.post(f"/api/events/{event}/teams/withdraw", json={"team": gone})
+        assert r.status_code == 200
+        assert org.post(f"/api/events/{event}/resume").status_code == 200
+        _until(lambda: store.event(event)["round"] == 2)
+        page = client.get(f"/api/events/{event}").json()
+        second = page["rounds"][1]
+        assert len(second["tables"]) == 1 and second["bye"] not in (None, gone)
+        assert gone not in second["tables"][0]["teams"]
+        playing = [
+            b for b in browsers[:3] if b.post(f"/api/events/{event}/seat").status_code == 200
+        ]
+        assert len(playing) == 2
+        _play_round(server, playing, event, rng, alone=True)
+        _until(lambda: store.event(event)["status"] == "finished")
+        page = client.get(f"/api/events/{event}").json()
+        line = next(s for s in page["standings"] if s["team"] == gone)
+        assert line["withdrawn"] and line["played"] == 1
+
+
+def test_event_requests_are_limited_per_address_and_account(tmp_path: Path) -> None:
+    with web_client(tmp_path) as (client, _, _):
+        asha = sign_up(client.app, "Asha")
+        codes = [asha.post("/api/events/1/checkin").status_code for _ in range(31)]
+        assert codes[:30] == [404] * 30 and codes[30] == 429

@@ -26,11 +26,13 @@ B = TypeVar("B")
 ACTIONS = ("start", "pause", "resume", "end")
 
 
-def router(gate: Gate, events: Events, posts_per_minute: int = 30) -> APIRouter:
+def router(gate: Gate, events: Events, per_account: int = 30, per_address: int = 120) -> APIRouter:
     """``GET /api/events``, ``GET /api/events/{id}``, ``POST /api/events`` and the
     ``POST /api/events/{id}/...`` requests."""
     routes = APIRouter()
-    posts = RateLimiter(posts_per_minute)
+    # An address's limit is the wider: a club's players may share one (its wifi's).
+    by_account = RateLimiter(per_account)
+    by_address = RateLimiter(per_address)
 
     def signed_in(request: Request) -> tuple[str, tuple[int, str]]:
         """The client key and account of a POST, counted against both limits."""
@@ -39,14 +41,16 @@ def router(gate: Gate, events: Events, posts_per_minute: int = 30) -> APIRouter:
         if account is None:
             raise TableError("not_signed_in", "events are for signed-in players: sign in first")
         gate.check_banned(key, account[0])
-        for who in (key, f"account:{account[0]}"):
-            if posts.over(who):
+        mine = str(account[0])
+        for limiter, who in ((by_address, key), (by_account, mine)):
+            if limiter.over(who):
                 gate.manager.metrics.refused("events")
                 raise TableError(
-                    "rate_limited", f"at most {posts.limit} event requests a minute: wait a minute"
+                    "rate_limited",
+                    f"at most {limiter.limit} event requests a minute: wait a minute",
                 )
-        posts.add(key)
-        posts.add(f"account:{account[0]}")
+        by_address.add(key)
+        by_account.add(mine)
         return key, account
 
     def number(event: str) -> int:
