@@ -18,7 +18,8 @@ pytest.importorskip("argon2")
 from fastapi.testclient import TestClient
 
 from seep.session import Session
-from seep.web.events import result_of_record
+from seep.web.events import EventSettings, result_of_record
+from seep.web.store_events import RoundTable
 from seep.web.tournament import swiss
 from seepkit.ratings import play_out, sign_up
 from seepkit.web import Player, web_client
@@ -35,6 +36,16 @@ def _event(org: TestClient, **extra: Any) -> int:
     assert r.status_code == 201, r.text
     made: int = r.json()["id"]
     return made
+
+
+def _round_open(store: Any, event: int, number: int) -> bool:
+    """Round ``number`` is recorded and its tables are open."""
+    rows = store.event_tables(event, number)
+    return (
+        store.event(event)["round"] == number
+        and bool(rows)
+        and all(r["table_status"] for r in rows)
+    )
 
 
 def _until(check: Any, seconds: float = 120.0) -> Any:
@@ -187,7 +198,7 @@ def test_a_swiss_event_plays_to_the_end_across_a_restart(tmp_path: Path) -> None
         client.app.state.pusher.queued = lambda kind, code, seat: pushed.append((kind, code, seat))
         assert org.post(f"/api/events/{event}/start").status_code == 200
         store = client.app.state.store
-        _until(lambda: store.event(event)["round"] == 1)
+        _until(lambda: _round_open(store, event, 1))
         # Each player of the round is told his table has started (a push where he allowed it).
         for t in store.event_tables(event, 1):
             assert {("start", t["code"], 0), ("start", t["code"], 1)} <= set(pushed)
@@ -199,7 +210,7 @@ def test_a_swiss_event_plays_to_the_end_across_a_restart(tmp_path: Path) -> None
         assert len(first["tables"]) == 2 and first["bye"] is not None
         playing = _bye_and_playing(client, event, 1, names, browsers)
         _play_round(server, playing, event, rng, alone=False)
-        _until(lambda: store.event(event)["round"] == 2)
+        _until(lambda: _round_open(store, event, 2))
     # The restart: a new server on the same database; round 2's tables are reloaded and the
     # runner goes on. One player of each table comes; a bot plays for the other.
     with web_client(tmp_path, grace_seconds=0.05) as server:
@@ -207,7 +218,7 @@ def test_a_swiss_event_plays_to_the_end_across_a_restart(tmp_path: Path) -> None
         store = client.app.state.store
         browsers = _browsers(client.app, browsers)
         for number in (2, 3):
-            _until(lambda: store.event(event)["round"] == number)  # noqa: B023
+            _until(lambda: _round_open(store, event, number))  # noqa: B023
             playing = _bye_and_playing(client, event, number, names, browsers)
             _play_round(server, playing, event, rng, alone=True)
         _until(lambda: store.event(event)["status"] == "finished")
@@ -277,7 +288,7 @@ def test_the_organiser_pauses_and_withdraws_a_player(tmp_path: Path) -> None:
             b.post(f"/api/events/{event}/register", json={})
             b.post(f"/api/events/{event}/checkin")
         assert org.post(f"/api/events/{event}/start").status_code == 200
-        _until(lambda: store.event(event)["round"] == 1)
+        _until(lambda: _round_open(store, event, 1))
         assert org.post(f"/api/events/{event}/pause").status_code == 200
         _play_round(server, browsers, event, rng, alone=True)
         events = client.app.state.events
@@ -287,7 +298,7 @@ def test_the_organiser_pauses_and_withdraws_a_player(tmp_path: Path) -> None:
         r = org.post(f"/api/events/{event}/teams/withdraw", json={"team": gone})
         assert r.status_code == 200
         assert org.post(f"/api/events/{event}/resume").status_code == 200
-        _until(lambda: store.event(event)["round"] == 2)
+        _until(lambda: _round_open(store, event, 2))
         page = client.get(f"/api/events/{event}").json()
         second = page["rounds"][1]
         assert len(second["tables"]) == 1 and second["bye"] not in (None, gone)
@@ -308,3 +319,34 @@ def test_event_requests_are_limited_per_address_and_account(tmp_path: Path) -> N
         asha = sign_up(client.app, "Asha")
         codes = [asha.post("/api/events/1/checkin").status_code for _ in range(31)]
         assert codes[:30] == [404] * 30 and codes[30] == 429
+
+
+def test_a_round_recorded_before_its_tables_opened_gets_them(tmp_path: Path) -> None:
+    """The server stopped between recording a round and opening its tables: the runner opens
+    the recorded tables (the round is recorded first, so no table opens twice)."""
+    with web_client(tmp_path) as (client, manager, _):
+        store = client.app.state.store
+        events = client.app.state.events
+        events.settings = EventSettings(tick_seconds=3600.0)
+        time.sleep(2.5)  # the tick under way before the change has passed
+        org = sign_up(client.app, "Org")
+        asha, ravi = sign_up(client.app, "Asha"), sign_up(client.app, "Ravi")
+        event = _event(org, rounds=1)
+        for b in (asha, ravi):
+            b.post(f"/api/events/{event}/register", json={})
+            b.post(f"/api/events/{event}/checkin")
+        a, b = (t["id"] for t in store.teams(event))
+        assert store.set_event(event, ("open",), status="running")
+        assert store.open_round(event, 1, seed=1, bye=None, tables=[RoundTable("QQQQQQ", 1, a, b)])
+        assert "QQQQQQ" not in manager.tables
+        events.wake()
+        _until(lambda: "QQQQQQ" in manager.tables)
+        table = manager.tables["QQQQQQ"]
+        assert [s.name for s in table.seats] == ["Asha", "Ravi"]
+        assert table.status == "playing"
+        seat = ravi.post(f"/api/events/{event}/seat").json()
+        assert (seat["code"], seat["seat"]) == ("QQQQQQ", 1)
+        assert table.seat_of_token(seat["token"]) == 1
+        events.wake()
+        time.sleep(0.5)
+        assert list(manager.tables) == ["QQQQQQ"]  # opened once

@@ -6,9 +6,10 @@ restarts reads it again and goes on where the event stood. The runner's :meth:`E
 (every few seconds, and at once when a round's table ends) takes the steps that are due:
 
 - an open event whose start time has come starts with its checked-in teams (too few: it ends);
-- a running event without a round being played opens the next: the pairing of
-  :func:`seep.web.tournament.swiss.pair_round` over the results so far, one table per pair
-  (:meth:`~seep.web.tables.TableManager.open_seated`), the bye recorded;
+- a running event without a round being played records the next (the pairing of
+  :func:`seep.web.tournament.swiss.pair_round` over the results so far, the bye, a table code
+  per pair), then opens its tables (:meth:`~seep.web.tables.TableManager.open_seated`); a
+  recorded table that is not open yet (a restart came between) opens at the next tick;
 - a round whose tables have all ended (finished, or closed unfinished) has its results read
   from the tables' stored records (replayed by the core: who won, each side's score) and
   written, with the round marked done, in one transaction that happens once.
@@ -341,6 +342,8 @@ class Events:
             for seat, (who, _) in seats_of(row, teams, players).items():
                 if who == account[0]:
                     code = row["code"]
+                    if row["table_status"] is None:  # recorded, opening in a moment
+                        raise TableError("unavailable", "your table is opening: ask again")
                     return {
                         "code": code,
                         "url": f"/t/{code}",
@@ -492,6 +495,8 @@ class Events:
             return await self._open_next(event)
         current = rounds[-1]
         rows = await asyncio.to_thread(self.store.event_tables, event, current["number"])
+        if await self._open_missing(ev, rows):
+            return 1
         for row in rows:
             if row["table_status"] not in ("finished", "closed"):
                 self.codes.add(row["code"])  # after a restart: its end wakes the runner too
@@ -508,23 +513,56 @@ class Events:
         return 1 + (0 if last else await self._open_next(event))
 
     async def _open_next(self, event: int) -> int:
-        """Open the event's next round (it is running, and no round is being played)."""
+        """Record the event's next round (it is running, and no round is being played): its
+        pairing and a code for each table; then open its tables (:meth:`_open_missing`)."""
+        plan = await asyncio.to_thread(self._plan, event)
+        if plan is None:
+            return 1
+        number, round_seed, bye, pairs = plan
+        tables = [
+            RoundTable(self.manager.new_code(), board, int(a), int(b))
+            for board, (a, b) in enumerate(pairs, 1)
+        ]
+        done = await asyncio.to_thread(
+            self.store.open_round, event, number, seed=round_seed, bye=bye, tables=tables
+        )
+        if not done:
+            return 0  # another step recorded the round first
+        rows = await asyncio.to_thread(self.store.event_tables, event, number)
+        ev = await asyncio.to_thread(self.store.event, event)
+        assert ev is not None
+        return 1 + await self._open_missing(ev, rows)
+
+    def _plan(self, event: int) -> tuple[int, int, int | None, list[tuple[int, int]]] | None:
+        """The next round's number, seed, bye and pairs (in a worker thread); ``None`` when the
+        event is over instead (its last round played, or fewer than two teams left), which it
+        records."""
         ev = self.store.event(event)
         if ev is None or ev["status"] != "running":
-            return 0
+            return None
         number = int(ev["round"]) + 1
-        if number > ev["rounds"]:
-            self.store.set_event(event, ("running",), status="finished", ended=self.clock())
-            return 1
-        teams = [t for t in self.store.teams(event) if _playing(t)]
-        by_id = {int(t["id"]): t for t in teams}
+        teams = self.store.teams(event)
         ids, results, withdrawn = _swiss_inputs(
             teams, self.store.rounds(event), self.store.event_tables(event)
         )
-        if len([i for i in ids if i not in withdrawn]) < 2:
+        if number > ev["rounds"] or len([i for i in ids if i not in withdrawn]) < 2:
             self.store.set_event(event, ("running",), status="finished", ended=self.clock())
-            return 1
+            return None
         pairing = swiss.pair_round(ids, results, withdrawn)
+        round_seed = random.Random(f"seep-event:{ev['seed']}:{number}").randrange(1 << 62)
+        bye = None if pairing.bye is None else int(pairing.bye)
+        return number, round_seed, bye, [(int(a), int(b)) for a, b in pairing.pairs]
+
+    async def _open_missing(self, ev: Mapping[str, Any], rows: Sequence[Mapping[str, Any]]) -> int:
+        """Open the recorded tables of a round that are not in the store yet: all of them just
+        after the round was recorded, or those a restart came between (the round is recorded
+        before its tables open, so that a table is never opened twice). How many opened."""
+        missing = [r for r in rows if r["table_status"] is None]
+        if not missing:
+            return 0
+        event = int(ev["id"])
+        teams = await asyncio.to_thread(self.store.teams, event)
+        by_id = {int(t["id"]): t for t in teams}
         players = 4 if ev["format"] == "four" else 2
         settings = parse_settings(
             {
@@ -534,22 +572,13 @@ class Events:
                 "rated": bool(ev["rated"]),
             }
         )
-        round_seed = random.Random(f"seep-event:{ev['seed']}:{number}").randrange(1 << 62)
-        opened: list[RoundTable] = []
-        for board, (a, b) in enumerate(pairing.pairs, 1):
-            plan = {"team_a": a, "team_b": b, "swapped": False}
-            seats = {s: (name, acc) for s, (acc, name) in seats_of(plan, by_id, players).items()}
-            table = self.manager.open_seated(
-                settings, secrets.randbits(62), seats, self.token, f"event:{event}"
+        for row in missing:
+            seats = {s: (name, acc) for s, (acc, name) in seats_of(row, by_id, players).items()}
+            self.manager.open_seated(
+                settings, secrets.randbits(62), seats, self.token, f"event:{event}", row["code"]
             )
-            self.codes.add(table.code)
-            opened.append(RoundTable(table.code, board, int(a), int(b)))
-        bye = None if pairing.bye is None else int(pairing.bye)
-        if not self.store.open_round(event, number, seed=round_seed, bye=bye, tables=opened):
-            for t in opened:  # another step opened the round first: these are not needed
-                self.manager.close(self.manager.get(t.code))
-            return 0
-        return 1
+            self.codes.add(row["code"])
+        return len(missing)
 
 
 def _swiss_inputs(
