@@ -86,6 +86,10 @@ def test_an_event_is_made_and_joined_within_its_rules(tmp_path: Path) -> None:
             r = org.post("/api/events", json={"name": "E", "starts": time.time() + 60, **bad})
             assert r.status_code in (400, 409), (bad, r.text)
         four = _event(org, format="four")
+        # A cookie POST from another site's page is refused before it acts.
+        evil = {"Origin": "https://evil.example"}
+        r = asha.post(f"/api/events/{four}/register", json={"partner": "Ravi"}, headers=evil)
+        assert r.status_code == 403 and _code(r) == "bad_origin"
         # A team of four players: two partners; the second accepts.
         r = asha.post(f"/api/events/{four}/register", json={})
         assert r.status_code == 400
