@@ -74,7 +74,9 @@ def test_a_database_at_0009_gains_events_and_loses_nothing(tmp_path: Path) -> No
         assert [t["id"] for t in store.teams(event)] == [team]
         store.delete_account(1)  # the account's name leaves the event; the event stays
         assert store.teams(event)[0]["name1"] != "Before"
-        assert store.event(event) is not None
+        assert store.teams(event)[0]["player1"] is None  # a later account of id 1 is not in it
+        found = store.event(event)
+        assert found is not None and found["organiser"] is None
     finally:
         store.close()
     engine = create_engine(f"sqlite:///{db}")

@@ -143,10 +143,11 @@ def _team_name(team: Mapping[str, Any]) -> str:
     return team["name1"] if team["name2"] is None else f"{team['name1']} & {team['name2']}"
 
 
-def _members(team: Mapping[str, Any]) -> list[tuple[int, str]]:
-    out = [(int(team["player1"]), str(team["name1"]))]
-    if team["player2"] is not None:
-        out.append((int(team["player2"]), str(team["name2"])))
+def _members(team: Mapping[str, Any]) -> list[tuple[int | None, str]]:
+    """A team's players (account, name); a deleted account's is ``None``."""
+    out: list[tuple[int | None, str]] = [(team["player1"], str(team["name1"]))]
+    if team["name2"] is not None:
+        out.append((team["player2"], str(team["name2"])))
     return out
 
 
@@ -156,10 +157,10 @@ def _playing(team: Mapping[str, Any]) -> bool:
 
 def seats_of(
     table: Mapping[str, Any], teams: Mapping[int, Mapping[str, Any]], players: int
-) -> dict[int, tuple[int, str]]:
+) -> dict[int, tuple[int | None, str]]:
     """Who sits where at a round's table: ``team_a`` on side 0 (seats 0 and 2; at two players
     seat 0) unless ``swapped``, ``team_b`` on the other; partners opposite each other."""
-    out: dict[int, tuple[int, str]] = {}
+    out: dict[int, tuple[int | None, str]] = {}
     for key, side in (("team_a", 0), ("team_b", 1)):
         if table["swapped"]:
             side = 1 - side

@@ -401,7 +401,7 @@ event_teams_t = SqlTable(
     metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("event", Integer, ForeignKey("events.id", ondelete="CASCADE"), nullable=False),
-    Column("player1", Integer, nullable=False),  # accounts (no key, as the organiser's)
+    Column("player1", Integer),  # accounts (no key; NULL: deleted, the name "a former player")
     Column("name1", String(24), nullable=False),
     Column("player2", Integer),
     Column("name2", String(24)),

@@ -54,12 +54,17 @@ class RoundTable:
 
 
 def forget_events(c: Connection, account: int, former: str) -> None:
-    """A deleted account's name leaves the events it was in (its teams' lines read
-    ``former``) inside the caller's transaction; the events and results stay."""
+    """A deleted account leaves the events it was in (its teams' lines read ``former``, no
+    account: a later account given the same id inherits nothing) inside the caller's
+    transaction; the events and results stay."""
     teams = event_teams_t
-    c.execute(update(teams).where(teams.c.player1 == account).values(name1=former))
-    c.execute(update(teams).where(teams.c.player2 == account).values(name2=former))
-    c.execute(update(events_t).where(events_t.c.organiser == account).values(organiser_name=former))
+    c.execute(update(teams).where(teams.c.player1 == account).values(player1=None, name1=former))
+    c.execute(update(teams).where(teams.c.player2 == account).values(player2=None, name2=former))
+    c.execute(
+        update(events_t)
+        .where(events_t.c.organiser == account)
+        .values(organiser=None, organiser_name=former)
+    )
 
 
 def _row(r: Any) -> dict[str, Any]:

@@ -245,7 +245,7 @@ class TableManager(TableKeeper):
         self,
         settings: Mapping[str, Any],
         seed: int,
-        seats: Mapping[int, tuple[str, int]],
+        seats: Mapping[int, tuple[str, int | None]],
         token: Callable[[str, int], str],
         client: str,
         code: str | None = None,

@@ -48,7 +48,7 @@ def upgrade() -> None:
                 sa.ForeignKey("events.id", ondelete="CASCADE"),
                 nullable=False,
             ),
-            sa.Column("player1", sa.Integer, nullable=False),
+            sa.Column("player1", sa.Integer),
             sa.Column("name1", sa.String(24), nullable=False),
             sa.Column("player2", sa.Integer),
             sa.Column("name2", sa.String(24)),
