@@ -79,6 +79,7 @@ WEB_LAYERS: list[tuple[str, frozenset[str]]] = [
                 "seep.web.schema",
                 "seep.web.store",
                 "seep.web.store_accounts",
+                "seep.web.store_events",
                 "seep.web.store_leases",
                 "seep.web.store_moderation",
                 "seep.web.store_passkeys",
@@ -128,6 +129,8 @@ WEB_LAYERS: list[tuple[str, frozenset[str]]] = [
         "tables",
         frozenset({"seep.web.owners", "seep.web.strength", "seep.web.tables"}),
     ),
+    # Events' runner: their rounds' tables opened through the manager, their results read.
+    ("events", frozenset({"seep.web.events"})),
     # The app's plumbing under its routes: ASGI middlewares, the lifespan.
     ("asgi", frozenset({"seep.web.lifespan", "seep.web.middleware"})),
     ("routes", frozenset({"seep.web.routes"})),
@@ -149,6 +152,7 @@ FRAMEWORK_FREE = (
     "handlers",
     "inbox",
     "tables",
+    "events",
 )
 WEB_FRAMEWORKS = frozenset({"fastapi", "starlette", "uvicorn", "h11", "websockets"})
 

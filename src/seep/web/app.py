@@ -17,6 +17,7 @@ import logging
 from fastapi import FastAPI
 
 from .accounts import Accounts
+from .events import Events
 from .lifespan import lifespan
 from .limits import ClientResolver, MessageBudget, SocketCounts, quiet_invalid_utf8
 from .metrics import TABLE_STATUSES, Metrics
@@ -35,6 +36,7 @@ from .passkeys import Passkeys
 from .profiles import Profiles
 from .push import Pusher, PushSettings, Sender, VapidKeys
 from .routes import accounts as account_routes
+from .routes import events as event_routes
 from .routes import lobby, offline, operations, pages, passkeys, players, reports, table, websocket
 from .routes import metrics as metrics_routes
 from .routes import push as push_routes
@@ -169,9 +171,14 @@ def create_app(
     gate.moderation = moderation
     manager.moderation = moderation
 
+    # Events (docs/web.md "Events"): their runner opens rounds on this instance only.
+    events = Events(manager, store)
+    manager.observers.append(lambda t: events.table_changed(t.code, t.status))
+    runners = [] if manager.clustered else [events.run]
+
     app = FastAPI(
         title="Seep",
-        lifespan=lifespan(manager, store, settings, moderation),
+        lifespan=lifespan(manager, store, settings, moderation, runners),
         docs_url="/docs" if dev else None,
         redoc_url=None,
         openapi_url="/openapi.json" if dev else None,
@@ -208,6 +215,8 @@ def create_app(
     app.include_router(passkeys.router(gate, accounts, keys))
     app.include_router(players.router(gate, Profiles(store)))
     app.include_router(reports.router(gate, moderation))
+    app.include_router(event_routes.router(gate, events))
+    app.state.events = events
     _push(app, gate, manager, store)
     return app
 

@@ -8,8 +8,9 @@ import asyncio
 import contextlib
 import gc
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from contextlib import AbstractAsyncContextManager
+from typing import Any
 
 from .moderation import Moderation
 from .presence import end_banned
@@ -69,9 +70,11 @@ def lifespan(
     store: Store,
     settings: Settings,
     moderation: Moderation | None = None,
+    tasks: Sequence[Callable[[], Coroutine[Any, Any, None]]] = (),
 ) -> Callable[[object], AbstractAsyncContextManager[None]]:
     """The app's lifespan (FastAPI's ``lifespan``) for these tables, their store and, when
-    given, the moderation the app applies."""
+    given, the moderation the app applies; ``tasks`` run while it serves (the events'
+    runner)."""
 
     async def checkpointer() -> None:
         # In a worker thread: the loop never waits for a fsync. A PASSIVE checkpoint alone
@@ -118,8 +121,11 @@ def lifespan(
         checkpoints = asyncio.create_task(checkpointer())
         beats = asyncio.create_task(manager.heartbeat()) if manager.clustered else None
         sweeps = asyncio.create_task(sweeper())
+        others = [asyncio.create_task(task()) for task in tasks]
         _tune_gc()
         yield
+        for other in others:
+            other.cancel()
         checkpoints.cancel()
         sweeps.cancel()
         if moderating is not None:

@@ -35,6 +35,10 @@ __all__ = [
     "TableRow",
     "accounts_t",
     "audit_t",
+    "event_rounds_t",
+    "event_tables_t",
+    "event_teams_t",
+    "events_t",
     "leases_t",
     "metadata",
     "moves_t",
@@ -361,6 +365,80 @@ push_seats_t = SqlTable(
     Column("token_hash", String(64), nullable=False),
     Column("created", Float, nullable=False),
     Index("ix_push_seats_seat", "code", "token_hash"),
+)
+
+
+# Events (docs/web.md "Events", revision 0010). An event an organiser (an account) made: what it
+# plays, when, and where it stands. ``seed`` is the server's secret the rounds' seeds follow
+# from (duplicate: every table of a round deals from it); it is never shown.
+events_t = SqlTable(
+    "events",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("name", String(60), nullable=False),
+    Column("organiser", Integer),  # the account (no key: it may be deleted, the event stays)
+    Column("organiser_name", String(24), nullable=False),
+    Column("kind", String(10), nullable=False),  # "swiss", "arena" or "duplicate"
+    Column("format", String(4), nullable=False),  # "four" or "two"
+    Column("rated", Boolean, nullable=False),
+    Column("partners", String(10), nullable=False),  # "registered" ("individual": not yet)
+    Column("bots", Boolean, nullable=False),  # bots play for no-shows
+    Column("starts", Float, nullable=False),
+    Column("rounds", Integer, nullable=False),
+    Column("deals", Integer, nullable=False),  # deals a round
+    Column("status", String(10), nullable=False),  # open, running, paused, finished
+    Column("round", Integer, nullable=False),  # the round being played or last played (0: none)
+    Column("seed", String(24), nullable=False),
+    Column("created", Float, nullable=False),
+    Column("ended", Float),
+    Index("ix_events_status", "status", "starts"),
+    Index("ix_events_organiser", "organiser"),
+)
+# A team of an event: one player (two seats) or two partners (four seats). A partner named at
+# registration has to accept (``accepted``) before the team takes part.
+event_teams_t = SqlTable(
+    "event_teams",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("event", Integer, ForeignKey("events.id", ondelete="CASCADE"), nullable=False),
+    Column("player1", Integer),  # accounts (no key; NULL: deleted, the name "a former player")
+    Column("name1", String(24), nullable=False),
+    Column("player2", Integer),
+    Column("name2", String(24)),
+    Column("accepted", Boolean, nullable=False),
+    Column("checked_in", Boolean, nullable=False),
+    Column("withdrawn", Boolean, nullable=False),
+    Column("created", Float, nullable=False),
+    Index("ix_event_teams_event", "event"),
+    Index("ix_event_teams_player1", "player1"),
+    Index("ix_event_teams_player2", "player2"),
+)
+# A round of an event: its pairing's bye and, for duplicate, the seed its deals follow from.
+event_rounds_t = SqlTable(
+    "event_rounds",
+    metadata,
+    Column("event", Integer, ForeignKey("events.id", ondelete="CASCADE"), primary_key=True),
+    Column("number", Integer, primary_key=True),  # from 1
+    Column("status", String(10), nullable=False),  # "playing" or "done"
+    Column("bye", Integer),  # the team with the bye
+    Column("seed", String(24), nullable=False),
+    Column("started", Float, nullable=False),
+    Column("ended", Float),
+)
+# A table a round opened: the two teams on it (``team_a`` holds side 0 unless ``swapped``), and
+# its result once the round is over (JSON: winner side or null, each side's points).
+event_tables_t = SqlTable(
+    "event_tables",
+    metadata,
+    Column("code", String(8), primary_key=True),  # the table's code
+    Column("event", Integer, ForeignKey("events.id", ondelete="CASCADE"), nullable=False),
+    Column("round", Integer, nullable=False),
+    Column("board", Integer, nullable=False),  # from 1, in the pairing's order
+    Column("team_a", Integer, nullable=False),
+    Column("team_b", Integer, nullable=False),
+    Column("swapped", Boolean, nullable=False),
+    Column("result", Text),
+    Index("ix_event_tables_round", "event", "round"),
 )
 
 

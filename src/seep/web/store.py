@@ -54,6 +54,7 @@ from .schema import (
     tables_t,
 )
 from .store_accounts import StoreAccounts
+from .store_events import StoreEvents
 from .store_leases import StoreLeases
 from .store_moderation import StoreModeration
 from .store_passkeys import StorePasskeys
@@ -303,6 +304,7 @@ class Store(
     StorePasskeys,
     StoreModeration,
     StorePush,
+    StoreEvents,
 ):
     """The server's database. Every write is its own transaction, committed on return.
 

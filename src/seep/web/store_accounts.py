@@ -22,6 +22,7 @@ from .schema import (
     sessions_t,
     tables_t,
 )
+from .store_events import forget_events
 from .store_passkeys import forget_passkeys
 from .store_push import forget_push
 from .store_ratings import forget_ratings
@@ -230,5 +231,6 @@ class StoreAccounts:
             forget_ratings(c, account)
             forget_passkeys(c, account)
             forget_push(c, account)
+            forget_events(c, account, FORMER_PLAYER)
             c.execute(delete(sessions_t).where(sessions_t.c.account == account))
             c.execute(delete(accounts_t).where(accounts_t.c.id == account))

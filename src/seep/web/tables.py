@@ -30,7 +30,7 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from . import inbox, owners, presence, records, social_handlers, strength, wire
@@ -240,6 +240,48 @@ class TableManager(TableKeeper):
             self.tables[table.code] = table
             self._host_left[table.code] = self.clock()  # until his page connects
         return {"code": table.code, "url": f"/t/{table.code}", "seat": seat, "token": token}
+
+    def open_seated(
+        self,
+        settings: Mapping[str, Any],
+        seed: int,
+        seats: Mapping[int, tuple[str, int | None]],
+        token: Callable[[str, int], str],
+        client: str,
+        code: str | None = None,
+    ) -> Table:
+        """Open and start at once a table whose players the server seats (an event's round,
+        docs/web.md "Events"): ``seats`` maps a seat to (name, account), the other seats get
+        bots; ``token(code, seat)`` is the seat's token (the event derives it, so its player
+        may ask for it again); ``code`` the table's code when the caller chose it
+        (:meth:`new_code`; :class:`TableError` ``not_allowed`` when it is taken). Players not
+        connected start their grace period at once, as at any start; their accounts are pushed
+        the start where they allowed it."""
+        if code is not None and (code in self.tables or self._taken(code)):
+            raise TableError("not_allowed", f"table code {code} is taken")
+        table = Table(code or self._new_code(), settings, seed)
+        table.client = client
+        table.alone_since = self.clock()
+        table.host = min(seats)
+        for i, (name, account) in seats.items():
+            table.seats[i] = Seat(name=name, kind="human", account=account)
+        self.show_rating(table)
+        if code is None:
+            self._store_new(table)  # its code may change here (another instance took it)
+        elif self.store is not None:
+            self.store.create_table(table)  # StoreConflict: another took the code meanwhile
+        for i in seats:
+            table.seats[i].token_hash = hash_token(token(table.code, i))
+        self.tables[table.code] = table
+        self._begin(table, table.host)  # stores the seats with their tokens' hashes
+        return table
+
+    def new_code(self) -> str:
+        """A code no table has now, for a table the caller opens later (:meth:`open_seated`)."""
+        return self._new_code()
+
+    def _taken(self, code: str) -> bool:
+        return self.store is not None and self.store.exists(code)
 
     def _check_public_tables(self, client: str) -> None:
         """One client may keep only ``max_public_waiting`` public tables waiting for players:

@@ -48,6 +48,11 @@ STATUS = {
     "unknown_player": 404,
     # Moderation (docs/deploy.md "Moderation").
     "banned": 403,
+    # Events (docs/web.md "Events").
+    "unknown_event": 404,
+    "not_organiser": 403,
+    "event_full": 409,
+    "too_many_events": 429,
 }
 # Refusals of malformed input: logged (once a minute per client), since a client that sends
 # them is broken or probing.

@@ -579,4 +579,17 @@ export const HI = {
   "Notifications are blocked for this site in the browser's settings": "ब्राउज़र की सेटिंग में इस साइट की सूचनाएँ बंद हैं",
   "You will be notified when it is your turn": "आपकी बारी आने पर आपको सूचना मिलेगी",
   "Notifications could not be turned on in this browser": "इस ब्राउज़र में सूचनाएँ चालू नहीं हो सकीं",
+  // The lobby's list of events (events.js).
+  "Events": "प्रतियोगिताएँ",
+  "Swiss": "स्विस",
+  "Arena": "एरीना",
+  "Duplicate": "डुप्लिकेट",
+  "Four players": "चार खिलाड़ी",
+  "Paused": "रुकी हुई",
+  "Round {n} of {m}": "{m} में से दौर {n}",
+  "Starts {when}": "{when} से शुरू",
+  "No event coming up.": "कोई प्रतियोगिता आने वाली नहीं है।",
+  "{n} rounds": "{n} दौर",
+  "{n} round": "{n} दौर",
+  "by {name}": "आयोजक: {name}",
 };
