@@ -28,6 +28,7 @@ from seep.web.push import (
     turn_target,
 )
 from seep.web.store import Store
+from seep.web.table import hash_token
 from seepkit.push import Browser, PushService, b64url, check_vapid, push_service
 from seepkit.web import CARD, Player, create_table, my_turn, play_my_turn, web_client
 
@@ -403,3 +404,126 @@ def test_a_subscription_keeps_its_newest_seats_and_an_account_its_newest_browser
         assert [t.id for t in store.push_targets("X", None, 1)] == [second, third]
     finally:
         store.close()
+
+
+# --- the hot path: only seats with a subscription -------------------------------------------
+
+
+def test_a_seat_without_a_subscription_gets_no_timer_and_no_push(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A wait no run reaches: the timers are looked at, then run by hand.
+    monkeypatch.setenv("SEEP_PUSH_LOOPBACK", "1")
+    monkeypatch.setenv("SEEP_PUSH_TURN_SECONDS", "600")
+    with push_service() as service, web_client(tmp_path) as (client, manager, checker):
+        pusher = manager.pusher
+        assert pusher is not None and pusher.sender is not None
+        submitted: list[tuple[str, str, str | None, int | None]] = []
+        submit = pusher.sender.submit
+
+        def counted(kind: str, code: str, token_hash: str | None, account: int | None) -> bool:
+            submitted.append((kind, code, token_hash, account))
+            return submit(kind, code, token_hash, account)
+
+        pusher.sender.submit = counted  # type: ignore[method-assign]
+        key = client.get("/api/push/key").json()["key"]
+        made, joined = _two_players(client)
+        code = made["code"]
+        seat = joined["seat"]
+        ravi = service.browser("/ravi")  # only Ravi subscribes; Asha, the host, does not
+        assert (
+            _subscribe(client, ravi, [{"code": code, "token": joined["token"]}]).status_code == 201
+        )
+        host = Player(client, checker, code, made["token"])
+        him = Player(client, checker, code, joined["token"])
+        for p in (host, him):  # both away (pages hidden), both playing
+            p.until(lambda m: m["type"] == "state" and m["seat"] is not None)
+            p.send({"type": "visibility", "visible": False})
+        host.send({"type": "start"})
+        rng = random.Random(11)
+        played = {made["seat"]: 0, seat: 0}
+        last = {made["seat"]: -1, seat: -1}
+        while True:  # three turns each, then Ravi's next turn
+            msg = host.recv()
+            if msg["type"] != "state" or manager.get(code).status != "playing":
+                continue
+            mover = manager.get(code).to_move  # steady while a human's turn waits
+            if mover not in played:
+                continue
+            p = host if mover == made["seat"] else him
+            if p is him or not my_turn(msg):
+                msg = p.until(lambda m, s=mover: my_turn(m) and m["version"] > last[s])
+            held = pusher._timers.get(code)
+            if mover == seat:  # Ravi's turn is watched
+                assert held is not None and held[0] == (manager.get(code).game_version, seat)
+            else:  # Asha's is not: she has no subscription
+                assert held is None
+            if mover == seat and min(played.values()) >= 3:
+                break
+            last[mover] = msg["version"]
+            played[mover] += 1
+            play_my_turn(p, msg, rng)
+        table = manager.get(code)
+        turn = (table.game_version, seat)
+        assert pusher._timers[code][0] == turn
+        pusher._turn_over(table, turn)  # as his timer would
+        assert pusher.sender.flush()
+        assert [m["key"] for m in _pushes(service, ravi, key)] == ["start", "turn"]
+        # Every job was Ravi's: none queued for Asha's seat (away, but with no subscription).
+        assert [(j[0], j[1]) for j in submitted] == [("start", code), ("turn", code)]
+        assert {j[2] for j in submitted} == {manager.get(code).seats[seat].token_hash}
+        him.close()
+        host.close()
+
+
+def test_a_subscription_kept_through_another_instance_is_found_when_its_player_goes_away(
+    tmp_path: Path, loopback: None
+) -> None:
+    with (
+        push_service() as service,
+        # Ravi never comes: a bot plays for him at once, the table never waits for him.
+        web_client(tmp_path, grace_seconds=0.01) as (client, manager, checker),
+    ):
+        pusher = manager.pusher
+        assert pusher is not None and pusher.sender is not None
+        key = client.get("/api/push/key").json()["key"]
+        made, joined = _two_players(client)
+        code = made["code"]
+        ravi, asha = service.browser("/ravi"), service.browser("/asha")
+        store = manager.store
+        assert store is not None
+
+        def elsewhere(browser: Browser, token: str) -> None:
+            # Kept in the store as another instance's route keeps it: this one is not told.
+            store.add_push_subscription(
+                browser.endpoint,
+                browser.p256dh,
+                b64url(browser.auth),
+                lang="en",
+                account=None,
+                client="192.0.2.1",
+                seats=[(code, hash_token(token))],
+                per_client=0,
+                per_account=0,
+                per_subscription=20,
+            )
+
+        elsewhere(ravi, joined["token"])
+        elsewhere(asha, made["token"])
+        host = Player(client, checker, code, made["token"])
+        host.recv()
+        host.send({"type": "start"})
+        # Ravi never came: the start looks for his subscription and finds it.
+        _wait(lambda: len(service.received) >= 1, "Ravi's start push")
+        assert pusher.sender.flush()
+        assert [m["key"] for m in _pushes(service, ravi, key)] == ["start"]
+        # Asha's turn, her page in sight: no timer (she is not in the book yet); hidden, the
+        # store is read, her subscription found, her turn watched and pushed.
+        msg = host.until(my_turn)
+        assert code not in pusher._timers
+        host.send({"type": "visibility", "visible": False})
+        _wait(lambda: bool(_pushes(service, asha, key)), "Asha's turn push")
+        assert pusher.sender.flush()
+        assert [m["key"] for m in _pushes(service, asha, key)] == ["turn"]
+        assert manager.get(code).to_move == msg["seat"]  # the table waited for her
+        host.close()

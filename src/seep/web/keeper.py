@@ -462,6 +462,8 @@ class TableKeeper:
         self.show_rating(table)
         table.alone_since = self.clock()  # a restart gives everyone the full time again
         self.tables[table.code] = table
+        if self.pusher is not None:
+            self.pusher.loaded(table)
         for i, s in enumerate(table.seats):
             if s.kind == "human" and table.status == "playing":
                 self._start_grace(table, i)

@@ -13,6 +13,14 @@ RFC 8292) and post with ``pywebpush``. A send never delays a move: the loop only
 the queue is bounded (a full one drops the push), and a push service that answers 404 or 410
 has lost the subscription, which is then deleted.
 
+Most seats have no subscription, so the loop arms a turn's timer and queues a push only for a
+seat its :class:`PushBook` names: the seats of this instance's tables and the accounts that
+have one. The book is filled when a browser subscribes here, when a table is loaded from the
+store (at the start, or claimed from another instance) and, for a subscription made through
+another instance, by one look in the store when a seat's player goes away (his page hidden
+or closed) or a table starts without him: at most one look a seat every
+:data:`LOOKUP_SECONDS`, a few at a time.
+
 The payload carries a message key, the page's language and the table's code and link: never
 a card or anything else of the game (the service worker words it, ``static/js/sw-push.js``).
 """
@@ -22,6 +30,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import binascii
+import functools
 import ipaddress
 import json
 import logging
@@ -47,6 +56,7 @@ if TYPE_CHECKING:
 __all__ = [
     "KNOWN_PUSH_HOSTS",
     "MAX_ENDPOINT_LENGTH",
+    "PushBook",
     "PushSettings",
     "Pusher",
     "SeatSeen",
@@ -76,6 +86,10 @@ LANGS = ("en", "hi")
 # How long a push service keeps a notification for a phone that is offline: a turn's is
 # stale soon, a table's start or a rematch a little later.
 TTL_SECONDS = {"turn": 120, "start": 600, "rematch": 600}
+# A seat the book does not name is looked for in the store at most this often (a page that
+# hides and shows again and again costs no more than this), and this many looks at once.
+LOOKUP_SECONDS = 5.0
+LOOKUPS = 8
 
 
 # --- settings ------------------------------------------------------------------------------
@@ -393,6 +407,31 @@ class Sender:
 # --- the live tables -------------------------------------------------------------------------
 
 
+class PushBook:
+    """The seats this instance knows to have a subscription: (table code, token hash) pairs
+    of its live tables, and the accounts that have one. It may name a seat whose
+    subscription is gone (that costs one push that finds nobody); a seat it does not name
+    gets no timer and no push until a look in the store finds his subscription."""
+
+    def __init__(self) -> None:
+        self._seats: dict[str, set[str]] = {}
+        self.accounts: set[int] = set()
+
+    def has(self, code: str, token_hash: str | None, account: int | None) -> bool:
+        """True when the seat (its table, token hash and account) may have a subscription."""
+        if account is not None and account in self.accounts:
+            return True
+        return token_hash is not None and token_hash in self._seats.get(code, ())
+
+    def add(self, code: str, token_hash: str) -> None:
+        """The seat of ``token_hash`` at table ``code`` has a subscription."""
+        self._seats.setdefault(code, set()).add(token_hash)
+
+    def forget(self, code: str) -> None:
+        """Table ``code`` left memory: its seats are read again if it comes back."""
+        self._seats.pop(code, None)
+
+
 class Pusher:
     """Applies the rules to the live tables. The keeper calls it at each event (on the loop's
     thread); it keeps, per table, the turn it waits on and the turn and rematch offers it
@@ -402,6 +441,11 @@ class Pusher:
         self.sender = sender
         self.settings = settings
         self.hub = hub
+        self.book = PushBook()
+        if sender is not None:
+            self.book.accounts = sender.store.push_accounts()
+        self._looked: dict[str, dict[int, float]] = {}  # code -> seat -> when last looked for
+        self._looking = 0
         self._timers: dict[str, tuple[tuple[int, int], asyncio.TimerHandle]] = {}
         self._pushed: dict[str, tuple[int, int]] = {}
         self._rematch_told: dict[str, set[int]] = {}
@@ -418,6 +462,63 @@ class Pusher:
             for i, s in enumerate(table.seats)
         ]
 
+    def _known(self, table: Table, seat: int) -> bool:
+        s = table.seats[seat]
+        return self.book.has(table.code, s.token_hash, s.account)
+
+    def loaded(self, table: Table) -> None:
+        """``table`` came into memory from the store: the book learns its subscribed seats
+        (a read of the store, as the loading is)."""
+        if self.sender is None:
+            return
+        tokens = self.sender.store.push_seat_tokens(table.code)
+        for s in table.seats:
+            if s.token_hash is not None and s.token_hash in tokens:
+                self.book.add(table.code, s.token_hash)
+
+    def subscribed(
+        self, seats: Collection[tuple[str, str]], account: int | None, tables: Mapping[str, Table]
+    ) -> None:
+        """A browser subscribed through this instance for ``seats`` (code, token hash) and,
+        signed in, for ``account``: the book names those seats of the tables held here (the
+        others are learnt where they are held)."""
+        if account is not None:
+            self.book.accounts.add(account)
+        for code, token_hash in seats:
+            table = tables.get(code)
+            if table is not None and any(s.token_hash == token_hash for s in table.seats):
+                self.book.add(code, token_hash)
+
+    def _look_up(self, table: Table, seat: int, then: Callable[[], None]) -> None:
+        """Look in the store (off the loop) for a subscription of a seat the book does not
+        name, and call ``then`` if one is found: another instance may have kept it."""
+        s = table.seats[seat]
+        if self.sender is None or (s.token_hash is None and s.account is None):
+            return
+        looked = self._looked.setdefault(table.code, {})
+        now = time.monotonic()
+        if self._looking >= LOOKUPS or now - looked.get(seat, -LOOKUP_SECONDS) < LOOKUP_SECONDS:
+            return
+        looked[seat] = now
+        self._looking += 1
+        code, token_hash, account = table.code, s.token_hash, s.account
+        found = asyncio.get_running_loop().run_in_executor(
+            None, self.sender.store.push_targets, code, token_hash, account
+        )
+
+        def done(f: asyncio.Future[list[Any]]) -> None:
+            self._looking -= 1
+            if f.cancelled() or f.exception() is not None or not f.result():
+                return
+            if token_hash is not None:
+                self.book.add(code, token_hash)
+            if account is not None:
+                self.book.accounts.add(account)
+            if code in self._looked:  # the table is still here
+                then()
+
+        found.add_done_callback(done)
+
     def _push(self, kind: str, table: Table, seat: int) -> None:
         s = table.seats[seat]
         if self.queued is not None:
@@ -428,7 +529,10 @@ class Pusher:
     def started(self, table: Table) -> None:
         """``table`` has started: its players who are away hear of it."""
         for seat in start_targets(self._seen(table)):
-            self._push("start", table, seat)
+            if self._known(table, seat):
+                self._push("start", table, seat)
+            else:
+                self._look_up(table, seat, functools.partial(self._push, "start", table, seat))
 
     def changed(self, table: Table) -> None:
         """The game moved on: a human's new turn is watched for
@@ -442,7 +546,7 @@ class Pusher:
         if held is not None and held[0] == turn:
             return
         self._cancel(table.code)
-        if table.seats[seat].kind == "human":
+        if table.seats[seat].kind == "human" and self._known(table, seat):
             self._arm(table, turn)
 
     def hidden(self, table: Table, seat: int) -> None:
@@ -453,6 +557,9 @@ class Pusher:
             return
         turn = (table.game_version, seat)
         if self._pushed.get(table.code) == turn:
+            return
+        if not self._known(table, seat):
+            self._look_up(table, seat, lambda: self.hidden(table, seat))
             return
         self._cancel(table.code)
         self._arm(table, turn)
@@ -487,7 +594,10 @@ class Pusher:
         told = self._rematch_told.setdefault(table.code, set())
         for seat in rematch_targets(self._seen(table), table.rematch, told):
             told.add(seat)
-            self._push("rematch", table, seat)
+            if self._known(table, seat):
+                self._push("rematch", table, seat)
+            else:
+                self._look_up(table, seat, functools.partial(self._push, "rematch", table, seat))
 
     def close(self) -> None:
         """The server stops: no timer fires, no new push is sent."""
@@ -502,3 +612,5 @@ class Pusher:
         self._cancel(code)
         self._pushed.pop(code, None)
         self._rematch_told.pop(code, None)
+        self._looked.pop(code, None)
+        self.book.forget(code)

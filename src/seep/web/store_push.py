@@ -174,6 +174,19 @@ class StorePush:
         c.execute(delete(push_seats_t).where(push_seats_t.c.subscription == sub))
         c.execute(delete(push_subscriptions_t).where(push_subscriptions_t.c.id == sub))
 
+    def push_seat_tokens(self, code: str) -> set[str]:
+        """The token hashes of table ``code``'s seats that some subscription is for."""
+        query = select(push_seats_t.c.token_hash).where(push_seats_t.c.code == code)
+        with self.engine.connect() as c:
+            return {str(h) for h in c.execute(query).scalars()}
+
+    def push_accounts(self) -> set[int]:
+        """The accounts that have a subscription."""
+        subs = push_subscriptions_t
+        query = select(subs.c.account).where(subs.c.account.is_not(None)).distinct()
+        with self.engine.connect() as c:
+            return {int(a) for a in c.execute(query).scalars()}
+
     def push_targets(
         self, code: str, token_hash: str | None, account: int | None
     ) -> list[PushTarget]:

@@ -73,6 +73,9 @@ def router(gate: Gate, keys: VapidKeys, settings: PushSettings) -> APIRouter:
         except PushRefused as exc:
             gate.manager.metrics.refused("push")
             raise TableError("too_many_subscriptions", f"{exc}: unsubscribe one first") from None
+        pusher = gate.manager.pusher
+        if pusher is not None:  # its seats' turns are watched from now on
+            pusher.subscribed(seats, None if account is None else account[0], gate.manager.tables)
         return {"seats": len(seats)}
 
     @push.post("/api/push/subscriptions/delete", openapi_extra=body_doc(PushUnsubscribe))
