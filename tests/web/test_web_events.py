@@ -19,6 +19,7 @@ from fastapi.testclient import TestClient
 
 from seep.session import Session
 from seep.web.events import EventSettings, result_of_record
+from seep.web.names import skeleton
 from seep.web.store_events import RoundTable
 from seep.web.tournament import swiss
 from seepkit.ratings import play_out, sign_up
@@ -199,9 +200,15 @@ def test_a_swiss_event_plays_to_the_end_across_a_restart(tmp_path: Path) -> None
         late = sign_up(client.app, "Late")  # registered, never checked in: not in the event
         assert late.post(f"/api/events/{event}/register", json={}).status_code == 201
         pushed: list[tuple[str, str, int]] = []
-        client.app.state.pusher.queued = lambda kind, code, seat: pushed.append((kind, code, seat))
-        assert org.post(f"/api/events/{event}/start").status_code == 200
+        pusher = client.app.state.pusher
+        pusher.queued = lambda kind, code, seat: pushed.append((kind, code, seat))
         store = client.app.state.store
+        # Every player turned notifications on (the push book: only they are pushed to).
+        for n in names:
+            row = store.account_named(skeleton(n))
+            assert row is not None
+            pusher.book.accounts.add(row.id)
+        assert org.post(f"/api/events/{event}/start").status_code == 200
         _until(lambda: _round_open(store, event, 1))
         # Each player of the round is told his table has started (a push where he allowed it).
         for t in store.event_tables(event, 1):
