@@ -1,0 +1,98 @@
+"""Draw the learned agent's learning curve as an SVG (standard library only).
+
+Reads the ``log.jsonl`` that ``seep train-agent`` writes in its ``--dir`` (one line per
+evaluation: training minutes, points per deal against the heuristic bot, standard error) and
+draws points per deal by training minutes, with a band of two standard errors and the zero
+line (the heuristic's level):
+
+    python tools/learning_curve.py runs/agent/log.jsonl docs/images/learning-curve.svg
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+W, H = 640, 360
+LEFT, RIGHT, TOP, BOTTOM = 64, 20, 36, 48
+
+
+def draw(entries: list[dict[str, float]], title: str) -> str:
+    """The SVG text of the curve."""
+    xs = [e["minutes"] for e in entries]
+    ys = [e["vs_heuristic"] for e in entries]
+    ses = [e.get("se", 0.0) for e in entries]
+    x_max = max(max(xs), 1e-9)
+    lo = min(min(y - 2 * s for y, s in zip(ys, ses, strict=True)), 0.0)
+    hi = max(max(y + 2 * s for y, s in zip(ys, ses, strict=True)), 0.0)
+    # Round the axis to tens so the grid lines fall on whole numbers.
+    lo = 10 * ((int(lo) - 9) // 10)
+    hi = 10 * ((int(hi) + 9) // 10)
+    pw, ph = W - LEFT - RIGHT, H - TOP - BOTTOM
+
+    def px(x: float) -> float:
+        return LEFT + pw * x / x_max
+
+    def py(y: float) -> float:
+        return TOP + ph * (hi - y) / (hi - lo)
+
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" '
+        f'viewBox="0 0 {W} {H}" font-family="sans-serif" font-size="12">',
+        f'<rect width="{W}" height="{H}" fill="white"/>',
+        f'<text x="{W / 2}" y="20" text-anchor="middle" font-size="14">{title}</text>',
+    ]
+    step = max(10, 10 * round((hi - lo) / 80))
+    y = lo
+    while y <= hi:
+        out.append(
+            f'<line x1="{LEFT}" y1="{py(y):.1f}" x2="{W - RIGHT}" y2="{py(y):.1f}" '
+            f'stroke="{"#444" if y == 0 else "#ddd"}"/>'
+        )
+        out.append(f'<text x="{LEFT - 6}" y="{py(y) + 4:.1f}" text-anchor="end">{y:+d}</text>')
+        y += step
+    x_step = max(1, round(x_max / 8))
+    x = 0
+    while x <= x_max + 1e-9:
+        out.append(f'<text x="{px(x):.1f}" y="{H - BOTTOM + 16}" text-anchor="middle">{x}</text>')
+        x += x_step
+    out.append(
+        f'<text x="{LEFT + pw / 2}" y="{H - 10}" text-anchor="middle">'
+        "training minutes (one actor process and one learner, 2-core VM, shared)</text>"
+    )
+    out.append(
+        f'<text x="16" y="{TOP + ph / 2}" text-anchor="middle" '
+        f'transform="rotate(-90 16 {TOP + ph / 2})">points per deal vs heuristic</text>'
+    )
+    band = [f"{px(a):.1f},{py(b + 2 * s):.1f}" for a, b, s in zip(xs, ys, ses, strict=True)]
+    band += [
+        f"{px(a):.1f},{py(b - 2 * s):.1f}"
+        for a, b, s in reversed(list(zip(xs, ys, ses, strict=True)))
+    ]
+    out.append(f'<polygon points="{" ".join(band)}" fill="#1f77b4" fill-opacity="0.15"/>')
+    line = " ".join(f"{px(a):.1f},{py(b):.1f}" for a, b in zip(xs, ys, strict=True))
+    out.append(f'<polyline points="{line}" fill="none" stroke="#1f77b4" stroke-width="2"/>')
+    for a, b in zip(xs, ys, strict=True):
+        out.append(f'<circle cx="{px(a):.1f}" cy="{py(b):.1f}" r="3" fill="#1f77b4"/>')
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("log", type=Path)
+    ap.add_argument("out", type=Path)
+    ap.add_argument(
+        "--title",
+        default="learned vs heuristic during training (duplicate deals, ±2 standard errors)",
+    )
+    args = ap.parse_args()
+    lines = args.log.read_text(encoding="utf-8").splitlines()
+    entries = [json.loads(line) for line in lines if line.strip()]
+    args.out.write_text(draw(entries, args.title), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
