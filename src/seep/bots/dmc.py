@@ -5,8 +5,10 @@ the exported weights with the standard library and never imports this module.
 
 * **Actors** play whole deals with the current network (:func:`play_deals`): every
   play-phase decision of a learning seat scores each legal move from the seat's view
-  (:func:`~.learned.decision_features`) and takes the best, or with chance ``epsilon`` a
-  uniformly random one. The bid is the heuristic bot's. In a share ``--mix`` of the deals one
+  (:func:`~.learned.decision_features`) and takes the best of the heuristic's
+  ``--candidates`` best moves, or with chance ``epsilon`` a random one of them (the network
+  learns corrections to the heuristic's order, never a move the heuristic finds poor). The
+  bid is the heuristic bot's. In a share ``--mix`` of the deals one
   team (drawn) is the heuristic bot, so the network also learns the games it will be measured
   in; otherwise all four seats learn. Each decision is recorded with its target: what the rest
   of the deal added to the mover's team's score difference (R42, partners share it), the Monte
@@ -70,6 +72,12 @@ def add_train_agent_parser(sub: argparse._SubParsersAction[argparse.ArgumentPars
         action="store_true",
         help="the learner's targets less the value network's score of the full deal",
     )
+    t.add_argument(
+        "--candidates",
+        type=int,
+        default=4,
+        help="the network chooses among the heuristic's this many best moves (4; 0: all)",
+    )
     t.add_argument("--eval-deals", type=int, default=200, help="deals per evaluation (200)")
     t.add_argument("--eval-every", type=float, default=4.0, help="minutes between evaluations")
     t.add_argument("--eval-seed", type=int, default=7, help="seed of the evaluation deals")
@@ -94,7 +102,7 @@ def _model(hidden: tuple[int, int]) -> Any:
     ).to(torch.float32)
 
 
-def _weights(model: Any) -> dict[str, Any]:
+def _weights(model: Any, candidates: int = 0) -> dict[str, Any]:
     """The network as the JSON the learned bot reads (without ``info``)."""
     from .learned import MOVE_NAMES, STATE_NAMES
 
@@ -115,6 +123,7 @@ def _weights(model: Any) -> dict[str, Any]:
         "b2": flat(l2.bias),
         "w3": flat(l3.weight),
         "b3": flat(l3.bias)[0],
+        "candidates": candidates,
     }
 
 
@@ -151,19 +160,29 @@ class _Player:
         _load_weights(self.model, data)
         self.model.eval()
         self.heuristic = HeuristicBot()
+        self.candidates = int(data.get("candidates", 0))
 
-    def pick(self, view: Any, codes: list[int]) -> tuple[int, Any]:
-        """The index of the best move of ``codes`` and the feature rows of all of them."""
+    def pick(
+        self, view: Any, codes: list[int], rng: random.Random | None = None, epsilon: float = 0.0
+    ) -> tuple[int, Any]:
+        """The index in ``codes`` of the best of the heuristic's ``candidates`` best moves
+        (with chance ``epsilon`` a random one of them) and its feature row."""
         import numpy as np
         import torch
 
-        from .learned import decision_features
+        from .learned import candidates, decision_features
 
-        state, moves, _ = decision_features(view, codes, self.heuristic)
-        rows = np.asarray([state + m for m in moves], dtype=np.float32)
+        state, moves, scored = decision_features(view, codes, self.heuristic)
+        pool = candidates(scored, self.candidates)
+        if rng is not None and rng.random() < epsilon:
+            i = pool[rng.randrange(len(pool))]
+            return i, np.asarray(state + moves[i], dtype=np.float32)
+        rows = np.asarray([state + moves[i] for i in pool], dtype=np.float32)
         with torch.no_grad():
-            q = self.model(torch.from_numpy(rows)).reshape(-1)
-        return int(torch.argmax(q)), rows
+            q = self.model(torch.from_numpy(rows)).reshape(-1).tolist()
+        # The first of equal values: the heuristic's order, as the learned bot breaks ties.
+        j = max(range(len(pool)), key=lambda j: (q[j], -j))
+        return pool[j], rows[j]
 
 
 def _margin(pos: Any, team: int) -> int:
@@ -218,15 +237,7 @@ def play_deals(
                 if len(codes) == 1:
                     code = codes[0]
                 else:
-                    if rng.random() < epsilon:
-                        i = rng.randrange(len(codes))
-                        from .learned import decision_features
-
-                        state, moves, _ = decision_features(view, codes, heuristic)
-                        row = np.asarray(state + moves[i], dtype=np.float32)
-                    else:
-                        i, table = player.pick(view, codes)
-                        row = table[i]
+                    i, row = player.pick(view, codes, rng, epsilon)
                     if value is None:
                         before = float(_margin(pos, seat & 1))
                     else:
@@ -384,6 +395,8 @@ def run_train_agent(args: argparse.Namespace) -> int:
         saved = torch.load(ckpt_path, weights_only=False)
         model.load_state_dict(saved["model"])
         opt.load_state_dict(saved["opt"])
+        for group in opt.param_groups:  # --lr holds on a resumed run too
+            group["lr"] = args.lr
         state = saved["state"]
     command = (
         " ".join(["seep train-agent", *sys.argv[2:]])
@@ -418,7 +431,7 @@ def run_train_agent(args: argparse.Namespace) -> int:
         )
 
     def write(path: Path, info: dict[str, Any]) -> None:
-        data = _weights(model)
+        data = _weights(model, args.candidates)
         data["info"] = info
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(data) + "\n", encoding="utf-8")
@@ -426,7 +439,7 @@ def run_train_agent(args: argparse.Namespace) -> int:
     def run_eval() -> None:
         nonlocal loss_sum, loss_n
         model.eval()
-        mean, se = evaluate(_weights(model), args.eval_deals, args.eval_seed)
+        mean, se = evaluate(_weights(model, args.candidates), args.eval_deals, args.eval_seed)
         model.train()
         entry = {
             "minutes": round(elapsed() / 60.0, 2),
@@ -456,7 +469,13 @@ def run_train_agent(args: argparse.Namespace) -> int:
         seed = args.seed * 1_000_003 + state["tasks"]
         state["tasks"] += 1
         pool.submit(
-            actor, _weights(model), args.deals_per_task, seed, epsilon(), args.mix, args.oracle
+            actor,
+            _weights(model, args.candidates),
+            args.deals_per_task,
+            seed,
+            epsilon(),
+            args.mix,
+            args.oracle,
         )
 
     try:

@@ -3,7 +3,9 @@
 A Deep Monte-Carlo action-value network (``seep train-agent``, :mod:`seep.bots.dmc`): for the
 seat's view and one of its legal moves it predicts what the rest of the deal adds to the
 mover's team's score difference (R42: card points, bonus and sweeps, partners sharing it),
-in points / 100. The bot plays the move it rates highest; nothing is sampled or searched.
+in points / 100. The bot plays the move it rates highest among the heuristic bot's few best
+(``candidates``, fixed by the training run and stored with the weights); nothing is sampled
+or searched.
 
 The inputs are :data:`STATE_NAMES`, features of the view (the hand and the unseen cards
 counted by value, the floor, the houses, the score so far), and :data:`MOVE_NAMES`, features of
@@ -49,7 +51,15 @@ from .base import Decision
 from .heuristic import HeuristicBot, _reason
 from .tactics import Outcome
 
-__all__ = ["MOVE_NAMES", "STATE_NAMES", "LearnedBot", "QNet", "decision_features", "load_qnet"]
+__all__ = [
+    "MOVE_NAMES",
+    "STATE_NAMES",
+    "LearnedBot",
+    "QNet",
+    "candidates",
+    "decision_features",
+    "load_qnet",
+]
 
 STATE_NAMES: Final = (
     "plays",  # / 48
@@ -193,9 +203,17 @@ def decision_features(
     return state, moves, scored
 
 
+def candidates(scored: list[tuple[float, Outcome, float]], k: int) -> list[int]:
+    """Indices of the heuristic's ``k`` best moves of ``scored`` (all of them for ``k`` 0),
+    best first, equal scores in code order: the moves the network chooses among."""
+    order = sorted(range(len(scored)), key=lambda i: (-scored[i][0], scored[i][1].code))
+    return order[:k] if k > 0 else order
+
+
 class QNet:
     """``q = w3 . relu(W2 relu(W1 [state, move] + b1) + b2) + b3`` in points / 100, from the
-    JSON that ``seep train-agent`` exports; plain lists of floats."""
+    JSON that ``seep train-agent`` exports; plain lists of floats. ``candidates``: how many
+    of the heuristic's best moves the network chooses among (0: all), as in training."""
 
     def __init__(self, data: dict[str, Any]) -> None:
         try:
@@ -207,6 +225,7 @@ class QNet:
             self.b2 = [float(x) for x in data["b2"]]
             self.w3 = [float(x) for x in data["w3"]]
             self.b3 = float(data["b3"])
+            self.candidates = int(data.get("candidates", 0))
         except (KeyError, TypeError, ValueError) as exc:
             raise SeepError(f"learned network weights are malformed: {exc}") from None
         h1 = len(self.b1)
@@ -275,11 +294,13 @@ class LearnedBot:
         state, moves, scored = decision_features(view, codes, self.heuristic)
         net = self.net
         base = net.hidden_state(state)
-        values = [net.q(base, x) for x in moves]
-        # Ties (rare with float outputs) go to the first code: a fixed order, no draw.
-        best = max(range(len(codes)), key=lambda i: (values[i], -i))
-        _, out, threat = scored[best]
+        pool = candidates(scored, net.candidates)
+        values = {i: net.q(base, moves[i]) for i in pool}
+        # Ties (rare with float outputs) go to the heuristic's order: a fixed order, no draw.
+        best = max(range(len(pool)), key=lambda j: (values[pool[j]], -j))
+        _, out, threat = scored[pool[best]]
         reason = _reason(view, out, threat, scored)
         return Decision(
-            Move(out.code), f"{reason} (the learned network: {100.0 * values[best]:+.0f} points)"
+            Move(out.code),
+            f"{reason} (the learned network: {100.0 * values[pool[best]]:+.0f} points)",
         )
