@@ -5,13 +5,14 @@ evaluation: training minutes, points per deal against the heuristic bot, standar
 draws points per deal by training minutes, with a band of two standard errors and the zero
 line (the heuristic's level):
 
-    python tools/learning_curve.py runs/agent/log.jsonl docs/images/learning-curve.svg
+    python tools/learning_curve.py runs/agent/log.jsonl docs/images/learning-curve.svg --skip 1
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 from pathlib import Path
 
 W, H = 640, 360
@@ -27,8 +28,8 @@ def draw(entries: list[dict[str, float]], title: str) -> str:
     lo = min(min(y - 2 * s for y, s in zip(ys, ses, strict=True)), 0.0)
     hi = max(max(y + 2 * s for y, s in zip(ys, ses, strict=True)), 0.0)
     # Round the axis to tens so the grid lines fall on whole numbers.
-    lo = 10 * ((int(lo) - 9) // 10)
-    hi = 10 * ((int(hi) + 9) // 10)
+    lo = 10 * math.floor(lo / 10)
+    hi = 10 * math.ceil(hi / 10)
     pw, ph = W - LEFT - RIGHT, H - TOP - BOTTOM
 
     def px(x: float) -> float:
@@ -84,12 +85,15 @@ def main() -> int:
     ap.add_argument("log", type=Path)
     ap.add_argument("out", type=Path)
     ap.add_argument(
+        "--skip", type=int, default=0, help="leave out the first evaluations (the untrained net)"
+    )
+    ap.add_argument(
         "--title",
         default="learned vs heuristic during training (duplicate deals, ±2 standard errors)",
     )
     args = ap.parse_args()
     lines = args.log.read_text(encoding="utf-8").splitlines()
-    entries = [json.loads(line) for line in lines if line.strip()]
+    entries = [json.loads(line) for line in lines if line.strip()][args.skip :]
     args.out.write_text(draw(entries, args.title), encoding="utf-8")
     return 0
 
