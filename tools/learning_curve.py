@@ -1,11 +1,12 @@
 """Draw the learned agent's learning curve as an SVG (standard library only).
 
-Reads the ``log.jsonl`` that ``seep train-agent`` writes in its ``--dir`` (one line per
+Reads the ``log.jsonl`` files that ``seep train-agent`` writes in its ``--dir`` (one line per
 evaluation: training minutes, points per deal against the heuristic bot, standard error) and
 draws points per deal by training minutes, with a band of two standard errors and the zero
 line (the heuristic's level):
 
-    python tools/learning_curve.py runs/agent/log.jsonl docs/images/learning-curve.svg --skip 1
+    python tools/learning_curve.py docs/images/learning-curve.svg --skip 1 \\
+        runs/oracle/log.jsonl="oracle baseline" runs/agent/log.jsonl="plain returns"
 """
 
 from __future__ import annotations
@@ -19,14 +20,15 @@ W, H = 640, 360
 LEFT, RIGHT, TOP, BOTTOM = 64, 20, 36, 48
 
 
-def draw(entries: list[dict[str, float]], title: str) -> str:
-    """The SVG text of the curve."""
-    xs = [e["minutes"] for e in entries]
-    ys = [e["vs_heuristic"] for e in entries]
-    ses = [e.get("se", 0.0) for e in entries]
-    x_max = max(max(xs), 1e-9)
-    lo = min(min(y - 2 * s for y, s in zip(ys, ses, strict=True)), 0.0)
-    hi = max(max(y + 2 * s for y, s in zip(ys, ses, strict=True)), 0.0)
+COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd")
+
+
+def draw(series: list[tuple[str, list[dict[str, float]]]], title: str) -> str:
+    """The SVG text of the curves: ``(label, log entries)`` each."""
+    every = [e for _, entries in series for e in entries]
+    x_max = max(max(e["minutes"] for e in every), 1e-9)
+    lo = min(min(e["vs_heuristic"] - 2 * e.get("se", 0.0) for e in every), 0.0)
+    hi = max(max(e["vs_heuristic"] + 2 * e.get("se", 0.0) for e in every), 0.0)
     # Round the axis to tens so the grid lines fall on whole numbers.
     lo = 10 * math.floor(lo / 10)
     hi = 10 * math.ceil(hi / 10)
@@ -44,7 +46,6 @@ def draw(entries: list[dict[str, float]], title: str) -> str:
         f'<rect width="{W}" height="{H}" fill="white"/>',
         f'<text x="{W / 2}" y="20" text-anchor="middle" font-size="14">{title}</text>',
     ]
-    step = max(10, 10 * round((hi - lo) / 80))
     y = lo
     while y <= hi:
         out.append(
@@ -52,7 +53,7 @@ def draw(entries: list[dict[str, float]], title: str) -> str:
             f'stroke="{"#444" if y == 0 else "#ddd"}"/>'
         )
         out.append(f'<text x="{LEFT - 6}" y="{py(y) + 4:.1f}" text-anchor="end">{y:+d}</text>')
-        y += step
+        y += 10
     x_step = max(1, round(x_max / 8))
     x = 0
     while x <= x_max + 1e-9:
@@ -66,35 +67,47 @@ def draw(entries: list[dict[str, float]], title: str) -> str:
         f'<text x="16" y="{TOP + ph / 2}" text-anchor="middle" '
         f'transform="rotate(-90 16 {TOP + ph / 2})">points per deal vs heuristic</text>'
     )
-    band = [f"{px(a):.1f},{py(b + 2 * s):.1f}" for a, b, s in zip(xs, ys, ses, strict=True)]
-    band += [
-        f"{px(a):.1f},{py(b - 2 * s):.1f}"
-        for a, b, s in reversed(list(zip(xs, ys, ses, strict=True)))
-    ]
-    out.append(f'<polygon points="{" ".join(band)}" fill="#1f77b4" fill-opacity="0.15"/>')
-    line = " ".join(f"{px(a):.1f},{py(b):.1f}" for a, b in zip(xs, ys, strict=True))
-    out.append(f'<polyline points="{line}" fill="none" stroke="#1f77b4" stroke-width="2"/>')
-    for a, b in zip(xs, ys, strict=True):
-        out.append(f'<circle cx="{px(a):.1f}" cy="{py(b):.1f}" r="3" fill="#1f77b4"/>')
+    for k, (label, entries) in enumerate(series):
+        colour = COLOURS[k % len(COLOURS)]
+        pts = [(e["minutes"], e["vs_heuristic"], e.get("se", 0.0)) for e in entries]
+        band = [f"{px(a):.1f},{py(b + 2 * s):.1f}" for a, b, s in pts]
+        band += [f"{px(a):.1f},{py(b - 2 * s):.1f}" for a, b, s in reversed(pts)]
+        out.append(f'<polygon points="{" ".join(band)}" fill="{colour}" fill-opacity="0.12"/>')
+        line = " ".join(f"{px(a):.1f},{py(b):.1f}" for a, b, _ in pts)
+        out.append(f'<polyline points="{line}" fill="none" stroke="{colour}" stroke-width="2"/>')
+        for a, b, _ in pts:
+            out.append(f'<circle cx="{px(a):.1f}" cy="{py(b):.1f}" r="3" fill="{colour}"/>')
+        # The legend in the lower right, where the curves (above the untrained start) seldom go.
+        ly = H - BOTTOM - 8 - 16 * (len(series) - 1 - k)
+        lx = W - RIGHT - 250
+        out.append(
+            f'<line x1="{lx}" y1="{ly - 4}" x2="{lx + 20}" y2="{ly - 4}" '
+            f'stroke="{colour}" stroke-width="2"/>'
+        )
+        out.append(f'<text x="{lx + 26}" y="{ly}">{label}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("log", type=Path)
     ap.add_argument("out", type=Path)
+    ap.add_argument("logs", nargs="+", help="LOG=LABEL: a run's log.jsonl and its legend")
     ap.add_argument(
         "--skip", type=int, default=0, help="leave out the first evaluations (the untrained net)"
     )
     ap.add_argument(
         "--title",
-        default="learned vs heuristic during training (duplicate deals, ±2 standard errors)",
+        default="learned vs heuristic during training (200 duplicate deals, ±2 standard errors)",
     )
     args = ap.parse_args()
-    lines = args.log.read_text(encoding="utf-8").splitlines()
-    entries = [json.loads(line) for line in lines if line.strip()][args.skip :]
-    args.out.write_text(draw(entries, args.title), encoding="utf-8")
+    series = []
+    for item in args.logs:
+        path, _, label = item.partition("=")
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+        entries = [json.loads(line) for line in lines if line.strip()][args.skip :]
+        series.append((label or path, entries))
+    args.out.write_text(draw(series, args.title), encoding="utf-8")
     return 0
 
 
