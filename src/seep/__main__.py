@@ -295,6 +295,9 @@ def main(argv: list[str] | None = None) -> int:
     from .bots.train import add_train_parser, run_train  # numpy is imported only to train
 
     add_train_parser(sub)
+    from .bots.dmc import add_train_agent_parser, run_train_agent  # torch only to train
+
+    add_train_agent_parser(sub)
     from .cli import COMMANDS as CLI_COMMANDS  # play, replay, show (rich is imported lazily)
     from .cli import add_cli_parsers, run_cli
 
@@ -318,6 +321,8 @@ def main(argv: list[str] | None = None) -> int:
         from .arena import self_play_records  # the arena plays; the bots' module only learns
 
         return run_train(args, self_play_records)
+    if args.command == "train-agent":
+        return run_train_agent(args)
     if args.command == "serve":
         return serve_web(
             args.host,

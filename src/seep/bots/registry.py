@@ -53,7 +53,8 @@ def register(name: str, factory: Callable[..., Bot]) -> None:
 
 
 def make_bot(name: str, **settings: Any) -> Bot:
-    """A bot by name (``random``, ``greedy``, ``heuristic``, ``ismcts``) or difficulty
+    """A bot by name (``random``, ``greedy``, ``heuristic``, ``ismcts``, ``policy``,
+    ``learned``) or difficulty
     (``easy``, ``medium``, ``hard``, ``expert``), with optional settings."""
     _load_builtin()
     if name in DIFFICULTIES:
@@ -72,9 +73,11 @@ def _load_builtin() -> None:
     from .greedy import GreedyBot
     from .heuristic import HeuristicBot
     from .ismcts import IsmctsBot
+    from .learned import LearnedBot
     from .policy import PolicyBot
 
     BOTS.setdefault("greedy", GreedyBot)
     BOTS.setdefault("heuristic", HeuristicBot)
     BOTS.setdefault("ismcts", IsmctsBot)
     BOTS.setdefault("policy", PolicyBot)
+    BOTS.setdefault("learned", LearnedBot)

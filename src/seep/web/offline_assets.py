@@ -49,7 +49,8 @@ PYODIDE_FILES = (
 )
 #: The web modules the offline host imports (standard library and the core only).
 BUNDLE_WEB = ("__init__.py", "game.py", "wire.py", "social.py", "offline.py")
-_BUNDLE_SKIP = {"bots/train.py"}  # training needs PyTorch; no bot imports it
+# Training needs numpy or PyTorch; no bot imports these.
+_BUNDLE_SKIP = {"bots/train.py", "bots/dmc.py"}
 _EPOCH = (2000, 1, 1, 0, 0, 0)
 #: The bots' time per move in the worker, as bench/offline.py measured it in chromium (it
 #: writes this file): a difficulty is offered offline when its slowest move took under

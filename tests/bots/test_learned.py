@@ -1,0 +1,127 @@
+"""The learned bot and its trainer (``seep train-agent``, :mod:`seep.bots.dmc`).
+
+A tiny agent is trained for a few seconds (a handful of deals), checkpointed, resumed and
+exported; the exported JSON plays through the standard-library network exactly as the torch
+network scores it. The shipped bot plays legal moves from the view alone (its honesty is
+tests/bots/test_bot_honesty.py's, which covers every registered bot) and its CPU time per
+move is reported, never asserted (``-s`` shows it; the figure for docs/strength.md comes from
+``python bench/move_cost.py learned``).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from pathlib import Path
+
+import pytest
+
+from seep.__main__ import main
+from seep.bots import make_bot
+from seep.bots.heuristic import HeuristicBot
+from seep.bots.learned import MOVE_NAMES, STATE_NAMES, LearnedBot, QNet, decision_features
+from seep.engine import Position
+from seep.errors import SeepError
+from seep.view import View
+
+
+def _views(deals: int, seed: int) -> list[View]:
+    """The mover's view at every play of heuristic self-play deals."""
+    rng = random.Random(seed)
+    bot = HeuristicBot()
+    out = []
+    for _ in range(deals):
+        pos = Position.new_deal(rng.randrange(1 << 30), rng.randrange(4))
+        while not pos.is_over():
+            seat = pos.to_move
+            assert seat is not None
+            view = View.from_position(pos, seat)
+            if pos.phase == "play":
+                out.append(view)
+            pos.push(int(bot.choose(view, rng).move))
+    return out
+
+
+def test_shipped_bot_plays_legal_moves_and_reports_its_time() -> None:
+    bot = make_bot("learned")
+    assert isinstance(bot, LearnedBot)
+    views = _views(2, 5)
+    times = []
+    for view in views:
+        t0 = time.process_time()
+        d = bot.choose(view, random.Random(1))
+        times.append(time.process_time() - t0)
+        assert d.move in view.legal_moves() and d.reason
+    times.sort()
+    print(
+        f"\nlearned: {len(times)} moves, CPU ms per move: mean "
+        f"{1000 * sum(times) / len(times):.2f}, max {1000 * times[-1]:.2f}"
+    )
+
+
+def test_features_have_their_names() -> None:
+    view = _views(1, 3)[10]
+    codes = sorted(view.legal_codes())
+    state, moves, scored = decision_features(view, codes, HeuristicBot())
+    assert len(state) == len(STATE_NAMES)
+    assert [len(m) for m in moves] == [len(MOVE_NAMES)] * len(codes)
+    assert [out.code for _, out, _ in scored] == codes
+    # Exactly one action and one card value per move; the heuristic's best is marked.
+    assert all(sum(m[:5]) == 1.0 and sum(m[5:18]) == 1.0 for m in moves)
+    assert any(m[MOVE_NAMES.index("h_best")] == 1.0 for m in moves)
+
+
+def test_malformed_weights_are_refused() -> None:
+    with pytest.raises(SeepError):
+        QNet({"state": list(STATE_NAMES), "move": ["other"], "w1": []})
+    with pytest.raises(SeepError):
+        QNet({"state": list(STATE_NAMES), "move": list(MOVE_NAMES), "w1": [[1.0]]})
+
+
+def test_tiny_training_run_resumes_and_exports(tmp_path: Path) -> None:
+    torch = pytest.importorskip("torch", reason="seep train-agent needs the 'rl' extra")
+    from seep.bots.dmc import _load_weights, _model
+
+    run = tmp_path / "run"
+    common = [
+        "train-agent",
+        "--dir",
+        str(run),
+        "--hidden",
+        "8,4",
+        "--batch",
+        "16",
+        "--deals-per-task",
+        "2",
+        "--eval-deals",
+        "2",
+        "--minutes",
+        "2",
+    ]
+    assert main([*common, "--max-deals", "2"]) == 0
+    log = [json.loads(line) for line in (run / "log.jsonl").read_text().splitlines()]
+    assert log[0]["deals"] == 0 and log[-1]["deals"] >= 2
+    assert (run / "checkpoint.pt").exists() and (run / "best.json").exists()
+    assert main([*common, "--max-deals", "4", "--resume"]) == 0
+    log = [json.loads(line) for line in (run / "log.jsonl").read_text().splitlines()]
+    assert log[-1]["deals"] >= 4 and log[-1]["steps"] > 0
+    data = json.loads((run / "learned.json").read_text())
+    assert data["info"]["deals"] == log[-1]["deals"]
+
+    # The standard-library network scores moves as the torch network does.
+    net = QNet(data)
+    model = _model((8, 4))
+    _load_weights(model, data)
+    heuristic = HeuristicBot()
+    for view in _views(1, 9)[::6]:
+        codes = sorted(view.legal_codes())
+        state, moves, _ = decision_features(view, codes, heuristic)
+        base = net.hidden_state(state)
+        mine = [net.q(base, m) for m in moves]
+        with torch.no_grad():
+            theirs = model(torch.tensor([state + m for m in moves])).reshape(-1).tolist()
+        assert mine == pytest.approx(theirs, abs=1e-4)
+    bot = LearnedBot(net)
+    view = _views(1, 11)[20]
+    assert bot.choose(view, random.Random(0)).move in view.legal_moves()
