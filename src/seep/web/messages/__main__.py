@@ -3,12 +3,18 @@
 
 from __future__ import annotations
 
-import sys
+import argparse
 from pathlib import Path
 
 from .schema import SCHEMA_PATH, schema_text
 
 if __name__ == "__main__":
-    out = Path(sys.argv[1]) if len(sys.argv) > 1 else SCHEMA_PATH
+    # argparse, so that `--help` (or any option) is answered rather than taken for a file name.
+    parser = argparse.ArgumentParser(
+        prog="python -m seep.web.messages",
+        description="Write the web protocol's JSON Schema (the messages' pydantic models).",
+    )
+    parser.add_argument("path", nargs="?", type=Path, default=SCHEMA_PATH, help="where to write")
+    out: Path = parser.parse_args().path
     out.write_text(schema_text(), encoding="utf-8")
     print(f"wrote {out}")
