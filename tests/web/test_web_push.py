@@ -11,13 +11,14 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 
 pytest.importorskip("pywebpush")
 
 from seep.web.push import (
+    Pusher,
     PushSettings,
     SeatSeen,
     VapidKeys,
@@ -234,22 +235,30 @@ def _wait(done: Callable[[], bool], what: str) -> None:
     raise AssertionError(f"never: {what}")
 
 
-def _two_players(client: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+class _TwoPlayers(NamedTuple):
+    pusher: Pusher
+    key: str  # the server's VAPID public key
+    made: dict[str, Any]  # the host's table (one deal)
+    joined: dict[str, Any]  # Ravi, who joined it
+
+
+def _two_players(client: Any, manager: Any) -> _TwoPlayers:
+    """A table of one deal, its host and Ravi, on a server that pushes."""
+    pusher = manager.pusher
+    assert pusher is not None and pusher.sender is not None
+    key = client.get("/api/push/key").json()["key"]
     made = create_table(client, deals=1)
     joined = client.post(f"/api/tables/{made['code']}/join", json={"name": "Ravi"}).json()
-    return made, joined
+    return _TwoPlayers(pusher, key, made, joined)
 
 
 def test_an_away_player_hears_of_the_start_and_his_turn_once(
     tmp_path: Path, loopback: None
 ) -> None:
     with push_service() as service, web_client(tmp_path) as (client, manager, checker):
-        pusher = manager.pusher
-        assert pusher is not None and pusher.sender is not None
+        pusher, key, made, joined = _two_players(client, manager)
         queued: list[tuple[str, str, int]] = []
         pusher.queued = lambda kind, code, seat: queued.append((kind, code, seat))
-        key = client.get("/api/push/key").json()["key"]
-        made, joined = _two_players(client)
         code = made["code"]
         ravi, asha, watcher = (service.browser(p) for p in ("/ravi", "/asha", "/watcher"))
         seat = joined["seat"]
@@ -332,10 +341,7 @@ def test_a_rematch_offer_reaches_the_player_away_and_a_gone_subscription_is_dele
         push_service() as service,
         web_client(tmp_path, grace_seconds=0.01) as (client, manager, checker),
     ):
-        pusher = manager.pusher
-        assert pusher is not None and pusher.sender is not None
-        key = client.get("/api/push/key").json()["key"]
-        made, joined = _two_players(client)
+        pusher, key, made, joined = _two_players(client, manager)
         code = made["code"]
         ravi = service.browser("/ravi")
         gone = service.browser("/gone")
@@ -416,8 +422,8 @@ def test_a_seat_without_a_subscription_gets_no_timer_and_no_push(
     monkeypatch.setenv("SEEP_PUSH_LOOPBACK", "1")
     monkeypatch.setenv("SEEP_PUSH_TURN_SECONDS", "600")
     with push_service() as service, web_client(tmp_path) as (client, manager, checker):
-        pusher = manager.pusher
-        assert pusher is not None and pusher.sender is not None
+        pusher, key, made, joined = _two_players(client, manager)
+        assert pusher.sender is not None
         submitted: list[tuple[str, str, str | None, int | None]] = []
         submit = pusher.sender.submit
 
@@ -426,8 +432,6 @@ def test_a_seat_without_a_subscription_gets_no_timer_and_no_push(
             return submit(kind, code, token_hash, account)
 
         pusher.sender.submit = counted  # type: ignore[method-assign]
-        key = client.get("/api/push/key").json()["key"]
-        made, joined = _two_players(client)
         code = made["code"]
         seat = joined["seat"]
         ravi = service.browser("/ravi")  # only Ravi subscribes; Asha, the host, does not
@@ -484,10 +488,7 @@ def test_a_subscription_kept_through_another_instance_is_found_when_its_player_g
         # Ravi never comes: a bot plays for him at once, the table never waits for him.
         web_client(tmp_path, grace_seconds=0.01) as (client, manager, checker),
     ):
-        pusher = manager.pusher
-        assert pusher is not None and pusher.sender is not None
-        key = client.get("/api/push/key").json()["key"]
-        made, joined = _two_players(client)
+        pusher, key, made, joined = _two_players(client, manager)
         code = made["code"]
         ravi, asha = service.browser("/ravi"), service.browser("/asha")
         store = manager.store

@@ -24,9 +24,32 @@ from .play import RunError
 from .progress import ProgressBar
 from .runner import BACKENDS, MatchResult, RoundRobinResult, round_robin, run_match
 
-__all__ = ["add_arena_parser", "format_match", "format_round_robin", "run_arena"]
+__all__ = [
+    "add_arena_parser",
+    "add_run_arguments",
+    "format_match",
+    "format_round_robin",
+    "run_arena",
+]
 
 DEFAULT_DEALS = 200
+
+
+def add_run_arguments(p: argparse.ArgumentParser, *, workers: str, rules: str) -> None:
+    """The options every command that plays bots' deals shares (``seep arena``, ``seep
+    dataset``): ``--seed``, ``--workers``, ``--rules``, ``--plugin`` and ``--no-progress``,
+    with the same names, defaults and meanings; ``workers`` and ``rules`` word their help."""
+    p.add_argument("--seed", type=int, metavar="S", default=0, help="run seed (default 0)")
+    p.add_argument("--workers", type=int, metavar="N", default=1, help=workers)
+    p.add_argument("--rules", default="standard", metavar="PRESET", help=rules)
+    p.add_argument(
+        "--plugin",
+        action="append",
+        default=[],
+        metavar="MODULE",
+        help="import MODULE (which registers bots) in every worker",
+    )
+    p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
 
 
 def add_arena_parser(sub: Any) -> argparse.ArgumentParser:
@@ -53,16 +76,12 @@ def add_arena_parser(sub: Any) -> argparse.ArgumentParser:
         "--deals", type=int, metavar="N", help=f"deals to play, even (default {DEFAULT_DEALS})"
     )
     length.add_argument("--baazis", type=int, metavar="N", help="baazis to play, even (R45, R46)")
-    p.add_argument("--seed", type=int, metavar="S", default=0, help="run seed (default 0)")
-    p.add_argument(
-        "--workers", type=int, metavar="N", default=1, help="processes or Ray tasks in parallel"
+    add_run_arguments(
+        p, workers="processes or Ray tasks in parallel", rules="rules preset, or a JSON object"
     )
     p.add_argument("--backend", choices=BACKENDS, default="local")
     p.add_argument(
         "--address", metavar="ADDR", help="Ray cluster address (backend ray; default: a local Ray)"
-    )
-    p.add_argument(
-        "--rules", default="standard", metavar="PRESET", help="rules preset, or a JSON object"
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument(
@@ -70,7 +89,6 @@ def add_arena_parser(sub: Any) -> argparse.ArgumentParser:
         action="store_true",
         help="leave timings and worker counts out (output depends on the seed only)",
     )
-    p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     p.add_argument(
         "--anchor", metavar="BOT", help="round robin: pin this bot's Elo at 0 (default: mean 1500)"
     )
@@ -80,13 +98,6 @@ def add_arena_parser(sub: Any) -> argparse.ArgumentParser:
         metavar="N",
         default=1000,
         help="a baazi still open after this many deals counts as unfinished",
-    )
-    p.add_argument(
-        "--plugin",
-        action="append",
-        default=[],
-        metavar="MODULE",
-        help="import MODULE (which registers bots) in every worker",
     )
     p.add_argument(
         "--records", metavar="FILE", help="write docs/format.md game records, one a line"

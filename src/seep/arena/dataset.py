@@ -37,6 +37,7 @@ from typing import Any
 from .. import __version__
 from ..errors import SeepError
 from ..options import Rules
+from .cli import add_run_arguments
 from .play import ArenaError, BotSpec, MatchConfig, RunError, load_plugins, play_game
 
 __all__ = [
@@ -244,7 +245,6 @@ def add_dataset_parser(sub: Any) -> argparse.ArgumentParser:
         "--bot", required=True, metavar="NAME", help="a bot or difficulty (e.g. heuristic, hard)"
     )
     p.add_argument("--out", required=True, metavar="DIR", help="the dataset's directory")
-    p.add_argument("--seed", type=int, default=0, metavar="S", help="run seed (default 0)")
     p.add_argument(
         "--per-file",
         type=int,
@@ -252,18 +252,7 @@ def add_dataset_parser(sub: Any) -> argparse.ArgumentParser:
         metavar="K",
         help=f"deals per file (default {DEFAULT_PER_FILE})",
     )
-    p.add_argument("--workers", type=int, default=1, metavar="N", help="processes in parallel")
-    p.add_argument(
-        "--rules", default="standard", metavar="PRESET", help="rules preset (default standard)"
-    )
-    p.add_argument(
-        "--plugin",
-        action="append",
-        default=[],
-        metavar="MODULE",
-        help="import MODULE (which registers bots) in every worker",
-    )
-    p.add_argument("--no-progress", action="store_true", help="no progress line on stderr")
+    add_run_arguments(p, workers="processes in parallel", rules="rules preset (default standard)")
     return p
 
 

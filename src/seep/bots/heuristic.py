@@ -78,7 +78,7 @@ from .tactics import (
     team_margin,
 )
 
-__all__ = ["HeuristicBot", "MoveFacts", "Weights", "move_facts"]
+__all__ = ["HeuristicBot", "MoveFacts", "Weights", "move_facts", "play_reason"]
 
 # Ties are broken at random among moves scoring within this of the best.
 _EPS = 1e-9
@@ -162,7 +162,7 @@ class HeuristicBot:
         top = max(s for s, _, _ in scored)
         best = [item for item in scored if item[0] >= top - _EPS]
         _, out, threat = best[0] if len(best) == 1 else rng.choice(best)
-        return Decision(Move(out.code), _reason(view, out, threat, scored))
+        return Decision(Move(out.code), play_reason(view, out, threat, scored))
 
     def score_moves(
         self, view: View, codes: list[int], facts: dict[int, MoveFacts] | None = None
@@ -354,10 +354,12 @@ def _owners_before(view: View, value: int) -> int:
     return 0
 
 
-def _reason(
+def play_reason(
     view: View, out: Outcome, threat: float, scored: list[tuple[float, Outcome, float]]
 ) -> str:
-    """A short human reason for the chosen move."""
+    """A short human reason for the chosen play ``out`` (its ``threat``: the next opponent's
+    expected best capture after it; ``scored``: every play with its outcome and score), as
+    the heuristic bot gives it and the ``learned`` bot, which re-ranks its plays, too."""
     code = out.code
     action = code_action(code)
     if action == CAPTURE:

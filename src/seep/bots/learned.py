@@ -48,7 +48,7 @@ from ..moves import Move
 from ..scoring import deal_scores
 from ..view import View
 from .base import Decision
-from .heuristic import HeuristicBot, _reason
+from .heuristic import HeuristicBot, play_reason
 from .tactics import Outcome
 
 __all__ = [
@@ -299,7 +299,7 @@ class LearnedBot:
         # Ties (rare with float outputs) go to the heuristic's order: a fixed order, no draw.
         best = max(range(len(pool)), key=lambda j: (values[pool[j]], -j))
         _, out, threat = scored[pool[best]]
-        reason = _reason(view, out, threat, scored)
+        reason = play_reason(view, out, threat, scored)
         return Decision(
             Move(out.code),
             f"{reason} (the learned network: {100.0 * values[pool[best]]:+.0f} points)",

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import __version__
-from ..bots.heuristic import HeuristicBot, _reason
+from ..bots.heuristic import HeuristicBot, play_reason
 from ..bots.tactics import Counting
 from ..cards import card_name
 from ..codes import (
@@ -92,7 +92,9 @@ def coach(view: View) -> dict[str, Any]:
     scored = bot.score_moves(view, codes)
     ranked = sorted(scored, key=lambda item: -item[0])
     for _, out, threat in ranked[:3]:
-        top.append({"move": Move(out.code).to_dict(), "reason": _reason(view, out, threat, scored)})
+        top.append(
+            {"move": Move(out.code).to_dict(), "reason": play_reason(view, out, threat, scored)}
+        )
     nxt = (view.seat + 1) & 3
     ours = 1 << view.seat | 1 << (view.seat ^ 2)
     before = {(v, cards) for v, cards, _, _ in view.shell().houses()}
