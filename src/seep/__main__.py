@@ -94,10 +94,10 @@ def serve_web(
         return 2
     from contextlib import suppress
 
+    from .web.database import BadDatabase
     from .web.limits import LOOPBACK
     from .web.logformat import log_config
     from .web.server import DrainingServer, HttpLimits, build_config, raise_open_file_limit
-    from .web.store import BadDatabase
 
     trusted = os.environ.get("SEEP_TRUSTED_PROXIES") or (LOOPBACK if behind_proxy else "")
     try:

@@ -75,6 +75,7 @@ WEB_LAYERS: list[tuple[str, frozenset[str]]] = [
         "store",
         frozenset(
             {
+                "seep.web.database",
                 "seep.web.migrations",
                 "seep.web.schema",
                 "seep.web.store",
@@ -103,7 +104,7 @@ WEB_LAYERS: list[tuple[str, frozenset[str]]] = [
             {"seep.web.accounts", "seep.web.moderation", "seep.web.passkeys", "seep.web.profiles"}
         ),
     ),
-    ("wire", frozenset({"seep.web.wire"})),
+    ("wire", frozenset({"seep.web.statetext", "seep.web.wire"})),
     # A table's game (standard library only: the browser's offline host shares it) under the
     # server's table.
     ("table", frozenset({"seep.web.game", "seep.web.table"})),
@@ -118,6 +119,7 @@ WEB_LAYERS: list[tuple[str, frozenset[str]]] = [
                 "seep.web.driver",
                 "seep.web.practice",
                 "seep.web.push",
+                "seep.web.pusher",
                 "seep.web.records",
             }
         ),

@@ -24,7 +24,8 @@ ws_client = pytest.importorskip("websockets.sync.client")
 
 from seep.web import migrations  # noqa: E402
 from seep.web.app import create_app  # noqa: E402
-from seep.web.store import BadDatabase, Store, shown_url  # noqa: E402
+from seep.web.database import BadDatabase, shown_url  # noqa: E402
+from seep.web.store import Store  # noqa: E402
 from seepkit.server import free_port, serve  # noqa: E402
 
 

@@ -22,7 +22,8 @@ import pytest
 from sqlalchemy import event, func, insert, select
 
 from seep.session import replay_record
-from seep.web.store import WAL_LIMIT_BYTES, Store, moves_t, tables_t
+from seep.web.database import WAL_LIMIT_BYTES
+from seep.web.store import Store, moves_t, tables_t
 from seep.web.tables import Table, TableManager
 from seepkit.server import free_port
 from seepkit.web import Player, create_table, deal_over, my_turn, until_playing, web_client

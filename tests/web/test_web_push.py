@@ -18,7 +18,6 @@ import pytest
 pytest.importorskip("pywebpush")
 
 from seep.web.push import (
-    Pusher,
     PushSettings,
     SeatSeen,
     VapidKeys,
@@ -28,6 +27,7 @@ from seep.web.push import (
     start_targets,
     turn_target,
 )
+from seep.web.pusher import Pusher
 from seep.web.store import Store
 from seep.web.table import hash_token
 from seepkit.push import Browser, PushService, b64url, check_vapid, push_service

@@ -14,9 +14,9 @@ pytest.importorskip("pydantic")
 
 from seep.engine import Position
 from seep.view import PublicView
+from seep.web.statetext import StateWriter
 from seep.web.table import Table, parse_settings
 from seep.web.wire import (
-    StateWriter,
     dumps,
     move_dict,
     move_record,

@@ -28,8 +28,9 @@ from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
 
+from .database import BadDatabase, database_url, shown_url
 from .names import skeleton
-from .store import BadDatabase, Store, database_url, shown_url
+from .store import Store
 
 __all__ = ["COMMANDS", "parse_address", "parse_duration", "run_admin"]
 

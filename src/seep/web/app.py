@@ -17,6 +17,7 @@ import logging
 from fastapi import FastAPI
 
 from .accounts import Accounts
+from .database import database_url as database_url_of
 from .events import Events
 from .lifespan import lifespan
 from .limits import ClientResolver, MessageBudget, SocketCounts, quiet_invalid_utf8
@@ -34,7 +35,8 @@ from .middleware import (
 from .moderation import Moderation
 from .passkeys import Passkeys
 from .profiles import Profiles
-from .push import Pusher, PushSettings, Sender, VapidKeys
+from .push import PushSettings, VapidKeys
+from .pusher import Pusher, Sender
 from .routes import accounts as account_routes
 from .routes import events as event_routes
 from .routes import lobby, offline, operations, pages, passkeys, players, reports, table, websocket
@@ -45,7 +47,6 @@ from .routes.gate import Gate
 from .routes.pages import STATIC
 from .settings import Settings, read_settings
 from .store import Store
-from .store import database_url as database_url_of
 from .tables import TableManager
 
 __all__ = ["CSP", "SECURITY_HEADERS", "STATIC", "create_app", "origin_allowed"]

@@ -33,7 +33,7 @@ from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.exc import SQLAlchemyError
 
 from . import migrations
-from .store import UPGRADE_LOCK, BadDatabase, database_url, shown_url
+from .database import UPGRADE_LOCK, BadDatabase, database_url, shown_url
 
 __all__ = ["COMMANDS", "run_db"]
 

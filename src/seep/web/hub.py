@@ -4,7 +4,7 @@ A :class:`Connection` is one client's socket as the server sees it: a queue of m
 (already JSON text) that the app's writer sends in order, and the client's rate limits. The
 :class:`Hub` keeps each table's connections, admits a new one under the limits (the room kept
 for seated players at a full table), and sends: a change's ``state`` to every connection
-(each distinct state written once, by the table's :class:`~seep.web.wire.StateWriter`), a
+(each distinct state written once, by the table's :class:`~seep.web.statetext.StateWriter`), a
 message to all, an error to all. It never changes a table, beyond the spectators' list it
 shows (``Table.watching``).
 """
@@ -20,6 +20,7 @@ from typing import Any
 
 from . import wire
 from .limits import MessageBudget, SocketCounts
+from .statetext import StateWriter
 from .table import Table, TableError
 
 __all__ = [
@@ -128,7 +129,7 @@ class Hub:
     def __init__(self) -> None:
         self.conns: dict[str, set[Connection]] = {}
         self.observers: list[Callable[[Table], None]] = []
-        self._writers: dict[str, wire.StateWriter] = {}
+        self._writers: dict[str, StateWriter] = {}
 
     def of(self, code: str) -> set[Connection]:
         """The connections of table ``code`` (an empty set when none)."""
@@ -155,7 +156,7 @@ class Hub:
             return
         writer = self._writers.get(table.code)
         if writer is None:
-            writer = self._writers[table.code] = wire.StateWriter()
+            writer = self._writers[table.code] = StateWriter()
         writer.begin(table)
         for conn in conns:
             if conn.append:

@@ -36,7 +36,7 @@ from .limits import MessageBudget, SocketCounts
 from .matchmaking import Policy
 from .metrics import Metrics
 from .moderation import Moderation
-from .push import Pusher
+from .pusher import Pusher
 from .ratings import Rating, format_of
 from .store import Store, StoreConflict, StoreUnavailable
 from .table import Seat, Table, TableError

@@ -19,10 +19,8 @@ its queries in :mod:`seep.web.store_reads`.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import json
-import os
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -36,10 +34,22 @@ from sqlalchemy import (
     insert,
     update,
 )
-from sqlalchemy.engine import Connection, Engine, make_url
-from sqlalchemy.exc import ArgumentError, DatabaseError, IntegrityError, OperationalError
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DatabaseError, IntegrityError, OperationalError
 
 from . import migrations
+from .database import (
+    BUSY_TIMEOUT_SECONDS,
+    BadDatabase,
+    MoveWriter,
+    check_sqlite_file,
+    database_url,
+    db_reason,
+    open_schema,
+    shown_url,
+    sqlite_pragmas,
+    untimed,
+)
 from .ratings import RatedMatch
 from .schema import (
     LIVE,
@@ -63,77 +73,21 @@ from .store_ratings import StoreRatings
 from .store_reads import StoreReads
 
 __all__ = [
-    "DEFAULT_URL",
     "LIVE",
-    "WAL_LIMIT_BYTES",
-    "BadDatabase",
     "Lease",
     "SeatRow",
     "Store",
     "StoreConflict",
     "StoreUnavailable",
     "TableRow",
-    "database_url",
     "leases_t",
     "metadata",
     "moves_t",
-    "shown_url",
     "tables_t",
 ]
 
-DEFAULT_URL = "sqlite:///data/seep.db"
-# SQLite truncates its write-ahead log to this size whenever a checkpoint lets it start over.
-# Not much smaller: a busy server writes ~15 MB of log a second, and a log cut below what it
-# needs between checkpoints must grow again, at the cost of every table's latency (600 tables:
-# p99 293 ms with 4 MiB, 90 ms with 64 MiB; bench/server.py --tables 600).
-WAL_LIMIT_BYTES = 64 * 1024 * 1024
-
-
-# PostgreSQL's advisory lock that keeps two schema upgraders apart.
-UPGRADE_LOCK = 7331
-
-
-class BadDatabase(Exception):
-    """The database cannot be used: the message is one line naming the file and what is
-    wrong with it (``seep serve`` prints it instead of a traceback)."""
-
-
-_SQLITE_MAGIC = b"SQLite format 3\x00"
-
-
-def _check_sqlite_file(path: Path) -> None:
-    """Refuse an existing file that is not an SQLite database. An empty file is refused too:
-    SQLite would take it for a new database, and a server started on a truncated file or a
-    mistyped path would run empty without a word. A file that does not exist yet is new."""
-    try:
-        with path.open("rb") as f:
-            head = f.read(len(_SQLITE_MAGIC))
-    except FileNotFoundError:
-        return
-    except OSError as exc:
-        raise BadDatabase(f"the database {path} cannot be opened: {exc.strerror}") from None
-    if not head:
-        raise BadDatabase(
-            f"the database {path} is an empty file, not a Seep database "
-            "(delete it to start a new one)"
-        )
-    if head != _SQLITE_MAGIC:
-        raise BadDatabase(f"the database {path} is not an SQLite database file")
-
-
-# How long a write waits for another writer's lock before it gives up (SQLite's busy timeout).
-# Short: writes run on the event loop's thread, so every table waits as long as one write
-# does (the driver retries a failed move with backoff instead; docs/web.md "Liveness").
-BUSY_TIMEOUT_SECONDS = 0.2
-
 W = TypeVar("W", bound=Callable[..., Any])
 PROBE_CODE = "~ready~"  # the leases row the readiness probe writes and deletes at once
-
-
-def _reason(exc: Exception) -> str:
-    """The database's own first line about ``exc`` (SQLAlchemy's or the driver's error)."""
-    text = str(getattr(exc, "orig", None) or exc)
-    return text.splitlines()[0] if text else repr(exc)
 
 
 def _write(method: W) -> W:
@@ -146,154 +100,11 @@ def _write(method: W) -> W:
         try:
             return method(self, *args, **kwargs)
         except OperationalError as exc:
-            raise StoreUnavailable(_reason(exc)) from None
+            raise StoreUnavailable(db_reason(exc)) from None
         finally:
             self.timed("table", time.perf_counter() - start)
 
     return wrapper  # type: ignore[return-value]
-
-
-def _untimed(what: str, seconds: float) -> None:
-    pass
-
-
-def database_url(url: str | None = None) -> str:
-    """The database to use: ``url``, else ``SEEP_DATABASE_URL``, else ./data/seep.db."""
-    return url or os.environ.get("SEEP_DATABASE_URL") or DEFAULT_URL
-
-
-def shown_url(url: str) -> str:
-    """``url`` as a message or a log may show it: its password hidden."""
-    try:
-        return make_url(url).render_as_string(hide_password=True)
-    except ArgumentError:
-        return "the database URL given"  # not a URL: it may be anything, a secret included
-
-
-def _schema(c: Connection, where: str, upgrade: bool) -> None:
-    """Bring the schema to this release's newest revision (``upgrade``), or make sure it is
-    there; either way refuse, naming what to do, a database that a newer release wrote."""
-    at = migrations.current(c)
-    behind = migrations.lag(at)
-    if behind is None:
-        raise BadDatabase(
-            f"the database {where} is at schema revision {at}, which this release of seep does "
-            "not know: a newer release wrote it (run that release, or restore a backup)"
-        )
-    if not behind:
-        return
-    if not upgrade:
-        raise BadDatabase(
-            f"the database {where} is {behind} schema revision(s) behind this release "
-            f"({at or 'none'}, newest {migrations.head()}): run "
-            f"`seep db upgrade --database-url URL` once, then start the servers"
-        )
-    if c.dialect.name == "postgresql":
-        # Several upgraders at once (instances starting together, an operator's `seep db
-        # upgrade`): one upgrades, the others wait for its commit and then find nothing to do.
-        c.exec_driver_sql(f"SELECT pg_advisory_xact_lock({UPGRADE_LOCK})")
-        if not migrations.lag(migrations.current(c)):
-            return
-    # The schema by its Alembic revisions, in this transaction: a database written before
-    # migrations (by create_all) is taken over where it stands.
-    migrations.upgrade(c)
-
-
-def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
-    cur = dbapi_conn.cursor()
-    # WAL with synchronous=NORMAL: a commit survives the server process being killed (what a
-    # restart needs) without an fsync per move.
-    cur.execute("PRAGMA journal_mode=WAL")
-    cur.execute("PRAGMA synchronous=NORMAL")
-    # No checkpoint inside a move's commit (its fsyncs would stall every table on the event
-    # loop): Store.checkpoint runs them, in a worker thread.
-    cur.execute("PRAGMA wal_autocheckpoint=0")
-    # Without a limit the log file keeps the size of its busiest moment forever.
-    cur.execute(f"PRAGMA journal_size_limit={WAL_LIMIT_BYTES}")
-    # A deleted row's bytes are overwritten, not left in the file's free space: a deleted
-    # account's name and password hash must not be read back out of a copy of the file.
-    cur.execute("PRAGMA secure_delete=ON")
-    cur.close()
-
-
-class _MoveWriter:
-    """:meth:`Store.add_move`'s transaction (the move's row, then the table's version, whose
-    row count says whether the lease is held) on the database driver's own connection.
-
-    A move is written on the event loop's thread while every table waits, once for each move
-    of every table: through SQLAlchemy's execution layer its two statements cost about four
-    times what the database itself spends on them (bench/server.py, issue 24). So they are
-    compiled once, for this database's dialect, and run on the driver's cursor. A failure
-    other than the move's key (another writer stored it first) rolls back and drops the
-    connection: the next move takes a fresh one from the pool, as after the database's
-    restart.
-    """
-
-    def __init__(self, engine: Engine, *statements: Any) -> None:
-        self.engine = engine
-        dbapi = engine.dialect.loaded_dbapi
-        self._integrity: type[Exception] = dbapi.IntegrityError
-        self._failure: type[Exception] = dbapi.Error
-        self._statements = [self._compile(s) for s in statements]
-        self._conn: Any = None  # SQLAlchemy's pooled connection, while it works
-        self._raw: Any = None  # its driver connection
-
-    def _compile(self, statement: Any) -> tuple[str, Callable[[dict[str, Any]], Any]]:
-        compiled = statement.compile(dialect=self.engine.dialect)
-        fixed = dict(compiled.params)  # the literals bound in the statement (the owner)
-        order = compiled.positiontup
-        if order is None:  # named parameters: the driver takes a dict
-            return compiled.string, lambda p: {**fixed, **p}
-        return compiled.string, lambda p: tuple(p[k] if k in p else fixed[k] for k in order)
-
-    def write(self, *params: dict[str, Any], what: str, check: Callable[[int], None]) -> None:
-        """Run the statements with ``params`` (one dict each) in one transaction, committed
-        when ``check`` takes the last one's row count (its exception rolls it back)."""
-        if self._raw is None:
-            try:
-                self._conn = self.engine.connect()
-            except OperationalError as exc:
-                raise StoreUnavailable(_reason(exc)) from None
-            self._raw = self._conn.connection.dbapi_connection
-        raw = self._raw
-        try:
-            count = self.execute(raw, params)
-            try:
-                check(count)
-            except BaseException:
-                self._rollback()
-                raise
-            raw.commit()
-        except self._integrity:
-            self._rollback()
-            raise StoreConflict(f"{what} is already stored") from None
-        except self._failure as exc:
-            self._rollback()
-            self.close()
-            raise StoreUnavailable(_reason(exc)) from None
-
-    def execute(self, raw: Any, params: tuple[dict[str, Any], ...]) -> int:
-        """Run the statements on the driver connection ``raw``; the last one's row count."""
-        cur = raw.cursor()
-        try:
-            for (sql, bind), p in zip(self._statements, params, strict=True):
-                cur.execute(sql, bind(p))
-            count: int = cur.rowcount
-        finally:
-            cur.close()
-        return count
-
-    def _rollback(self) -> None:
-        with contextlib.suppress(Exception):  # a lost connection cannot roll back: it is gone
-            self._raw.rollback()
-
-    def close(self) -> None:
-        """Give the connection up (invalidated: the pool does not hand a broken one out)."""
-        if self._conn is not None:
-            with contextlib.suppress(Exception):
-                self._conn.invalidate()
-                self._conn.close()
-        self._conn = self._raw = None
 
 
 class Store(
@@ -332,17 +143,17 @@ class Store(
         if self.url.startswith("sqlite:///") and ":memory:" not in self.url:
             path = Path(self.url.removeprefix("sqlite:///"))
             path.parent.mkdir(parents=True, exist_ok=True)
-            _check_sqlite_file(path)
+            check_sqlite_file(path)
             where = str(path)
         sqlite = self.url.startswith("sqlite")
         self.engine: Engine = create_engine(
             self.url, connect_args={"timeout": busy_timeout} if sqlite else {}
         )
         if self.engine.dialect.name == "sqlite":
-            event.listen(self.engine, "connect", _sqlite_pragmas)
+            event.listen(self.engine, "connect", sqlite_pragmas)
         try:
             with self.engine.begin() as c:
-                _schema(c, where, upgrade)
+                open_schema(c, where, upgrade)
                 # A damaged file is refused here, with its name, rather than by a traceback
                 # half-way through loading the tables.
                 damage = self._damage(c) if self.engine.dialect.name == "sqlite" else None
@@ -358,7 +169,7 @@ class Store(
         self.owner = owner
         # Told how long each write took, by what it wrote (the app's metrics; a refused
         # write's time counts too: a locked database is what the figure must show).
-        self.timed: Callable[[str, float], None] = _untimed
+        self.timed: Callable[[str, float], None] = untimed
         set_version = (
             update(tables_t)
             .where(tables_t.c.code == bindparam("the_code"))
@@ -366,7 +177,7 @@ class Store(
         )
         if owner is not None:
             set_version = set_version.where(self._held(tables_t.c.code))
-        self._moves = _MoveWriter(
+        self._moves = MoveWriter(
             self.engine,
             insert(moves_t).values(
                 code=bindparam("code"), seq=bindparam("seq"), move=bindparam("move")
@@ -407,7 +218,7 @@ class Store(
                         c.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
                     c.exec_driver_sql(f"PRAGMA wal_checkpoint({mode})")
             except DatabaseError as exc:
-                self.checkpoint_problem = _reason(exc)
+                self.checkpoint_problem = db_reason(exc)
                 raise
             self.checkpoint_problem = None
 
@@ -422,7 +233,7 @@ class Store(
                 c.execute(delete(leases_t).where(leases_t.c.code == PROBE_CODE))
                 at = migrations.current(c)
         except DatabaseError as exc:
-            return f"the database cannot be written: {_reason(exc)}"
+            return f"the database cannot be written: {db_reason(exc)}"
         if migrations.lag(at):
             # Behind (it can only have been downgraded under the running server): a newer
             # schema is fine, since a revision keeps the release before it working (a rolling

@@ -7,7 +7,8 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import create_engine
 
-from seep.web.store import database_url, metadata
+from seep.web.database import database_url
+from seep.web.store import metadata
 
 connection = context.config.attributes.get("connection")
 if connection is None:
