@@ -15,7 +15,7 @@ pytest.importorskip("openskill")
 from sqlalchemy import insert
 
 from seep.web import profiles
-from seep.web.messages.answers import Leaderboard, Profile
+from seep.web.messages.players import Leaderboard, Profile
 from seep.web.ratings import PROVISIONAL_SIGMA, shown
 from seep.web.schema import ratings_t
 from seepkit.ratings import me_of, rated_match, sign_up

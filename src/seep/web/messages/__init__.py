@@ -37,7 +37,6 @@ from .answers import (
     Lobby,
     LobbyTable,
     MatchInfo,
-    Me,
     MovesAnswer,
     Pong,
     Reason,
@@ -115,6 +114,7 @@ from .parsing import (
     parse_json,
     plain_error,
 )
+from .players import Me
 from .schema import SCHEMA_PATH, protocol_schema, schema_text
 
 __all__ = [

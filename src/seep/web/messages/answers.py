@@ -22,17 +22,11 @@ __all__ = [
     "ErrorMessage",
     "HintAnswer",
     "Joined",
-    "Leaderboard",
     "Lobby",
     "LobbyTable",
     "MatchInfo",
-    "Me",
     "MovesAnswer",
-    "MyMatch",
-    "MyMatches",
     "Pong",
-    "Profile",
-    "RatingShown",
     "Reason",
     "RematchReady",
     "ReportAnswer",
@@ -40,6 +34,7 @@ __all__ = [
     "Review",
     "ReviewPlay",
     "SeatInfo",
+    "Sent",
     "ServerMessage",
     "State",
     "Summary",
@@ -49,18 +44,21 @@ __all__ = [
 ]
 
 
-class _Sent(BaseModel):
+class Sent(BaseModel):
+    """What every message the server sends shares: fields it may gain are allowed (a client
+    reads the ones it knows)."""
+
     model_config = ConfigDict(extra="allow")
 
 
-class SeatRating(_Sent):
+class SeatRating(Sent):
     """A seated player's rating as his name shows it ("1532?" while provisional)."""
 
     rating: int
     provisional: bool
 
 
-class SeatInfo(_Sent):
+class SeatInfo(Sent):
     """A seat as everyone sees it."""
 
     name: str
@@ -76,14 +74,14 @@ class SeatInfo(_Sent):
     )
 
 
-class Watching(_Sent):
+class Watching(Sent):
     """Who is watching: how many spectators, and the names of those who gave one."""
 
     count: int
     names: list[str]
 
 
-class TableInfo(_Sent):
+class TableInfo(Sent):
     """A table as anyone may see it (``GET /api/tables/{code}`` and ``state.table``)."""
 
     code: str
@@ -103,7 +101,7 @@ class TableInfo(_Sent):
     )
 
 
-class LobbyTable(_Sent):
+class LobbyTable(Sent):
     """An open public table with free seats."""
 
     code: str
@@ -112,7 +110,7 @@ class LobbyTable(_Sent):
     free: int
 
 
-class Lobby(_Sent):
+class Lobby(Sent):
     """``GET /api/lobby``: open public tables with free seats (at most 50, oldest first), and
     the server's version (the package's, ``seep.__version__``), which the page's footer shows."""
 
@@ -120,7 +118,7 @@ class Lobby(_Sent):
     version: str
 
 
-class Created(_Sent):
+class Created(Sent):
     """The answer to ``POST /api/tables``."""
 
     code: str
@@ -129,133 +127,14 @@ class Created(_Sent):
     token: str
 
 
-class Joined(_Sent):
+class Joined(Sent):
     """The answer to ``POST /api/tables/{code}/join``."""
 
     seat: int
     token: str
 
 
-class RatingShown(_Sent):
-    """A rating in one format: openskill's ``mu`` and ``sigma``, the number shown, the rated
-    matches behind it, and whether it is still provisional (shown as "1432?")."""
-
-    mu: float
-    sigma: float
-    rating: int
-    games: int
-    provisional: bool
-
-
-class Me(_Sent):
-    """``GET /api/me``, and the answer to signing up or in: the signed-in account."""
-
-    name: str
-    created: Annotated[int, Field(description="when the account was made (Unix seconds)")]
-    ratings: dict[Literal["four", "two"], RatingShown] = Field(
-        description='the rating in each format (docs/web.md "Ratings")'
-    )
-    abandons: int = Field(
-        description='rated matches forfeited by leaving them (docs/web.md "Fair play")'
-    )
-
-
-class PlayerName(_Sent):
-    """A seat of a rated match as a profile lists it."""
-
-    name: str
-    account: bool = Field(description="a player's account (his profile is /u/{name})")
-
-
-class ProfileMatch(_Sent):
-    """One rated match of a profile, with the player's rating before and after it."""
-
-    code: str
-    format: Literal["four", "two"]
-    ended: int
-    result: Literal["win", "loss", "draw"]
-    forfeited: bool
-    partner: PlayerName | None = Field(description="null in two-player")
-    opponents: list[PlayerName]
-    rating_before: int
-    rating_after: int
-    change: int
-    replay: str
-
-
-class ProfileStats(_Sent):
-    """A player's rated matches summed (his team's baazis, card and sweep points)."""
-
-    matches: int
-    wins: int
-    losses: int
-    draws: int
-    abandons: int
-    deals: int
-    baazis: int
-    points_per_deal: float
-    sweep_points_per_deal: float
-
-
-class RatingPoint(_Sent):
-    """The rating after one rated match (the profile's chart)."""
-
-    ended: int
-    rating: int
-
-
-class Profile(_Sent):
-    """``GET /api/players/{name}?page=N``: a player's public profile (docs/web.md
-    "Profiles and leaderboards"), 20 rated matches a page, newest first."""
-
-    name: str
-    created: int
-    ratings: dict[Literal["four", "two"], RatingShown]
-    stats: ProfileStats
-    history: dict[Literal["four", "two"], list[RatingPoint]]
-    matches: list[ProfileMatch]
-    next_page: int | None
-
-
-class BoardRow(_Sent):
-    """One player on a leaderboard."""
-
-    rank: int
-    name: str
-    rating: int
-    games: int
-
-
-class Leaderboard(_Sent):
-    """``GET /api/leaderboard?format=four&page=N``: settled players, best first, 50 a page."""
-
-    format: Literal["four", "two"]
-    total: int
-    players: list[BoardRow]
-    next_page: int | None
-
-
-class MyMatch(_Sent):
-    """One of an account's stored games (``GET /api/me/matches``; with its record in
-    ``GET /api/me/records``)."""
-
-    code: str
-    seat: int
-    status: Literal["finished", "closed"]
-    created: int
-    players: list[str | None]
-    replay: str
-    record: dict[str, Any] | None = None
-
-
-class MyMatches(_Sent):
-    """``GET /api/me/matches?page=N``: 50 games a page, newest first."""
-
-    matches: list[MyMatch]
-    next_page: int | None
-
-
-class DealResult(_Sent):
+class DealResult(Sent):
     """A finished deal's ``result`` (docs/format.md)."""
 
     points: list[int]
@@ -264,7 +143,7 @@ class DealResult(_Sent):
     score: list[int]
 
 
-class MatchInfo(_Sent):
+class MatchInfo(Sent):
     """The running match."""
 
     deals: int
@@ -275,7 +154,7 @@ class MatchInfo(_Sent):
     score: list[int]
 
 
-class Summary(_Sent):
+class Summary(Sent):
     """A finished deal's summary."""
 
     deal: int
@@ -292,14 +171,14 @@ class Summary(_Sent):
     ready: list[int]
 
 
-class Clock(_Sent):
+class Clock(Sent):
     """The turn clock."""
 
     seat: int
     deadline: float
 
 
-class Reason(_Sent):
+class Reason(Sent):
     """A rule's refusal, for the page to word in its own language (docs/web.md "Reasons"):
     ``seep.verify.check``'s :class:`~seep.verify.Refusal` as data."""
 
@@ -311,7 +190,7 @@ class Reason(_Sent):
     args: dict[str, int | str] = Field(description="the facts of the position it rests on")
 
 
-class State(_Sent):
+class State(Sent):
     """What one connection may see of its table, after every change."""
 
     type: Literal["state"]
@@ -352,7 +231,7 @@ class State(_Sent):
     )
 
 
-class HintAnswer(_Sent):
+class HintAnswer(Sent):
     """The bots' suggestion (``version``: the state it was asked in)."""
 
     type: Literal["hint"]
@@ -361,7 +240,7 @@ class HintAnswer(_Sent):
     reason: str
 
 
-class ChatLine(_Sent):
+class ChatLine(Sent):
     """A chat line, to every player and spectator of the table."""
 
     type: Literal["chat"]
@@ -371,7 +250,7 @@ class ChatLine(_Sent):
     line: int = Field(description="the line's number at this table, to report it by")
 
 
-class EmoteSent(_Sent):
+class EmoteSent(Sent):
     """An emote, to every player and spectator of the table."""
 
     type: Literal["emote"]
@@ -380,7 +259,7 @@ class EmoteSent(_Sent):
     emote: str
 
 
-class RematchReady(_Sent):
+class RematchReady(Sent):
     """The rematch has begun at a new table code: a player gets his new seat's token (to his
     connections only), a spectator only the code."""
 
@@ -390,7 +269,7 @@ class RematchReady(_Sent):
     token: str | None
 
 
-class TransferCode(_Sent):
+class TransferCode(Sent):
     """A one-time code carrying the seat to another device (``/t/{table}#transfer={code}``),
     valid once until ``expires`` (Unix time); ``qr`` is the link as a QR code: ``size``
     (modules) and ``path`` (an SVG path of the dark modules), null when the server has no QR
@@ -402,7 +281,7 @@ class TransferCode(_Sent):
     qr: dict[str, Any] | None
 
 
-class Claimed(_Sent):
+class Claimed(Sent):
     """A transfer code was good: this connection holds the seat, with a new token (the old
     device's token is dead)."""
 
@@ -411,14 +290,14 @@ class Claimed(_Sent):
     token: str
 
 
-class CoachMove(_Sent):
+class CoachMove(Sent):
     """One of the bots' best moves."""
 
     move: dict[str, Any]
     reason: str
 
 
-class CoachRisk(_Sent):
+class CoachRisk(Sent):
     """What a move leaves the next player, for the page to word: ``sweep`` (the floor, with
     one of ``values``) or ``house`` (the team's house of ``value``)."""
 
@@ -427,7 +306,7 @@ class CoachRisk(_Sent):
     value: int | None = None
 
 
-class CoachWarning(_Sent):
+class CoachWarning(Sent):
     """A move the coach warns about: its risks, and the same in English sentences that name
     the move."""
 
@@ -436,7 +315,7 @@ class CoachWarning(_Sent):
     warnings: list[str]
 
 
-class CoachAnswer(_Sent):
+class CoachAnswer(Sent):
     """Practice tables: the bots' top three moves, warnings on the moves offered, and the
     unseen cards by value (1..13, from the seat's view only)."""
 
@@ -447,7 +326,7 @@ class CoachAnswer(_Sent):
     unseen: dict[str, int]
 
 
-class ReviewPlay(_Sent):
+class ReviewPlay(Sent):
     """One of the player's card plays, scored by the medium bot from his view at that turn."""
 
     index: int = Field(description="its place among the deal's moves")
@@ -459,7 +338,7 @@ class ReviewPlay(_Sent):
     choices: int = Field(description="how many legal moves there were")
 
 
-class Review(_Sent):
+class Review(Sent):
     """Practice tables, after a deal, to the player's seat only: the bots' review of his plays
     (docs/web.md, Post-deal review)."""
 
@@ -472,7 +351,7 @@ class Review(_Sent):
     complete: bool = Field(description="false when the time budget left plays unscored")
 
 
-class ReportAnswer(_Sent):
+class ReportAnswer(Sent):
     """The position as the seat sees it (a docs/format.md view), the moves offered and the app
     version, for a bug report."""
 
@@ -480,7 +359,7 @@ class ReportAnswer(_Sent):
     report: dict[str, Any]
 
 
-class ReportReceived(_Sent):
+class ReportReceived(Sent):
     """The answer to ``report_player``: the report reached the operator (``repeat``: this
     reporter had reported the same line or player already; kept once)."""
 
@@ -488,7 +367,7 @@ class ReportReceived(_Sent):
     repeat: bool
 
 
-class MovesAnswer(_Sent):
+class MovesAnswer(Sent):
     """One card's legal moves (at most 10,000; ``count`` is how many there are)."""
 
     type: Literal["moves"]
@@ -498,13 +377,13 @@ class MovesAnswer(_Sent):
     count: int
 
 
-class Pong(_Sent):
+class Pong(Sent):
     """The answer to ``ping``."""
 
     type: Literal["pong"]
 
 
-class ErrorMessage(_Sent):
+class ErrorMessage(Sent):
     """A refused message or request, to that connection only."""
 
     type: Literal["error"]

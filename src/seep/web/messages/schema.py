@@ -12,11 +12,7 @@ from pydantic import TypeAdapter
 from .answers import (
     Created,
     Joined,
-    Leaderboard,
     Lobby,
-    Me,
-    MyMatches,
-    Profile,
     ServerMessage,
     TableInfo,
 )
@@ -36,6 +32,7 @@ from .bodies import (
     SignUp,
 )
 from .commands import ClientMessage
+from .players import Leaderboard, Me, MyMatches, Profile
 
 __all__ = ["SCHEMA_PATH", "protocol_schema", "schema_text"]
 
