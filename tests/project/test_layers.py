@@ -131,6 +131,8 @@ WEB_LAYERS: list[tuple[str, frozenset[str]]] = [
         "tables",
         frozenset({"seep.web.owners", "seep.web.strength", "seep.web.tables"}),
     ),
+    # The lobby's list and quick match, over the manager's tables.
+    ("lobby", frozenset({"seep.web.lobby"})),
     # Events' runner: their rounds' tables opened through the manager, their results read.
     ("events", frozenset({"seep.web.events"})),
     # The app's plumbing under its routes: ASGI middlewares, the lifespan.
@@ -154,6 +156,7 @@ FRAMEWORK_FREE = (
     "handlers",
     "inbox",
     "tables",
+    "lobby",
     "events",
 )
 WEB_FRAMEWORKS = frozenset({"fastapi", "starlette", "uvicorn", "h11", "websockets"})

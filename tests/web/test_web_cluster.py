@@ -296,10 +296,10 @@ def test_the_lobby_lists_the_open_tables_of_every_instance(
     never a seat's token or its hash."""
     from fastapi.testclient import TestClient
 
-    import seep.web.tables as tables_mod
+    import seep.web.lobby as lobby_mod
     from seep.web.app import create_app
 
-    monkeypatch.setattr(tables_mod, "LOBBY_REFRESH_SECONDS", 0.0)
+    monkeypatch.setattr(lobby_mod, "LOBBY_REFRESH_SECONDS", 0.0)
     url = f"sqlite:///{tmp_path / 'seep.db'}"
     app_a = create_app(url, bot_delay=0.002, instance_id="a", lease_seconds=30)
     app_b = create_app(url, bot_delay=0.002, instance_id="b", lease_seconds=30)

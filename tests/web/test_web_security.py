@@ -646,7 +646,7 @@ def test_the_lobby_shows_no_private_table_and_is_limited(
 ) -> None:
     monkeypatch.setenv("SEEP_MAX_LOBBY_PER_MINUTE", "5")
     monkeypatch.setenv("SEEP_MAX_PUBLIC_TABLES_PER_CLIENT", "4")
-    monkeypatch.setattr("seep.web.tables.LOBBY_SIZE", 3)
+    monkeypatch.setattr("seep.web.lobby.LOBBY_SIZE", 3)
     with web_client(tmp_path, max_tables_per_minute=0) as (client, _manager, checker):
         private = [client.post("/api/tables", json={}).json() for _ in range(3)]
         made = [client.post("/api/tables", json={"public": True}).json() for _ in range(4)]

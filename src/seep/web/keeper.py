@@ -149,7 +149,6 @@ class TableKeeper:
             if store is not None and store.owner is not None
             else None
         )
-        self._lobby_cache: tuple[float, dict[str, Any]] | None = None
         self.draining = False  # stopping: not ready for the proxy (TableManager.drain)
         # The operator's bans and mutes, as this instance last read them (the app sets it).
         self.moderation: Moderation | None = None

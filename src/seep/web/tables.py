@@ -13,7 +13,7 @@ The web app's rooms (docs/web.md "Layers"), each calling only the ones below it:
   apply, drive, broadcast);
 - :mod:`seep.web.game_handlers`, :mod:`seep.web.social_handlers`, :mod:`seep.web.inbox`: the
   socket messages;
-- this module: the manager, the face the app calls (create, join, lobby, quick match,
+- this module: the manager, the face the app calls (create, join, quick match's countdown,
   connect, hello, sweeps and closing), which delegates to them.
 
 Every change is persisted through a :class:`~seep.web.store.Store` *before* it is broadcast.
@@ -25,15 +25,13 @@ memory (their records stay in the store).
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 import secrets
-import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from . import inbox, owners, presence, records, social_handlers, strength, wire
+from . import inbox, owners, presence, records, social_handlers
 from .driver import STORE_UNAVAILABLE, log_store_problem
 from .hub import RATE_LIMIT, Connection
 from .inbox import MAX_MESSAGE_BYTES
@@ -54,12 +52,6 @@ __all__ = [
     "hash_token",
     "parse_settings",
 ]
-
-LOBBY_SIZE = 50  # tables listed by GET /api/lobby
-# Several instances: the lobby is read from the database at most this often per instance,
-# from at most this many waiting tables (the open-table cap bounds them anyway).
-LOBBY_REFRESH_SECONDS = 2.0
-LOBBY_SCAN = 2000
 
 
 def _who(name: str | None, account: tuple[int, str] | None) -> tuple[str, int | None]:
@@ -319,86 +311,6 @@ class TableManager(TableKeeper):
                 " finish one, or choose easy or medium bots",
             )
 
-    def lobby(self) -> dict[str, Any]:
-        """Open public tables with free seats whose host is here (:meth:`host_here`), newest
-        first, at most :data:`LOBBY_SIZE` (``GET /api/lobby``). Private tables never show; nor
-        do tables whose host left or never came, which nobody would start (a spectator does not
-        keep a table in the lobby). This instance's tables only: see :meth:`lobby_everywhere`
-        for several instances."""
-        out: list[dict[str, Any]] = []
-        for t in reversed(self.tables.values()):  # created in this order (dicts keep it)
-            if (
-                t.settings.get("public")
-                and t.status == "waiting"
-                and t.free_seats()
-                and self.host_here(t)
-            ):
-                out.append(wire.lobby_row(t))
-                if len(out) >= LOBBY_SIZE:
-                    break
-        return {"tables": out}
-
-    async def lobby_everywhere(self) -> dict[str, Any]:
-        """The lobby of every instance on the database (one instance: :meth:`lobby`).
-
-        Each instance holds only its own tables, so the listing is read from the stored
-        waiting tables (refreshed at most every :data:`LOBBY_REFRESH_SECONDS`); a table held
-        here shows its live seats, one held elsewhere its stored seats, whose players count as
-        connected (a waiting table's seats are saved on every join, move of seat and kick).
-        Joining goes to the table's own instance: the proxy routes by the code.
-        """
-        if not self.clustered or self.store is None:
-            return self.lobby()
-        now = time.monotonic()
-        cached = self._lobby_cache
-        if cached is not None and now - cached[0] < LOBBY_REFRESH_SECONDS:
-            return cached[1]
-        rows = await asyncio.to_thread(self.store.waiting_tables, LOBBY_SCAN)
-        out: list[dict[str, Any]] = []
-        for row in reversed(rows):  # newest first
-            if not row["settings"].get("public"):
-                continue
-            live = self.tables.get(row["code"])
-            if live is None:
-                entry = wire.stored_lobby_row(row)
-            elif live.status != "waiting" or not live.free_seats() or not self.host_here(live):
-                continue
-            else:
-                entry = dict(wire.lobby_row(live), settings=row["settings"])
-            if entry["free"]:
-                out.append(entry)
-                if len(out) >= LOBBY_SIZE:
-                    break
-        answer = {"tables": out}
-        self._lobby_cache = (now, answer)
-        return answer
-
-    @staticmethod
-    def _quick_settings(body: Any) -> dict[str, Any]:
-        req = checked(lambda d: parse_body(CreateTable, d), body)
-        if req.practice:
-            raise TableError("bad_request", "quick match is for tables with other players")
-        return dict(settings_of(req), public=True)
-
-    def quick_table(self, body: Any, account: tuple[int, str] | None = None) -> str | None:
-        """Quick match: the first open public table held here with the settings of ``body``
-        (a create request) whose host is here, or ``None`` (then the caller opens one). A rated
-        request of ``account`` goes by strength instead (:mod:`.strength`)."""
-        wanted = self._quick_settings(body)
-        if wanted["rated"] and account is not None:
-            return strength.rated_quick_table(self, wanted, account[0])
-        fits = [
-            t
-            for t in self.tables.values()
-            if t.status == "waiting"
-            and t.settings == wanted
-            and t.free_seats()
-            and self.host_here(t)  # a table whose host is gone may never start
-        ]
-        # Players waiting on a countdown asked for a game now: they come first.
-        fits.sort(key=lambda t: t.starts_at is None)
-        return fits[0].code if fits else None
-
     def count_down(self, code: str, seconds: float | None = None) -> None:
         """Quick match opened table ``code`` (held here): in ``seconds`` (the player's chosen
         wait; by default :attr:`quick_seconds`) its empty seats get bots of its level and it
@@ -421,32 +333,6 @@ class TableManager(TableKeeper):
         if now + seconds < table.starts_at:
             table.starts_at = now + seconds
             self.driver.count_down(table.code, seconds)
-
-    async def quick_table_everywhere(
-        self, body: Any, account: tuple[int, str] | None = None
-    ) -> str | None:
-        """Quick match over every instance on the database (one instance:
-        :meth:`quick_table`): a table held here first, else the oldest stored one that fits,
-        which this instance then claims (its holder hands it over) so that the player can
-        sit at once. A rated request takes a claimed table only if he fits it by strength."""
-        code = self.quick_table(body, account)
-        if code is not None or not self.clustered or self.store is None:
-            return code
-        wanted = self._quick_settings(body)
-        for row in await asyncio.to_thread(self.store.waiting_tables, LOBBY_SCAN):
-            if row["settings"] != wanted or all(s["kind"] != "empty" for s in row["seats"]):
-                continue
-            try:
-                await self.claim(row["code"])
-            except TableError:
-                continue  # held elsewhere and not handed over in time: the next one
-            t = self.tables.get(row["code"])
-            if t is not None and t.status == "waiting" and t.settings == wanted and t.free_seats():
-                if wanted["rated"] and account is not None:
-                    if not strength.fits_table(self, t, account[0]):
-                        continue  # too far apart by strength (its waits count from the load)
-                return t.code
-        return None
 
     def join(
         self,

@@ -9,6 +9,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 
 from ... import __version__
+from ..lobby import Lobby
 from ..messages import MAX_HELD_TOKENS, WAIT_SECONDS, CreateTable, QuickMatch
 from ..tables import TableError
 from .bodies import body_doc, json_body
@@ -53,6 +54,7 @@ def router(gate: Gate) -> APIRouter:
     """``POST /api/tables``, ``GET /api/lobby`` and ``POST /api/quick``."""
     lobby = APIRouter()
     manager = gate.manager
+    desk = Lobby(manager)
     # The handlers are ``async`` so that they run on the event loop's thread, like the tables.
 
     @lobby.post("/api/tables", status_code=201, openapi_extra=body_doc(CreateTable))
@@ -63,7 +65,7 @@ def router(gate: Gate) -> APIRouter:
     async def lobby_tables(request: Request) -> dict[str, Any]:
         gate.look_at_lobby(gate.client(request))
         # The server's version rides along for the page's footer (the page is a static file).
-        return {**await manager.lobby_everywhere(), "version": __version__}
+        return {**await desk.tables_everywhere(), "version": __version__}
 
     @lobby.post("/api/quick", openapi_extra=body_doc(QuickMatch))
     async def quick_match(request: Request) -> dict[str, Any]:
@@ -76,7 +78,7 @@ def router(gate: Gate) -> APIRouter:
         wait = _wait(body)
         account = gate.account(request)
         gate.check_banned(key, None if account is None else account[0])
-        code = await manager.quick_table_everywhere(body, account)
+        code = await desk.quick_table_everywhere(body, account)
         if code is not None:
             table = manager.get(code)
             # Quick match twice from one browser: the seat it already holds there.
