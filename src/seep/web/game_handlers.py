@@ -80,7 +80,7 @@ async def on_hint(k: TableKeeper, table: Table, conn: Connection, msg: Any) -> N
     if table.to_move != conn.seat:
         raise TableError("not_your_turn", "a hint is for your own turn")
     version = table.version
-    decision = await k._think(table, conn.seat)
+    decision = await k.thinker.think(table, conn.seat)
     conn.push(
         json.dumps(
             {

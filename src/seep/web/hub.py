@@ -130,6 +130,7 @@ class Hub:
         self.conns: dict[str, set[Connection]] = {}
         self.observers: list[Callable[[Table], None]] = []
         self._writers: dict[str, StateWriter] = {}
+        self._watch_pending: set[str] = set()  # tables whose watchers' broadcast is due
 
     def of(self, code: str) -> set[Connection]:
         """The connections of table ``code`` (an empty set when none)."""
@@ -144,6 +145,25 @@ class Hub:
     def _observe(self, table: Table) -> None:
         for observe in self.observers:
             observe(table)
+
+    def watchers_changed(self, code: str, table_of: Callable[[str], Table | None]) -> None:
+        """Spectators of table ``code`` came, went or gave a name: everyone's state says so
+        within a second (one broadcast a second at most, however fast sockets open and close).
+        ``table_of`` finds the table then (it may have left memory, or come back anew)."""
+        if code in self._watch_pending:
+            return
+
+        def flush() -> None:
+            self._watch_pending.discard(code)
+            t = table_of(code)
+            # Nothing to send when the list is as last sent (a player's socket is a
+            # spectator's only until its hello).
+            if t is not None and self.conns.get(code) and self.watching(code) != t.watching:
+                t.version += 1
+                self.broadcast(t)
+
+        self._watch_pending.add(code)
+        asyncio.get_running_loop().call_later(1.0, flush)
 
     def broadcast(self, table: Table) -> None:
         """Send every connection of ``table`` its state (spectators share one)."""

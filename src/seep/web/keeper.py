@@ -23,7 +23,6 @@ from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from ..bots import Decision
 from ..errors import SeepError
 from . import practice, wire
 from .botpool import BotPool
@@ -39,14 +38,12 @@ from .moderation import Moderation
 from .pusher import Pusher
 from .ratings import Rating, format_of
 from .store import Store, StoreConflict, StoreUnavailable
-from .table import Seat, Table, TableError
+from .table import Table, TableError
+from .thinking import Thinker
 
-__all__ = ["CLOSE_MOVED", "CODE_ALPHABET", "SLOW_BOTS", "Handler", "TableKeeper"]
+__all__ = ["CLOSE_MOVED", "CODE_ALPHABET", "Handler", "TableKeeper"]
 
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L: read aloud without doubt
-# Bots whose thinking takes long enough to stall every other table: they run in the bot pool,
-# and one client may open only so many tables of them.
-SLOW_BOTS = ("hard", "expert", "ismcts")
 # WebSocket close code for a table this server no longer holds (RFC 6455 "service restart"):
 # the client reconnects, and the proxy sends it to the table's new owner.
 CLOSE_MOVED = 1012
@@ -90,6 +87,7 @@ class TableKeeper:
         self.waiting_seconds = waiting_seconds
         self.abandoned_seconds = abandoned_seconds
         self.bot_pool = bot_pool
+        self.thinker = Thinker(bot_pool, self.metrics)
         self.max_slow_tables = max_slow_tables
         self.quick_seconds = quick_seconds
         # Rated quick match: how far apart in rating players may sit together, at once and
@@ -100,8 +98,8 @@ class TableKeeper:
         self.hub = Hub()
         self.driver = Driver(
             Callbacks(
-                think=self._think,
-                think_now=self._think_now,
+                think=self.thinker.think,
+                think_now=self.thinker.now,
                 commit=self.commit,
                 leave_deal=self._leave_deal,
                 tell=self.hub.tell,
@@ -118,7 +116,6 @@ class TableKeeper:
         self.log_bad_input: Callable[[str, str], None] | None = None
         self.lease_seconds = lease_seconds
         self._bad_claims: dict[str, deque[float]] = {}  # client -> times of wrong codes
-        self._watch_pending: set[str] = set()  # tables whose watchers' broadcast is due
         # Per client key, all its sockets together (the app sets them from its SEEP_*
         # settings; 0: no limit): sockets server-wide and per table, one message budget.
         self.sockets = SocketCounts(0, 0)
@@ -136,8 +133,7 @@ class TableKeeper:
         # counts a new table.
         self.may_create: Callable[[str], None] | None = None
         self.created: Callable[[str, str], None] | None = None
-        # Several instances: the leases of the tables held here, and the lobby read from the
-        # database (when, and what).
+        # Several instances: the leases of the tables held here.
         self.leases = (
             Leases(
                 store,
@@ -292,31 +288,6 @@ class TableKeeper:
         self._reviews.add(task)
         task.add_done_callback(self._reviews.discard)
 
-    async def _think(self, table: Table, seat: int) -> Decision:
-        decision = self._think_now(table, seat)
-        if decision is not None:
-            return decision
-        view = table.view(seat)
-        rng = table.rngs[seat]
-        bots = table.settings["bots"]
-        start = time.perf_counter()
-        if self.bot_pool is not None:
-            decision = await self.bot_pool.choose(bots, view, rng.getrandbits(63))
-        else:
-            decision = await asyncio.to_thread(table.bot.choose, view, rng)
-        # What the table waited for: the pool's queue and the process hop count too.
-        self.metrics.thought(bots, time.perf_counter() - start)
-        return decision
-
-    def _think_now(self, table: Table, seat: int) -> Decision | None:
-        if table.settings["bots"] in SLOW_BOTS:
-            return None
-        # Easy and medium bots take a fraction of a millisecond: a process hop costs more.
-        start = time.perf_counter()
-        decision = table.think(seat)
-        self.metrics.thought(table.settings["bots"], time.perf_counter() - start)
-        return decision
-
     def _review(self, table: Table) -> None:
         practice.review(table, self._background, self._send_reviews)
 
@@ -390,25 +361,6 @@ class TableKeeper:
         except Exception as exc:  # a timer's failure must not stop the loop
             logging.getLogger("seep.web").exception("table %s: quick start failed: %s", code, exc)
 
-    def _watchers_changed(self, table: Table) -> None:
-        """Spectators came, went or gave a name: everyone's state says so within a second
-        (one broadcast a second at most, however fast sockets open and close)."""
-        code = table.code
-        if code in self._watch_pending:
-            return
-
-        def flush() -> None:
-            self._watch_pending.discard(code)
-            t = self.tables.get(code)
-            # Nothing to send when the list is as last sent (a player's socket is a
-            # spectator's only until its hello).
-            if t is not None and self.hub.conns.get(code) and self.hub.watching(code) != t.watching:
-                t.version += 1
-                self.hub.broadcast(t)
-
-        self._watch_pending.add(code)
-        asyncio.get_running_loop().call_later(1.0, flush)
-
     # --- tables entering and leaving memory ---------------------------------------------------
 
     def _new_code(self) -> str:
@@ -436,27 +388,13 @@ class TableKeeper:
         """A stored table rebuilt by replaying its moves and put in memory (its players' grace
         periods start now: nobody is connected yet), or ``None`` (logged) when its moves no
         longer replay."""
-        table = Table(row["code"], row["settings"], row["seed"])
-        table.host = row["host"]
-        table.seats = [
-            Seat(
-                name=s["name"],
-                kind=s["kind"],
-                token_hash=s["token_hash"],
-                account=s.get("account"),  # stored before accounts: none
-                forfeited=bool(s.get("forfeited", False)),  # stored before fair play: no
+        try:
+            table = Table.from_stored(row)
+        except (SeepError, KeyError, TypeError, ValueError) as exc:
+            logging.getLogger("seep.web").error(
+                "table %s not resumed: its moves do not replay: %s", row["code"], exc
             )
-            for s in row["seats"]
-        ]
-        if row["status"] == "playing":
-            table.status = "playing"
-            try:
-                table.restore(row["moves"])
-            except (SeepError, KeyError, TypeError, ValueError) as exc:
-                logging.getLogger("seep.web").error(
-                    "table %s not resumed: its moves do not replay: %s", table.code, exc
-                )
-                return None
+            return None
         table.version = table.game_version = row["version"] + 1
         self.show_rating(table)
         table.alone_since = self.clock()  # a restart gives everyone the full time again

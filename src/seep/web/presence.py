@@ -48,7 +48,7 @@ def connect(k: TableKeeper, code: str, client: str = "") -> Connection:
         k.metrics.refused("sockets")
         raise
     k.hub.send_state(table, conn)
-    k._watchers_changed(table)
+    k.hub.watchers_changed(table.code, k.tables.get)
     return conn  # a spectator never wakes a paused table
 
 
@@ -103,7 +103,7 @@ def disconnect(k: TableKeeper, conn: Connection) -> None:
         k._forget(table)  # over and unwatched: the store keeps it
         return
     if conn.seat is None:
-        k._watchers_changed(table)
+        k.hub.watchers_changed(table.code, k.tables.get)
         return
     s = table.seats[conn.seat]
     s.connections -= 1

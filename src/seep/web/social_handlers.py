@@ -77,7 +77,7 @@ async def on_watch(k: TableKeeper, table: Table, conn: Connection, msg: Any) -> 
     if not conn.allow_chat(k.clock()):
         raise TableError("rate_limited", "too many name changes: wait a few seconds")
     conn.name = msg.name or ""
-    k._watchers_changed(table)
+    k.hub.watchers_changed(table.code, k.tables.get)
 
 
 async def on_rematch(k: TableKeeper, table: Table, conn: Connection, msg: Any) -> None:

@@ -113,6 +113,29 @@ class Table(GameTable):
 
     # --- seats ------------------------------------------------------------------------------
 
+    @classmethod
+    def from_stored(cls, row: Mapping[str, Any]) -> Table:
+        """A stored table (the store's ``live_tables`` row) rebuilt, a playing one by replaying
+        its moves through the engine; a move that no longer replays raises (a
+        :class:`~seep.errors.SeepError`, or ``KeyError``/``TypeError``/``ValueError`` for a
+        malformed row)."""
+        table = cls(row["code"], row["settings"], row["seed"])
+        table.host = row["host"]
+        table.seats = [
+            Seat(
+                name=s["name"],
+                kind=s["kind"],
+                token_hash=s["token_hash"],
+                account=s.get("account"),  # stored before accounts: none
+                forfeited=bool(s.get("forfeited", False)),  # stored before fair play: no
+            )
+            for s in row["seats"]
+        ]
+        if row["status"] == "playing":
+            table.status = "playing"
+            table.restore(row["moves"])
+        return table
+
     def seat_of_token(self, token: str) -> int | None:
         """The seat a token belongs to, or ``None``."""
         h = hash_token(token)

@@ -8,13 +8,15 @@ The web app's rooms (docs/web.md "Layers"), each calling only the ones below it:
   which keeps each deal's history serialised;
 - :mod:`seep.web.hub`: the connections of every table and the broadcasts to them;
 - :mod:`seep.web.driver`: bots, the turn clock, grace periods and timeouts, handed callbacks;
+- :mod:`seep.web.thinking`: who thinks for a bot's seat, on the loop or in the bot pool;
 - :mod:`seep.web.cluster`: the leases and claims of several instances on one database;
 - :mod:`seep.web.keeper`: the tables in memory and the one commit path (check once, store,
   apply, drive, broadcast);
 - :mod:`seep.web.game_handlers`, :mod:`seep.web.social_handlers`, :mod:`seep.web.inbox`: the
   socket messages;
 - this module: the manager, the face the app calls (create, join, quick match's countdown,
-  connect, hello, sweeps and closing), which delegates to them.
+  connect, hello, sweeps and closing), which delegates to them; :mod:`seep.web.lobby` above it
+  lists the open tables and finds quick match's.
 
 Every change is persisted through a :class:`~seep.web.store.Store` *before* it is broadcast.
 All table changes happen on the loop's thread; a slow bot's thinking runs in a worker process
@@ -35,10 +37,11 @@ from . import inbox, owners, presence, records, social_handlers
 from .driver import STORE_UNAVAILABLE, log_store_problem
 from .hub import RATE_LIMIT, Connection
 from .inbox import MAX_MESSAGE_BYTES
-from .keeper import CODE_ALPHABET, SLOW_BOTS, TableKeeper
+from .keeper import CODE_ALPHABET, TableKeeper
 from .messages import CreateTable, JoinTable, parse_body
 from .store import StoreConflict, StoreUnavailable
 from .table import Seat, Table, TableError, checked, hash_token, parse_settings, settings_of
+from .thinking import SLOW_BOTS
 
 __all__ = [
     "CODE_ALPHABET",
