@@ -24,14 +24,24 @@ from typing import Any
 import httpx
 import pytest
 
-from seepkit.browser import ALLOWED, TIMEOUT, english, phone_page, play_turn, wait_turn, watch_csp
+from seepkit.browser import (
+    ALLOWED,
+    TIMEOUT,
+    english,
+    phone_page,
+    play_turn,
+    screenshot,
+    wait_turn,
+    watch_csp,
+)
 
 pytestmark = pytest.mark.browser
 
 PASSWORD = "a long family password"
 EVENT = "Diwali Seep"
 # The accounts' names, and the event's: the players' words, left as they are in Hindi.
-NAMES = {"Asha", "Ravi", "Mina", "Dev", "Org", "Diwali", "Kiran", "Om", "Lata", "Jai", "Two", "tables"}
+NAMES = {"Asha", "Ravi", "Mina", "Dev", "Org", "Diwali", "Kiran", "Om", "Lata", "Jai"}
+NAMES |= {"Two", "tables"}  # the recorded duplicate event's name
 DATA = Path(__file__).parent / "data"
 
 # Every visible text node and the visible elements' aria-label, title and placeholder (as in
@@ -211,7 +221,9 @@ def test_a_player_registers_plays_a_round_and_reads_the_standings(
             "#standings-table tbody tr",
             "trs => trs.map(tr => [...tr.children].map(c => c.innerText.trim()))",
         )
-        head = pg.eval_on_selector_all("#standings-table thead th", "ths => ths.map(t => t.innerText)")
+        head = pg.eval_on_selector_all(
+            "#standings-table thead th", "ths => ths.map(t => t.innerText)"
+        )
         assert head == ["Rank", "Team", "Points", "Buchholz", "Points difference"]
         assert len(rows) == 2
         for row, s in zip(rows, answer["standings"], strict=True):
@@ -225,6 +237,8 @@ def test_a_player_registers_plays_a_round_and_reads_the_standings(
         result = pg.inner_text("#event-rounds tbody tr")
         assert "–" in result and ("won" in result or "drawn" in result or "nothing" in result)
         assert pg.locator("#event-you button").count() == 0  # over: nothing left to do
+        assert "1 round played" in pg.inner_text("#event-facts")  # no longer in the lobby's list
+        screenshot(pg, "event", full_page=True)
 
         # The same page in Hindi: no English left.
         pg.evaluate("() => localStorage.setItem('seep:lang', 'hi')")
@@ -247,7 +261,10 @@ def test_a_player_registers_plays_a_round_and_reads_the_standings(
             ppg.goto(f"{base}/events/{event}")
             ppg.wait_for_selector("#standings-table")
             _no_sideways_scroll(ppg)
+            assert ppg.locator("#event-you").is_hidden()  # a guest, the event over
             assert ppg.locator("#event-rounds a").first.is_visible()
+            if lang == "en":
+                screenshot(ppg, "phone-event", full_page=True)
         finally:
             pctx.close()
         assert not perrors, perrors
@@ -255,8 +272,8 @@ def test_a_player_registers_plays_a_round_and_reads_the_standings(
 
 def _duplicate_answer() -> dict[str, Any]:
     """A duplicate event of four teams at two tables (A-B, and C-D swapped: A and D hold the
-    same cards), round 1 played and round 2 being played, as ``GET /api/events/7`` answers Asha (team 1),
-    its deals as the server lists them (not in order)."""
+    same cards), round 1 played and round 2 being played, as ``GET /api/events/7`` answers
+    Asha (team 1), its deals as the server lists them (not in order)."""
     return json.loads((DATA / "event-duplicate.json").read_text())
 
 
@@ -315,7 +332,9 @@ def test_a_duplicate_events_deal_by_deal_comparison(event_server: str, browser: 
         )
         assert cols == ["Team", "Score on the deal", "Field average", "Matchpoints", "Percent"]
         # Standings by percent; a duplicate round's tables are not watched while it plays.
-        head = pg.eval_on_selector_all("#standings-table thead th", "ths => ths.map(t => t.innerText)")
+        head = pg.eval_on_selector_all(
+            "#standings-table thead th", "ths => ths.map(t => t.innerText)"
+        )
         assert head == ["Rank", "Team", "Percent"]
         assert pg.inner_text("#standings-table tbody tr >> nth=0").endswith("50 %")
         assert pg.locator("#event-rounds a[href^='/t/']").count() == 0
@@ -324,6 +343,7 @@ def test_a_duplicate_events_deal_by_deal_comparison(event_server: str, browser: 
         assert "121 – 79 · Mina & Om won" in swapped
         assert pg.locator("#event-rounds a[href='/replay/DUPB2Y']").count() == 1
         assert pg.locator("#event-rounds button[data-act=seat]").count() == 1  # his own seat
+        screenshot(pg, "event-duplicate", full_page=True)
 
         pg.evaluate("() => localStorage.setItem('seep:lang', 'hi')")
         pg.reload()

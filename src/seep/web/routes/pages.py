@@ -32,8 +32,9 @@ def page(name: str) -> Response:
 
 def router() -> APIRouter:
     """``/``, ``/t/{code}``, ``/replay/{code}``, ``/u/{name}``, ``/leaderboard``,
-    ``/events/{id}`` (the single page app), ``/how-to-play``, ``/favicon.ico``, ``/manifest.webmanifest`` and the service
-    worker ``/sw.js``; HEAD answers as GET does, for health checks. None is in the OpenAPI."""
+    ``/events/{id}`` (the single page app), ``/how-to-play``, ``/favicon.ico``,
+    ``/manifest.webmanifest`` and the service worker ``/sw.js``; HEAD answers as GET does,
+    for health checks. None is in the OpenAPI."""
     pages = APIRouter(include_in_schema=False)
 
     @pages.api_route("/", methods=["GET", "HEAD"])

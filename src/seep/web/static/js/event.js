@@ -136,7 +136,9 @@ export class EventView {
     if (!before || before.status !== data.status || before.round !== data.round) {
       this.root.querySelector("#event-status").innerHTML = this.statusText();
     }
-    this.root.querySelector("#event-you-body").innerHTML = this.you();
+    const you = this.you();
+    this.root.querySelector("#event-you").hidden = !you;
+    this.root.querySelector("#event-you-body").innerHTML = you;
     const organiser = this.root.querySelector("#event-organiser");
     organiser.hidden = !this.organising();
     this.root.querySelector("#event-organiser-body").innerHTML = organiser.hidden ? "" : this.organiserHtml();
@@ -157,7 +159,10 @@ export class EventView {
   facts() {
     const d = this.data;
     const total = this.total();
-    const rounds = total ? [t(total > 1 ? "{n} rounds" : "{n} round", { n: total })] : [];
+    const played = this.playedRounds().length;
+    let rounds = [];
+    if (total) rounds = [t(total > 1 ? "{n} rounds" : "{n} round", { n: total })];
+    else if (played) rounds = [t(played > 1 ? "{n} rounds played" : "{n} round played", { n: played })];
     const perRound = this.planned("deals");
     const deals = perRound ? [t(perRound > 1 ? "{n} deals a round" : "{n} deal a round", { n: perRound })] : [];
     const parts = [word(KIND_WORDS, d.kind), word(FORMAT_WORDS, d.format), d.rated ? t("Rated") : t("Not rated"), ...rounds, ...deals, t("Starts {when}", { when: when(d.starts) }), t("by {name}", { name: d.organiser })];
@@ -219,6 +224,7 @@ export class EventView {
   you() {
     const d = this.data;
     if (this.me === null) {
+      if (d.status === "finished") return ""; // nothing for a guest to do
       return `<p>${t("Sign in in the lobby to register for this event.")}</p><p><a class="btn small" id="event-sign-in" href="/">${t("Sign in")}</a></p>`;
     }
     const mine = this.myTeam();

@@ -664,6 +664,8 @@ export const HI = {
   "{n} deal a round": "हर दौर में {n} बाँट",
   "{n} deals a round": "हर दौर में {n} बाँट",
   "{team} won": "{team} जीती",
+  "{n} rounds played": "{n} दौर खेले गए",
+  "{n} round played": "{n} दौर खेला गया",
   "There is no such event.": "ऐसी कोई प्रतियोगिता नहीं है।",
   "Only the event's organiser can do that.": "यह सिर्फ़ प्रतियोगिता का आयोजक कर सकता है।",
   "This event is full.": "यह प्रतियोगिता भर गई है।",
