@@ -160,7 +160,7 @@ def test_a_player_registers_plays_a_round_and_reads_the_standings(
 
     errors: list[str] = []
     ctx, pg = _page(browser, errors)
-    octx, opg = _page(browser, errors)
+    octx, opg = _page(browser, errors, "hi")  # the organiser reads Hindi
     try:
         # The player signs up in the lobby and opens the event from its list.
         _sign_in(pg, base, "Asha", new=True)
@@ -188,10 +188,13 @@ def test_a_player_registers_plays_a_round_and_reads_the_standings(
         pg.wait_for_selector("text=Checked in: the first round starts")
         assert "Asha & Ravi · checked in" in pg.inner_text("#event-teams")
 
-        # The organiser starts it from his page, by keyboard.
+        # The organiser starts it from his page (in Hindi), by keyboard.
         _sign_in(opg, base, "Org", new=False)
         opg.goto(f"{base}/events/{event}")
         opg.wait_for_selector("#event-org-start")
+        assert opg.inner_text("#event-organiser-title") == "आयोजक"
+        left = _english_left(opg)  # before the start: his controls, the register form, teams
+        assert not left, left
         assert opg.get_attribute("#event-team-select", "id")  # withdraw-a-team is offered
         _tab_to(opg, "#event-org-start")
         opg.keyboard.press("Enter")
@@ -318,15 +321,15 @@ def test_a_duplicate_events_deal_by_deal_comparison(event_server: str, browser: 
         assert heads == ["Round 1, deal 1", "Round 1, deal 2"]
         lines = pg.eval_on_selector_all("#event-deals .deal-line", "ps => ps.map(p => p.innerText)")
         assert lines == [
-            "On this deal your team took 61, the field averaged 48.",
-            "On this deal your team took -12, the field averaged 3.5.",
+            "On this deal your team took 61, the field averaged 35.",
+            "On this deal your team took -12, the field averaged 19.",
         ]
         first = pg.eval_on_selector_all(
             "#event-deals table >> nth=0 >> tbody tr",
             "trs => trs.map(tr => [...tr.children].map(c => c.innerText.trim()))",
         )
-        assert first[0] == ["Asha & Ravi your team", "61", "48", "2", "100 %"]
-        assert len(first) == 4 and first[1] == ["Kiran & Dev", "-61", "-48", "0", "0 %"]
+        assert first[0] == ["Asha & Ravi your team", "61", "35", "2", "100 %"]
+        assert len(first) == 4 and first[1] == ["Kiran & Dev", "-61", "-35", "0", "0 %"]
         cols = pg.eval_on_selector_all(
             "#event-deals table >> nth=0 >> thead th", "ths => ths.map(t => t.innerText)"
         )
@@ -335,21 +338,30 @@ def test_a_duplicate_events_deal_by_deal_comparison(event_server: str, browser: 
         head = pg.eval_on_selector_all(
             "#standings-table thead th", "ths => ths.map(t => t.innerText)"
         )
-        assert head == ["Rank", "Team", "Percent"]
-        assert pg.inner_text("#standings-table tbody tr >> nth=0").endswith("50 %")
+        assert head == ["Rank", "Team", "Matchpoints", "Percent"]
+        assert pg.inner_text("#standings-table tbody tr >> nth=0").endswith("2 / 4\t50 %")
+        # Round 1's tables deal by deal; the second sat its first team (Mina & Om) on side 1:
+        # the score read as the teams are listed.
+        rows = pg.eval_on_selector_all(
+            "#round-1 ~ .scroll-x tbody tr",
+            "trs => trs.map(tr => [...tr.children].map(c => c.innerText.trim()))",
+        )
+        assert [r[:2] for r in rows] == [["1", "1"], ["1", "2"], ["2", "1"], ["2", "2"]]
+        assert rows[1][2:5] == ["Mina & Om", "Lata & Jai", "30 – 65 · Lata & Jai won"]
+        assert pg.locator("#event-rounds a[href='/replay/DUPB1Y']").count() == 1
+        # Round 2's deal 1 is not open to anyone: no code, so no link but the player's seat.
+        assert pg.locator("#round-2 ~ .scroll-x a").count() == 0
+        assert pg.inner_text("#round-2 ~ .scroll-x thead tr").startswith("Deal")
         assert pg.locator("#event-rounds a[href^='/t/']").count() == 0
-        # Round 1's second table sat its first team (Mina & Om) on side 1: the score as theirs.
-        swapped = pg.inner_text("#round-1 ~ .scroll-x tbody tr >> nth=1")
-        assert "121 – 79 · Mina & Om won" in swapped
-        assert pg.locator("#event-rounds a[href='/replay/DUPB2Y']").count() == 1
         assert pg.locator("#event-rounds button[data-act=seat]").count() == 1  # his own seat
+        assert pg.is_visible("#event-seat")
         screenshot(pg, "event-duplicate", full_page=True)
 
         pg.evaluate("() => localStorage.setItem('seep:lang', 'hi')")
         pg.reload()
         pg.wait_for_selector("#event-deals:not([hidden]) table")
         line = pg.inner_text("#event-deals .deal-line >> nth=0")
-        assert line == "इस बाँट में आपकी टीम ने 61 लिए, सबका औसत 48 रहा।"
+        assert line == "इस बाँट में आपकी टीम ने 61 लिए, सबका औसत 35 रहा।"
         left = _english_left(pg)
         assert not left, left
     finally:

@@ -35,6 +35,10 @@ function number(x, digits = 0) {
   return Number(x).toLocaleString(locale(), { maximumFractionDigits: digits });
 }
 
+/** A value that may be missing (nothing to compare with yet) as a dash. */
+const orDash = (v, fmt) => (v === null || v === undefined ? "–" : fmt(v));
+const percentText = (v) => orDash(v, (x) => `${number(x, 1)} %`);
+
 /** The side (0 or 1) of a round table's first team: side 0 unless the table is swapped. */
 const sideOf = (table, i) => (i === 0) === !table.swapped ? 0 : 1;
 
@@ -218,7 +222,9 @@ export class EventView {
     const mine = this.myTeam();
     const round = this.current();
     if (!mine || !round) return null;
-    return round.tables.find((x) => x.teams.includes(mine.id)) || null;
+    // A duplicate round has a table per deal, opened one after the other: the latest is his.
+    const own = round.tables.filter((x) => x.teams.includes(mine.id));
+    return own.reduce((best, x) => (!best || (x.deal || 0) > (best.deal || 0) ? x : best), null);
   }
 
   you() {
@@ -264,7 +270,7 @@ export class EventView {
       } else if (round.bye === mine.id) {
         lines.push(`<p>${t("Round {n}: your team has a bye (it counts as a win).", { n: round.number })}</p>`);
       } else if (table) {
-        lines.push(`<p>${t("Round {n}: your table has finished; the next round opens when every table has.", { n: round.number })}</p>`);
+        lines.push(`<p>${t("Round {n}: your table has finished. Waiting for the other tables.", { n: round.number })}</p>`);
       }
     }
     if (d.status !== "finished") {
@@ -298,7 +304,7 @@ export class EventView {
     // the points difference (docs/web.md "Events"): the columns are the fields sent.
     const percent = rows.some((r) => "percent" in r);
     const cols = percent
-      ? [["percent", "Percent", (v) => (v === null || v === undefined ? "–" : `${number(v, 1)} %`)]]
+      ? [["matchpoints", "Matchpoints", (v, r) => (v === undefined ? "" : "top" in r ? `${number(v)} / ${number(r.top)}` : number(v))], ["percent", "Percent", percentText]]
       : [["points", "Points", (v) => number(v)], ["buchholz", "Buchholz", (v) => number(v)], ["diff", "Points difference", (v) => (v > 0 ? "+" : "") + number(v)]];
     const shown = cols.filter(([key]) => rows.some((r) => key in r));
     const head = `<tr><th scope="col">${t("Rank")}</th><th scope="col">${t("Team")}</th>${shown.map(([, label]) => `<th scope="col">${t(label)}</th>`).join("")}</tr>`;
@@ -307,7 +313,7 @@ export class EventView {
         const own = mine && Number(r.team) === mine.id;
         const name = esc(r.name ?? (this.teams.get(Number(r.team)) || {}).name ?? r.team);
         const notes = (own ? ` <span class="tag">${t("your team")}</span>` : "") + (r.withdrawn ? ` <span class="muted">(${t("withdrawn")})</span>` : "");
-        return `<tr${own ? ' class="mine"' : ""}><td>${esc(r.rank)}</td><th scope="row">${name}${notes}</th>${shown.map(([key, , fmt]) => `<td>${esc(fmt(r[key]))}</td>`).join("")}</tr>`;
+        return `<tr${own ? ' class="mine"' : ""}><td>${esc(r.rank)}</td><th scope="row">${name}${notes}</th>${shown.map(([key, , fmt]) => `<td>${esc(fmt(r[key], r))}</td>`).join("")}</tr>`;
       })
       .join("");
     return `<div class="scroll-x"><table class="board-table event-standings" id="standings-table"><caption class="sr-only">${t("Standings")}</caption><thead>${head}</thead><tbody>${body}</tbody></table></div>`;
@@ -327,13 +333,13 @@ export class EventView {
   }
 
   linkHtml(table, round) {
-    const mine = this.myTeam();
-    if (ENDED.includes(table.status)) return `<a href="/replay/${esc(table.code)}">${t("Replay")}</a>`;
-    if (!table.status) return "";
-    if (mine && table.teams.includes(mine.id)) {
+    if (table === this.myTable() && table.status && !ENDED.includes(table.status)) {
       return `<button class="btn small" type="button" data-act="seat" id="event-seat-${esc(table.code)}">${t("Your seat")}</button>`;
     }
-    // A duplicate round's tables play the same cards: nobody watches one until all are done.
+    // No code: a duplicate deal's table before every table has finished that deal (they
+    // hold the same cards), which nobody watches or replays until then.
+    if (!table.code || !table.status) return "";
+    if (ENDED.includes(table.status)) return `<a href="/replay/${esc(table.code)}">${t("Replay")}</a>`;
     if (this.data.kind === "duplicate" && round.status !== "done") return "";
     return `<a href="/t/${esc(table.code)}">${t("Watch")}</a>`;
   }
@@ -346,18 +352,22 @@ export class EventView {
       .slice()
       .reverse()
       .map((round) => {
+        // A duplicate round's tables, one a pair and deal, are listed deal by deal.
+        const deals = this.data.kind === "duplicate" && round.tables.some((x) => "deal" in x);
         const rows = round.tables
+          .slice()
+          .sort((x, y) => (x.deal || 0) - (y.deal || 0) || x.board - y.board)
           .map((x) => {
             const [a, b] = x.teams;
             const own = mine && x.teams.includes(mine.id);
-            return `<tr${own ? ' class="mine"' : ""}><td>${esc(x.board)}</td><td>${this.teamName(a)}</td><td>${this.teamName(b)}</td><td>${this.resultHtml(x)}</td><td>${this.linkHtml(x, round)}</td></tr>`;
+            return `<tr${own ? ' class="mine"' : ""}>${deals ? `<td>${esc(x.deal)}</td>` : ""}<td>${esc(x.board)}</td><td>${this.teamName(a)}</td><td>${this.teamName(b)}</td><td>${this.resultHtml(x)}</td><td>${this.linkHtml(x, round)}</td></tr>`;
           })
           .join("");
         const bye = round.bye ? `<p class="muted">${t("Bye: {team}", { team: html(this.teamName(round.bye)) })}</p>` : "";
         const state = round.status === "done" ? t("played") : t("being played");
         const id = `round-${round.number}`;
         return `<section class="event-round" aria-labelledby="${id}"><h3 id="${id}">${t("Round {n}", { n: round.number })} <small class="muted">(${state})</small></h3>
-          <div class="scroll-x"><table class="board-table"><thead><tr><th scope="col">${t("Table")}</th><th scope="col">${t("Team")}</th><th scope="col">${t("Opponents")}</th><th scope="col">${t("Result")}</th><th scope="col"><span class="sr-only">${t("Link")}</span></th></tr></thead><tbody>${rows}</tbody></table></div>${bye}</section>`;
+          <div class="scroll-x"><table class="board-table"><thead><tr>${deals ? `<th scope="col">${t("Deal")}</th>` : ""}<th scope="col">${t("Table")}</th><th scope="col">${t("Team")}</th><th scope="col">${t("Opponents")}</th><th scope="col">${t("Result")}</th><th scope="col"><span class="sr-only">${t("Link")}</span></th></tr></thead><tbody>${rows}</tbody></table></div>${bye}</section>`;
       })
       .join("");
   }
@@ -368,13 +378,17 @@ export class EventView {
     return deals
       .map((d) => {
         const own = mine ? d.results.find((r) => r.team === mine.id) : null;
-        const line = own
-          ? `<p class="deal-line">${t("On this deal your team took {score}, the field averaged {average}.", { score: number(own.score), average: number(own.field_average, 1) })}</p>`
-          : "";
+        let line = "";
+        if (own && own.field_average !== null && own.field_average !== undefined) {
+          line = t("On this deal your team took {score}, the field averaged {average}.", { score: number(own.score), average: number(own.field_average, 1) });
+        } else if (own) {
+          line = t("On this deal your team took {score}; no other team held these cards.", { score: number(own.score) });
+        }
+        if (line) line = `<p class="deal-line">${line}</p>`;
         const rows = d.results
           .map((r) => {
             const isMine = own && r === own;
-            return `<tr${isMine ? ' class="mine"' : ""}><th scope="row">${this.teamName(r.team)}${isMine ? ` <span class="tag">${t("your team")}</span>` : ""}</th><td>${number(r.score)}</td><td>${number(r.field_average, 1)}</td><td>${number(r.matchpoints)}</td><td>${number(r.percent, 1)} %</td></tr>`;
+            return `<tr${isMine ? ' class="mine"' : ""}><th scope="row">${this.teamName(r.team)}${isMine ? ` <span class="tag">${t("your team")}</span>` : ""}</th><td>${number(r.score)}</td><td>${orDash(r.field_average, (v) => number(v, 1))}</td><td>${number(r.matchpoints)}</td><td>${percentText(r.percent)}</td></tr>`;
           })
           .join("");
         const id = `deal-${d.round}-${d.deal}`;
