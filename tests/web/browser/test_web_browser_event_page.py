@@ -355,7 +355,8 @@ def test_a_duplicate_events_deal_by_deal_comparison(event_server: str, browser: 
         assert pg.locator("#event-rounds a[href^='/t/']").count() == 0
         assert pg.locator("#event-rounds button[data-act=seat]").count() == 1  # his own seat
         assert pg.is_visible("#event-seat")
-        screenshot(pg, "event-duplicate", full_page=True)
+        box = pg.locator("#event-deals").bounding_box()
+        screenshot(pg, "event-duplicate", full_page=True, clip=box)
 
         pg.evaluate("() => localStorage.setItem('seep:lang', 'hi')")
         pg.reload()
