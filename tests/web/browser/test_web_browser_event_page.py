@@ -137,6 +137,25 @@ def _tab_to(pg: Any, target: str, most: int = 40) -> list[str]:
     raise AssertionError(f"{target} never took the focus by Tab: {seen}")
 
 
+# What an element is, for the keyboard's order: its id, else its tag and text.
+DESCRIBE = "(e) => e.id || `${e.tagName.toLowerCase()}:${e.textContent.trim()}`"
+
+
+def _keyboard_order_is_reading_order(pg: Any) -> None:
+    """Tab visits every visible link, button and field of the page once, in the order they
+    are read (no tabindex reorders them, none is left out)."""
+    read = pg.evaluate(
+        f"() => [...document.querySelectorAll('a[href], button, input, select')]"
+        f".filter(e => e.getClientRects().length && !e.closest('[hidden]')).map({DESCRIBE})"
+    )
+    pg.evaluate("() => document.activeElement && document.activeElement.blur()")
+    tabbed = []
+    for _ in read:
+        pg.keyboard.press("Tab")
+        tabbed.append(pg.evaluate(f"() => ({DESCRIBE})(document.activeElement)"))
+    assert tabbed == read
+
+
 def _no_sideways_scroll(pg: Any) -> None:
     wide = pg.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
     assert wide <= 1, f"the page is {wide} px wider than the phone"
@@ -358,6 +377,8 @@ def test_a_duplicate_events_deal_by_deal_comparison(event_server: str, browser: 
         box = pg.locator("#event-deals").bounding_box()
         screenshot(pg, "event-duplicate", full_page=True, clip=box)
 
+        _keyboard_order_is_reading_order(pg)
+
         pg.evaluate("() => localStorage.setItem('seep:lang', 'hi')")
         pg.reload()
         pg.wait_for_selector("#event-deals:not([hidden]) table")
@@ -368,3 +389,15 @@ def test_a_duplicate_events_deal_by_deal_comparison(event_server: str, browser: 
     finally:
         ctx.close()
     assert not errors, errors
+
+    # On a phone the deals' tables scroll inside their panel; the page does not.
+    pctx, ppg, perrors = phone_page(browser, "hi")
+    try:
+        _route(ppg, answer)
+        ppg.goto(f"{event_server}/events/7")
+        ppg.wait_for_selector("#event-deals:not([hidden]) table")
+        _no_sideways_scroll(ppg)
+        assert ppg.is_visible("#event-seat")
+    finally:
+        pctx.close()
+    assert not perrors, perrors
