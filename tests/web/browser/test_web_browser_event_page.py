@@ -41,7 +41,8 @@ PASSWORD = "a long family password"
 EVENT = "Diwali Seep"
 # The accounts' names, and the event's: the players' words, left as they are in Hindi.
 NAMES = {"Asha", "Ravi", "Mina", "Dev", "Org", "Diwali", "Kiran", "Om", "Lata", "Jai"}
-NAMES |= {"Two", "tables"}  # the recorded duplicate event's name
+NAMES |= {"Two", "tables"}  # the duplicate event's name
+NAMES |= {f"Du{i}" for i in range(8)} | {"Duplicate", "night"}  # the recorded one's
 DATA = Path(__file__).parent / "data"
 
 # Every visible text node and the visible elements' aria-label, title and placeholder (as in
@@ -299,9 +300,9 @@ def _duplicate_answer() -> dict[str, Any]:
     return json.loads((DATA / "event-duplicate.json").read_text())
 
 
-def _route(pg: Any, answer: dict[str, Any]) -> None:
+def _route(pg: Any, answer: dict[str, Any], me: str = "Asha") -> None:
     pg.route(
-        "**/api/events/7",
+        f"**/api/events/{answer['id']}",
         lambda route: route.fulfill(
             status=200, content_type="application/json", body=json.dumps(answer)
         ),
@@ -320,7 +321,7 @@ def _route(pg: Any, answer: dict[str, Any]) -> None:
         lambda route: route.fulfill(
             status=200,
             content_type="application/json",
-            body=json.dumps({"name": "Asha", "created": 0, "ratings": {}, "abandons": 0}),
+            body=json.dumps({"name": me, "created": 0, "ratings": {}, "abandons": 0}),
         ),
     )
 
@@ -401,3 +402,67 @@ def test_a_duplicate_events_deal_by_deal_comparison(event_server: str, browser: 
     finally:
         pctx.close()
     assert not perrors, perrors
+
+
+def _num(x: float) -> str:
+    """A number as the English page writes it (at most one decimal)."""
+    return str(int(x)) if x == int(x) else f"{x:.1f}"
+
+
+def test_a_finished_duplicate_event_as_the_server_answered_it(
+    event_server: str, browser: Any
+) -> None:
+    """``GET /api/events/{id}`` of a duplicate event of four teams, two rounds of two deals,
+    recorded from the server (tests/web/test_web_events_duplicate.py's Done-when event, as
+    its first player reads it): every number on the page is the answer's."""
+    answer = json.loads((DATA / "event-duplicate-finished.json").read_text())
+    mine = answer["me"]["team"]
+    errors: list[str] = []
+    ctx, pg = _page(browser, errors)
+    try:
+        _route(pg, answer, me="Du0")
+        pg.goto(f"{event_server}/events/{answer['id']}")
+        pg.wait_for_selector("#event-deals:not([hidden]) table")
+        assert pg.inner_text("#event-status") == "Finished"
+        assert "2 rounds played" in pg.inner_text("#event-facts")
+        assert pg.locator("#event-you button").count() == 0
+        heads = pg.eval_on_selector_all("#event-deals h3", "hs => hs.map(h => h.innerText)")
+        assert heads == [f"Round {r}, deal {d}" for r in (1, 2) for d in (1, 2)]
+        lines = pg.eval_on_selector_all("#event-deals .deal-line", "ps => ps.map(p => p.innerText)")
+        own = [next(x for x in d["results"] if x["team"] == mine) for d in answer["deals"]]
+        assert lines == [
+            f"On this deal your team took {_num(x['score'])}, the field averaged "
+            f"{_num(x['field_average'])}."
+            for x in own
+        ]
+        rows = pg.eval_on_selector_all(
+            "#standings-table tbody tr",
+            "trs => trs.map(tr => [...tr.children].map(c => c.innerText.trim()))",
+        )
+        assert [r[0] for r in rows] == [str(s["rank"]) for s in answer["standings"]]
+        assert [r[2:] for r in rows] == [
+            [f"{s['matchpoints']} / {s['top']}", f"{_num(s['percent'])} %"]
+            for s in answer["standings"]
+        ]
+        for r in answer["rounds"]:
+            cells = pg.eval_on_selector_all(
+                f"#round-{r['number']} ~ .scroll-x tbody tr",
+                "trs => trs.map(tr => [...tr.children].map(c => c.innerText.trim()))",
+            )
+            tables = sorted(r["tables"], key=lambda x: (x["deal"], x["board"]))
+            assert len(cells) == len(tables)
+            for row, x in zip(cells, tables, strict=True):
+                first = 1 if x["swapped"] else 0
+                score = x["result"]["score"]
+                assert row[4].startswith(f"{score[first]} – {score[1 - first]}")
+                link = pg.locator(f"#event-rounds a[href='/replay/{x['code']}']")
+                assert link.count() == 1
+
+        pg.evaluate("() => localStorage.setItem('seep:lang', 'hi')")
+        pg.reload()
+        pg.wait_for_selector("#event-deals:not([hidden]) table")
+        left = _english_left(pg)
+        assert not left, left
+    finally:
+        ctx.close()
+    assert not errors, errors

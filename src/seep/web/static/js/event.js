@@ -344,6 +344,17 @@ export class EventView {
     return `<a href="/t/${esc(table.code)}">${t("Watch")}</a>`;
   }
 
+  /** A duplicate deal's number as players count, from 1: its place among the round's deals
+   * (the server numbers them as it likes; they open in order). */
+  dealNumber(round, deal) {
+    const lines = Array.isArray(this.data.deals) ? this.data.deals : [];
+    const seen = new Set(lines.filter((x) => x.round === round).map((x) => x.deal));
+    const r = this.playedRounds().find((x) => x.number === round);
+    for (const x of r ? r.tables : []) seen.add(x.deal);
+    const order = [...seen].filter((x) => typeof x === "number").sort((a, b) => a - b);
+    return order.indexOf(deal) + 1 || esc(deal);
+  }
+
   rounds() {
     const rounds = this.playedRounds();
     if (!rounds.length) return `<p class="muted">${t("No round has started yet.")}</p>`;
@@ -360,7 +371,7 @@ export class EventView {
           .map((x) => {
             const [a, b] = x.teams;
             const own = mine && x.teams.includes(mine.id);
-            return `<tr${own ? ' class="mine"' : ""}>${deals ? `<td>${esc(x.deal)}</td>` : ""}<td>${esc(x.board)}</td><td>${this.teamName(a)}</td><td>${this.teamName(b)}</td><td>${this.resultHtml(x)}</td><td>${this.linkHtml(x, round)}</td></tr>`;
+            return `<tr${own ? ' class="mine"' : ""}>${deals ? `<td>${this.dealNumber(round.number, x.deal)}</td>` : ""}<td>${esc(x.board)}</td><td>${this.teamName(a)}</td><td>${this.teamName(b)}</td><td>${this.resultHtml(x)}</td><td>${this.linkHtml(x, round)}</td></tr>`;
           })
           .join("");
         const bye = round.bye ? `<p class="muted">${t("Bye: {team}", { team: html(this.teamName(round.bye)) })}</p>` : "";
@@ -392,7 +403,7 @@ export class EventView {
           })
           .join("");
         const id = `deal-${d.round}-${d.deal}`;
-        return `<section class="event-deal" aria-labelledby="${id}"><h3 id="${id}">${t("Round {r}, deal {d}", { r: d.round, d: d.deal })}</h3>${line}
+        return `<section class="event-deal" aria-labelledby="${id}"><h3 id="${id}">${t("Round {r}, deal {d}", { r: d.round, d: this.dealNumber(d.round, d.deal) })}</h3>${line}
           <div class="scroll-x"><table class="board-table"><thead><tr><th scope="col">${t("Team")}</th><th scope="col">${t("Score on the deal")}</th><th scope="col">${t("Field average")}</th><th scope="col">${t("Matchpoints")}</th><th scope="col">${t("Percent")}</th></tr></thead><tbody>${rows}</tbody></table></div></section>`;
       })
       .join("");
