@@ -85,11 +85,13 @@ def _english_left(page: Any) -> list[tuple[str, str]]:
 @pytest.fixture(scope="module")
 def event_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A server of its own: a player gone a second is played for by a bot (the others of the
-    player's table are HTTP accounts that never connect), no message budget per address."""
+    player's table are HTTP accounts that never connect), no message budget per address, no
+    limit on the accounts made from it."""
     from seepkit.browser import app_server
 
     tmp = tmp_path_factory.mktemp("event-page")
-    with app_server(tmp, SEEP_GRACE_SECONDS="1", SEEP_MESSAGE_BUDGET="0") as base:
+    env = {"SEEP_GRACE_SECONDS": "1", "SEEP_MESSAGE_BUDGET": "0", "SEEP_MAX_SIGNUPS_PER_HOUR": "0"}
+    with app_server(tmp, **env) as base:
         yield base
 
 
@@ -464,5 +466,53 @@ def test_a_finished_duplicate_event_as_the_server_answered_it(
         left = _english_left(pg)
         assert not left, left
     finally:
+        ctx.close()
+    assert not errors, errors
+
+
+def test_the_organiser_pauses_withdraws_a_team_and_ends_the_event(
+    event_server: str, browser: Any
+) -> None:
+    base = event_server
+    host = _account(base, "Host")
+    kiran = _account(base, "Kiran")
+    lata = _account(base, "Lata")
+    body = {"name": "Club night", "format": "two", "rounds": 2, "starts": time.time() + 600}
+    event = host.post("/api/events", json=body).json()["id"]
+    for c in (kiran, lata):
+        assert c.post(f"/api/events/{event}/register", json={}).status_code == 201
+    errors: list[str] = []
+    ctx, pg = _page(browser, errors)
+    try:
+        pg.goto(f"{base}/events/{event}")  # a guest: asked to sign in, no controls
+        pg.wait_for_selector("#event-sign-in")
+        assert pg.locator("#event-organiser").is_hidden()
+        pg.goto(f"{base}/events/999999")
+        pg.wait_for_selector("text=No such event")
+
+        _sign_in(pg, base, "Host", new=False)
+        pg.goto(f"{base}/events/{event}")
+        pg.wait_for_selector("#event-org-pause")
+        assert [b.inner_text() for b in pg.locator("#event-organiser button").all()] == [
+            "Start now",
+            "Pause",
+            "End the event",
+            "Withdraw the team",
+        ]
+        pg.click("#event-org-pause")
+        pg.wait_for_selector("#event-org-resume")
+        assert pg.inner_text("#event-status") == "Paused"
+        pg.select_option("#event-team-select", label="Lata")
+        pg.click("#event-withdraw-team-btn")  # the confirmation is accepted (_page)
+        pg.wait_for_selector("#event-teams li:has-text('Lata · withdrawn')")
+        assert [o.inner_text() for o in pg.locator("#event-team-select option").all()] == ["Kiran"]
+        pg.click("#event-org-end")
+        pg.wait_for_function(
+            "() => document.querySelector('#event-status').innerText === 'Finished'"
+        )
+        assert pg.locator("#event-organiser").is_hidden()  # nothing left to organise
+    finally:
+        for c in (host, kiran, lata):
+            c.close()
         ctx.close()
     assert not errors, errors
