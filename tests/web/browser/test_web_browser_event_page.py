@@ -220,7 +220,8 @@ def test_a_player_registers_plays_a_round_and_reads_the_standings(
         assert opg.get_attribute("#event-team-select", "id")  # withdraw-a-team is offered
         _tab_to(opg, "#event-org-start")
         opg.keyboard.press("Enter")
-        opg.wait_for_selector("#event-org-pause")  # running: pause and end, no start
+        opg.wait_for_selector("#event-org-start", state="detached")  # running: no start
+        assert opg.is_visible("#event-org-pause") and opg.is_visible("#event-org-end")
 
         # The player's page follows by itself (no reload) and sends him to his seat.
         pg.wait_for_selector("#event-seat")
