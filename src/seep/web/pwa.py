@@ -60,7 +60,8 @@ EXTRA_VERSION_FILES: list[Path] = []
 VERSION_FILE_VARIABLE = "SEEP_SHELL_VERSION_FILE"
 
 #: The pages of the shell: every other page route (``/t/...``, ``/replay/...``, ``/u/...``,
-#: ``/leaderboard``) is the same index.html, served from the cache of ``/`` when offline.
+#: ``/leaderboard``, ``/events/...``) is the same index.html, served from the cache of ``/``
+#: when offline.
 SHELL_PAGES = ("/", "/how-to-play")
 _ROOT_FILES = ("/manifest.webmanifest", "/favicon.ico")
 #: The single page app's routes (regular expressions of a path, JavaScript syntax): offline, a
@@ -72,6 +73,7 @@ APP_PAGES: list[str] = [
     r"^/replay/[^/]+/?$",
     r"^/u/[^/]+/?$",
     r"^/leaderboard/?$",
+    r"^/events/[^/]+/?$",
 ]
 #: What the worker never answers from a cache: the server's live answers.
 NEVER_CACHED = ("/api/", "/ws/", "/metrics", "/readyz", "/healthz", "/sw.js")

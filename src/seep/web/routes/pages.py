@@ -31,9 +31,10 @@ def page(name: str) -> Response:
 
 
 def router() -> APIRouter:
-    """``/``, ``/t/{code}``, ``/replay/{code}``, ``/u/{name}``, ``/leaderboard`` (the single
-    page app), ``/how-to-play``, ``/favicon.ico``, ``/manifest.webmanifest`` and the service
-    worker ``/sw.js``; HEAD answers as GET does, for health checks. None is in the OpenAPI."""
+    """``/``, ``/t/{code}``, ``/replay/{code}``, ``/u/{name}``, ``/leaderboard``,
+    ``/events/{id}`` (the single page app), ``/how-to-play``, ``/favicon.ico``,
+    ``/manifest.webmanifest`` and the service worker ``/sw.js``; HEAD answers as GET does,
+    for health checks. None is in the OpenAPI."""
     pages = APIRouter(include_in_schema=False)
 
     @pages.api_route("/", methods=["GET", "HEAD"])
@@ -54,6 +55,10 @@ def router() -> APIRouter:
 
     @pages.api_route("/leaderboard", methods=["GET", "HEAD"])
     async def leaderboard_page() -> Response:
+        return page("index.html")
+
+    @pages.api_route("/events/{event}", methods=["GET", "HEAD"])
+    async def event_page(event: str) -> Response:
         return page("index.html")
 
     @pages.api_route("/favicon.ico", methods=["GET", "HEAD"])

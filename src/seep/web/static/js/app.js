@@ -1,9 +1,10 @@
 // The single page app: the lobby at /, a table at /t/{code}, a replay at /replay/{code}, a
-// player's profile at /u/{name}, the leaderboards at /leaderboard.
+// player's profile at /u/{name}, the leaderboards at /leaderboard, an event at /events/{id}.
 import { initAccount } from "./account.js";
 import { initLobby } from "./lobby.js";
 import { TableView } from "./table.js";
 import { ReplayView } from "./replay.js";
+import { EventView } from "./event.js";
 import { LeaderboardView, ProfileView } from "./players.js";
 import { langSwitchHtml, t, translatePage, wireLangSwitch } from "./i18n.js";
 import { fourColour } from "./cards.js";
@@ -39,6 +40,12 @@ function route() {
   if (m) {
     show("profile-view");
     new ProfileView(document.getElementById("profile-view"), decodeURIComponent(m[1])).start();
+    return;
+  }
+  m = path.match(/^\/events\/(\d{1,9})\/?$/);
+  if (m) {
+    show("event-view");
+    new EventView(document.getElementById("event-view"), m[1]).start();
     return;
   }
   if (/^\/offline\/?$/.test(path)) {

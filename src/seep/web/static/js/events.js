@@ -1,7 +1,8 @@
 // The lobby's list of events (GET /api/events): upcoming and running ones, soonest first.
-// What an event is and how it runs is the server's (docs/web.md "Events"); this only shows it.
+// What an event is and how it runs is the server's (docs/web.md "Events"); this only shows it,
+// each event's name linking its page (event.js).
 import { api } from "./net.js";
-import { lang, t } from "./i18n.js";
+import { lang, tText } from "./i18n.js";
 
 const KIND_WORDS = { swiss: "Swiss", arena: "Arena", duplicate: "Duplicate" };
 const FORMAT_WORDS = { four: "Four players", two: "Two players" };
@@ -10,13 +11,14 @@ function when(seconds) {
   return new Date(seconds * 1000).toLocaleString(lang() === "hi" ? "hi-IN" : undefined, {
     dateStyle: "medium",
     timeStyle: "short",
+    hourCycle: "h23", // no "am"/"pm" left in English on the Hindi page
   });
 }
 
 function stateText(e) {
-  if (e.status === "paused") return t("Paused");
-  if (e.status === "running") return t("Round {n} of {m}", { n: e.round, m: e.rounds });
-  return t("Starts {when}", { when: when(e.starts) });
+  if (e.status === "paused") return tText("Paused");
+  if (e.status === "running") return tText("Round {n} of {m}", { n: e.round, m: e.rounds });
+  return tText("Starts {when}", { when: when(e.starts) });
 }
 
 export function initEvents(root) {
@@ -33,19 +35,24 @@ export function initEvents(root) {
     if (!data.events.length) {
       const li = document.createElement("li");
       li.className = "empty";
-      li.textContent = t("No event coming up.");
+      li.textContent = tText("No event coming up.");
       list.appendChild(li);
     }
     for (const e of data.events) {
       const li = document.createElement("li");
-      const kind = KIND_WORDS[e.kind] ? t(KIND_WORDS[e.kind]) : e.kind;
-      const format = FORMAT_WORDS[e.format] ? t(FORMAT_WORDS[e.format]) : e.format;
-      const rounds = t(e.rounds > 1 ? "{n} rounds" : "{n} round", { n: e.rounds });
-      const facts = [kind, format, ...(e.rated ? [t("Rated")] : []), rounds, stateText(e)];
+      const kind = KIND_WORDS[e.kind] ? tText(KIND_WORDS[e.kind]) : e.kind;
+      const format = FORMAT_WORDS[e.format] ? tText(FORMAT_WORDS[e.format]) : e.format;
+      const rounds = tText(e.rounds > 1 ? "{n} rounds" : "{n} round", { n: e.rounds });
+      const facts = [kind, format, ...(e.rated ? [tText("Rated")] : []), rounds, stateText(e)];
       // Names go in as text: an event's and its organiser's names are the players' words.
+      // The name links the event's page (event.js), whose address a player may share.
+      const link = document.createElement("a");
+      link.href = `/events/${encodeURIComponent(e.id)}`;
+      link.className = "event-link";
       const name = document.createElement("strong");
       name.textContent = e.name;
-      li.append(name, ` · ${facts.join(" · ")} · `, t("by {name}", { name: e.organiser }));
+      link.appendChild(name);
+      li.append(link, ` · ${facts.join(" · ")} · `, tText("by {name}", { name: e.organiser }));
       list.appendChild(li);
     }
   };

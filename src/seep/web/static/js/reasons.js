@@ -159,6 +159,11 @@ export const ERRORS = {
   too_many_passkeys: "Your account has as many passkeys as it may: remove one first.",
   unknown_passkey: "There is no such passkey.",
   not_found: "Nothing here.",
+  unknown_event: "There is no such event.",
+  not_organiser: "Only the event's organiser can do that.",
+  event_full: "This event is full.",
+  too_many_events: "You organise as many events as you may: wait until one is over.",
+  unknown_player: "There is no player of that name.",
 };
 
 /** An error from the server (a socket `error` message or an API error: {code, message,
