@@ -35,6 +35,8 @@ export function initAccount(root) {
     guest.hidden = Boolean(me);
     signedIn.hidden = !me;
     panel.dataset.signedIn = me ? "yes" : "no";
+    // The lobby's parts offered to signed-in players only (organise.js) follow.
+    root.dispatchEvent(new CustomEvent("seep:account", { detail: me || null }));
     who.textContent = me ? tText("Signed in as {name}", { name: me.name }) : "";
     ratings.textContent = me ? ratingsText(me.ratings) : "";
     const profile = panel.querySelector("#profile-link");

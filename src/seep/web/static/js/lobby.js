@@ -4,6 +4,7 @@ import { t, tText } from "./i18n.js";
 import { errorText } from "./reasons.js";
 import { ratingWord } from "./players.js";
 import { initEvents } from "./events.js";
+import { initOrganise } from "./organise.js";
 
 // The names the create form shows for a preset and a bot level (the key for one it lacks).
 const PRESET_WORDS = { standard: "Standard", family: "Family", two_houses: "Two houses", two_player: "Two players" };
@@ -61,6 +62,7 @@ export function initLobby(root) {
 
   initOpenTables(root, create, lengthKind);
   initEvents(root);
+  initOrganise(root);
 
   // A practice table is never listed (undo and the coach are for the player alone): the Public
   // box says so instead of being ignored.
