@@ -1,11 +1,12 @@
 """The organiser's form in the lobby's events panel, in Debian's chromium (docs/web.md
-"Events", "The organiser's form").
+"The event page", "Making an event").
 
 A signed-in organiser makes a Swiss event through the form by keyboard alone: he lands on
 the event's page, and the lobby lists it with what he chose. An empty name shows the
 server's own refusal next to the form, in a live region, and marks the field. A guest is
 asked to sign in. The Hindi lobby's events panel, form and refusal have no English left; on
-a phone the form is no wider than the screen.
+a phone the form is no wider than the screen. The body the form sends, every field set, is
+caught before the server (which decides which kinds and pairings it serves).
 """
 
 from __future__ import annotations
@@ -243,6 +244,64 @@ def test_the_form_fits_a_phone(form_server: str, browser: Any, lang: str) -> Non
         if lang == "en":
             pg.locator("#event-form").scroll_into_view_if_needed()
             screenshot(pg, "phone-event-form")
+    finally:
+        ctx.close()
+    assert not errors, errors
+
+
+def test_the_form_sends_what_it_collects(form_server: str, browser: Any) -> None:
+    """The body of ``POST /api/events`` as the form fills it (caught before the server, which
+    decides what it serves): every field, the start as seconds, an arena's minutes only with
+    an arena."""
+    errors: list[str] = []
+    ctx, pg = _context(browser, errors)
+    sent: list[dict[str, Any]] = []
+
+    def catch(route: Any) -> None:
+        if route.request.method != "POST":
+            route.continue_()
+            return
+        sent.append(route.request.post_data_json)
+        route.fulfill(status=422, json={"error": {"code": "not_allowed", "message": "caught"}})
+
+    try:
+        _sign_in(pg, form_server, "Collector", new=True)
+        pg.route("**/api/events", catch)
+        pg.click("#event-new-btn")
+        pg.fill("#event-form-name", "Arena night")
+        pg.select_option("#event-form-kind", "arena")
+        pg.fill("#event-form-minutes", "30")
+        pg.select_option("#event-form-format", "two")
+        pg.select_option("#event-form-partners", "individual")
+        pg.fill("#event-form-starts", "2030-01-02T20:15")
+        pg.fill("#event-form-rounds", "5")
+        pg.fill("#event-form-deals", "1")
+        pg.check("#event-form-rated")
+        pg.uncheck("#event-form-bots")
+        pg.click("#event-form-submit")
+        pg.wait_for_function("() => document.querySelector('#event-form-error').textContent")
+        assert pg.inner_text("#event-form-error") == "caught"
+        starts = pg.evaluate("() => new Date(2030, 0, 2, 20, 15).getTime() / 1000")
+        assert sent[-1] == {
+            "name": "Arena night",
+            "kind": "arena",
+            "minutes": 30,
+            "format": "two",
+            "partners": "individual",
+            "starts": starts,
+            "rounds": 5,
+            "deals": 1,
+            "rated": True,
+            "bots": False,
+        }
+        # A Swiss event sends no arena's length, whatever the hidden field holds.
+        pg.select_option("#event-form-kind", "swiss")
+        assert pg.locator("#event-form-minutes").is_hidden()
+        pg.click("#event-form-submit")
+        pg.wait_for_function(
+            "(n) => document.querySelector('#event-form-submit').disabled === false"
+        )
+        assert len(sent) == 2 and "minutes" not in sent[-1] and sent[-1]["kind"] == "swiss"
     finally:
         ctx.close()
     assert not errors, errors
