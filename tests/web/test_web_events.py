@@ -76,7 +76,7 @@ def test_an_event_is_made_and_joined_within_its_rules(tmp_path: Path) -> None:
         assert r.status_code == 401 and _code(r) == "not_signed_in"
         org, asha, ravi, _mina = (sign_up(app, n) for n in ("Org", "Asha", "Ravi", "Mina"))
         for bad in (
-            {"kind": "duplicate"},
+            {"kind": "duplicate", "rated": True},
             {"kind": "arena"},
             {"partners": "individual"},
             {"rounds": 99},

@@ -434,6 +434,8 @@ event_tables_t = SqlTable(
     Column("event", Integer, ForeignKey("events.id", ondelete="CASCADE"), nullable=False),
     Column("round", Integer, nullable=False),
     Column("board", Integer, nullable=False),  # from 1, in the pairing's order
+    # A duplicate round's deal (0 first): a table per pair and deal (revision 0011).
+    Column("deal", Integer, nullable=False, server_default="0"),
     Column("team_a", Integer, nullable=False),
     Column("team_b", Integer, nullable=False),
     Column("swapped", Boolean, nullable=False),

@@ -1,0 +1,313 @@
+"""The events' runner (docs/web.md "Events"): it opens each round's tables, reads their results
+and pairs the next round, every step from the store, so that a restarted server goes on where
+an event stood. :meth:`EventRunner.tick` (every few seconds, and at once when a round's table
+ends) takes the steps that are due:
+
+- an open event whose start time has come starts with its checked-in teams (too few: it ends);
+- a running event without a round being played records the next (the pairing of
+  :func:`seep.web.tournament.swiss.pair_round` over the results so far, the bye, a table code
+  per pair), then opens its tables (:meth:`~seep.web.tables.TableManager.open_seated`); a
+  recorded table that is not open yet (a restart came between) opens at the next tick;
+- a round whose tables have all ended (finished, or closed unfinished) has its results read
+  from the tables' stored records (replayed by the core: who won, each side's score) and
+  written, with the round marked done, in one transaction that happens once.
+
+**Duplicate rounds** (:mod:`seep.web.tournament.duplicate`): deal ``k`` of a round is a table
+per pair, a match of one deal seeded by ``deal_seed(round seed, k)``, so every table holds the
+same cards in the same seats, every second table with the teams' sides swapped. Deal ``k + 1``'s
+tables are recorded and opened only when every table of deal ``k`` has ended, in the one
+transaction that writes deal ``k``'s results: what opens a deal's records and results
+(:meth:`EventRunner.sealed`) is that write.
+
+A player's seat token is not kept: it is derived from a server secret, the table and the seat
+(:meth:`EventRunner.token`), so that a signed-in player asks for it again from any device.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import hashlib
+import hmac
+import json
+import logging
+import random
+import secrets
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..session import Session
+from .events_page import playing, seats_of, swiss_inputs
+from .store import Store
+from .store_events import RoundTable
+from .table import parse_settings
+from .tables import TableManager
+from .tournament import duplicate, swiss
+
+__all__ = ["EventRunner", "EventSettings", "result_of_record"]
+
+log = logging.getLogger("seep.web.events")
+
+UNSEALED_CACHE = 4096  # codes known open (what opens never closes): no query for them again
+
+
+@dataclass(frozen=True)
+class EventSettings:
+    """An event's bounds: events not finished per organiser, teams per event, events listed,
+    and how often the runner looks (seconds)."""
+
+    per_organiser: int = 3
+    max_teams: int = 64
+    listed: int = 50
+    tick_seconds: float = 2.0
+
+
+def result_of_record(record: Mapping[str, Any] | None) -> dict[str, Any]:
+    """A round table's result from its stored game record: the winning side (``None``: a
+    draw, or nothing played), each side's score summed over the finished deals, the baazis
+    won, and the deals played. A table closed unfinished counts what was finished."""
+    if record is None or not record.get("deals"):
+        return {"winner": None, "score": [0, 0], "baazis": [0, 0], "deals": 0}
+    session = Session.from_record(dict(record))
+    standing = session.standing()
+    scores = [d["result"]["score"] for d in record["deals"] if d.get("result")]
+    return {
+        "winner": standing.leader,
+        "score": [sum(s[0] for s in scores), sum(s[1] for s in scores)],
+        "baazis": list(standing.baazis),
+        "deals": len(scores),
+    }
+
+
+def _ended(row: Mapping[str, Any]) -> bool:
+    return row["table_status"] in ("finished", "closed")
+
+
+class EventRunner:
+    """The runner's half of :class:`seep.web.events.Events`. ``clock`` gives the time (seconds
+    since 1970). Call the async methods on the event loop's thread (they open tables)."""
+
+    def __init__(
+        self,
+        manager: TableManager,
+        store: Store,
+        settings: EventSettings = EventSettings(),
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.manager = manager
+        self.store = store
+        self.settings = settings
+        self.clock = clock
+        self._secret = base64.urlsafe_b64decode(
+            store.server_key(
+                "events", lambda: base64.urlsafe_b64encode(secrets.token_bytes(32)).decode()
+            )
+        )
+        self._lock = asyncio.Lock()
+        self._due = asyncio.Event()
+        self._loop: asyncio.AbstractEventLoop | None = None  # the runner's, once it runs
+        # The codes of the round tables this instance opened or saw: their end wakes the runner.
+        self.codes: set[str] = set()
+        self._unsealed: set[str] = set()
+
+    def token(self, code: str, seat: int) -> str:
+        """The token of ``seat`` at the round table ``code`` (derived, never stored)."""
+        mac = hmac.new(self._secret, f"event-seat:{code}:{seat}".encode(), hashlib.sha256)
+        return base64.urlsafe_b64encode(mac.digest()[:24]).decode()
+
+    def sealed(self, code: str) -> bool:
+        """Whether table ``code`` is a duplicate deal not every table of its round has
+        finished (of an event still running): then nothing of it is shown to anyone (summary,
+        record, replay, spectators, the event's page); its own players play it over their
+        seats' sockets. A live table not an event's needs no query; a deal known open is
+        never asked about again (what opens never closes)."""
+        code = code.upper()
+        live = self.manager.tables.get(code)
+        if live is not None and not live.client.startswith("event:"):
+            return False
+        if code in self._unsealed:
+            return False
+        found = self.store.sealed_table(code)
+        if found is False:  # an event's table, open: for good
+            if len(self._unsealed) >= UNSEALED_CACHE:
+                self._unsealed.clear()
+            self._unsealed.add(code)
+        return bool(found)
+
+    # --- the loop ---------------------------------------------------------------------------
+
+    def table_changed(self, code: str, status: str) -> None:
+        """A table's state is about to be sent (the manager's observer): a round table that
+        ended wakes the runner."""
+        if status in ("finished", "closed") and code in self.codes:
+            self.codes.discard(code)
+            self._due.set()
+
+    def wake(self) -> None:
+        """Take the steps due now rather than at the next tick (from any thread)."""
+        if self._loop is not None:
+            self._loop.call_soon_threadsafe(self._due.set)
+
+    async def run(self) -> None:
+        """Tick forever (a task of the app): every ``tick_seconds``, or at once when woken."""
+        self._loop = asyncio.get_running_loop()
+        while True:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._due.wait(), self.settings.tick_seconds)
+            self._due.clear()
+            try:
+                await self.tick()
+            except Exception as exc:  # a bug or a database away must not stop the events
+                log.exception("events: a step failed: %s", exc)
+
+    async def tick(self) -> int:
+        """Take every step that is due (see the module); how many were taken."""
+        async with self._lock:
+            steps = 0
+            events = await asyncio.to_thread(self.store.events, ("open", "running"), 200)
+            for ev in events:
+                steps += await self._step(ev)
+            return steps
+
+    async def _step(self, ev: Mapping[str, Any]) -> int:
+        event = int(ev["id"])
+        now = self.clock()
+        store = self.store
+        if ev["status"] == "open":
+            if ev["starts"] > now:
+                return 0
+            teams = [t for t in await asyncio.to_thread(store.teams, event) if playing(t)]
+            if len(teams) < 2:
+                await asyncio.to_thread(
+                    store.set_event, event, ("open",), status="finished", ended=now
+                )
+                return 1
+            await asyncio.to_thread(store.set_event, event, ("open",), status="running")
+            return 1 + await self._open_next(event)
+        rounds = await asyncio.to_thread(store.rounds, event)
+        if not rounds or rounds[-1]["status"] == "done":
+            return await self._open_next(event)
+        current = rounds[-1]
+        number = int(current["number"])
+        rows = await asyncio.to_thread(store.event_tables, event, number)
+        deal = max((int(r["deal"]) for r in rows), default=0)
+        rows = [r for r in rows if int(r["deal"]) == deal]  # the deal being played
+        if await self._open_missing(ev, current, rows):
+            return 1
+        for row in rows:
+            if not _ended(row):
+                self.codes.add(row["code"])  # after a restart: its end wakes the runner too
+        if not all(_ended(r) for r in rows):
+            return 0
+        records = await asyncio.to_thread(store.table_records, [r["code"] for r in rows])
+        results = {
+            code: result_of_record(json.loads(text) if text else None)
+            for code, text in records.items()
+        }
+        if ev["kind"] == "duplicate" and deal + 1 < int(ev["deals"]):
+            following = [
+                RoundTable(
+                    self.manager.new_code(),
+                    r["board"],
+                    r["team_a"],
+                    r["team_b"],
+                    bool(r["swapped"]),
+                    deal + 1,
+                )
+                for r in rows
+            ]
+            if not await asyncio.to_thread(
+                store.close_deal, event, number, deal, results, following
+            ):
+                return 0
+            return 1 + await self._open_missing(
+                ev, current, await asyncio.to_thread(store.event_tables, event, number)
+            )
+        last = number >= ev["rounds"]
+        if not await asyncio.to_thread(store.close_round, event, number, results, last=last):
+            return 0
+        return 1 + (0 if last else await self._open_next(event))
+
+    async def _open_next(self, event: int) -> int:
+        """Record the event's next round (it is running, and no round is being played): its
+        pairing and a code for each table; then open its tables (:meth:`_open_missing`)."""
+        plan = await asyncio.to_thread(self._plan, event)
+        if plan is None:
+            return 1
+        number, round_seed, bye, pairs, swap = plan
+        # Duplicate: every second table swapped, so half the field holds each side of a deal.
+        swapped = [swap and t.swapped for t in duplicate.tables(pairs)]
+        tables = [
+            RoundTable(self.manager.new_code(), board, a, b, swapped[board - 1])
+            for board, (a, b) in enumerate(pairs, 1)
+        ]
+        done = await asyncio.to_thread(
+            self.store.open_round, event, number, seed=round_seed, bye=bye, tables=tables
+        )
+        if not done:
+            return 0  # another step recorded the round first
+        rows = await asyncio.to_thread(self.store.event_tables, event, number)
+        ev = await asyncio.to_thread(self.store.event, event)
+        rounds = await asyncio.to_thread(self.store.rounds, event)
+        assert ev is not None
+        return 1 + await self._open_missing(ev, rounds[-1], rows)
+
+    def _plan(self, event: int) -> tuple[int, int, int | None, list[tuple[int, int]], bool] | None:
+        """The next round's number, seed, bye, pairs and whether every second table is
+        swapped (duplicate), in a worker thread; ``None`` when the event is over instead (its
+        last round played, or fewer than two teams left), which it records."""
+        ev = self.store.event(event)
+        if ev is None or ev["status"] != "running":
+            return None
+        number = int(ev["round"]) + 1
+        teams = self.store.teams(event)
+        ids, results, withdrawn = swiss_inputs(
+            teams, self.store.rounds(event), self.store.event_tables(event)
+        )
+        if number > ev["rounds"] or len([i for i in ids if i not in withdrawn]) < 2:
+            self.store.set_event(event, ("running",), status="finished", ended=self.clock())
+            return None
+        pairing = swiss.pair_round(ids, results, withdrawn)
+        round_seed = random.Random(f"seep-event:{ev['seed']}:{number}").randrange(1 << 62)
+        bye = None if pairing.bye is None else int(pairing.bye)
+        pairs = [(int(a), int(b)) for a, b in pairing.pairs]
+        return number, round_seed, bye, pairs, ev["kind"] == "duplicate"
+
+    async def _open_missing(
+        self, ev: Mapping[str, Any], round_row: Mapping[str, Any], rows: Sequence[Mapping[str, Any]]
+    ) -> int:
+        """Open the recorded tables of a round that are not in the store yet: all of them just
+        after the round (a duplicate deal) was recorded, or those a restart came between (the
+        tables are recorded before they open, so that none is opened twice). How many."""
+        missing = [r for r in rows if r["table_status"] is None]
+        if not missing:
+            return 0
+        event = int(ev["id"])
+        teams = await asyncio.to_thread(self.store.teams, event)
+        by_id = {int(t["id"]): t for t in teams}
+        players = 4 if ev["format"] == "four" else 2
+        dup = ev["kind"] == "duplicate"
+        settings = parse_settings(
+            {
+                "preset": "standard" if players == 4 else "two_player",
+                "bots": "medium",
+                "deals": 1 if dup else int(ev["deals"]),
+                "rated": bool(ev["rated"]),
+            }
+        )
+        for row in missing:
+            seats = {s: (name, acc) for s, (acc, name) in seats_of(row, by_id, players).items()}
+            # A duplicate deal: every table of the round holds the same cards in the same seats.
+            seed = (
+                duplicate.deal_seed(int(round_row["seed"]), int(row["deal"]))
+                if dup
+                else secrets.randbits(62)
+            )
+            self.manager.open_seated(
+                settings, seed, seats, self.token, f"event:{event}", row["code"]
+            )
+            self.codes.add(row["code"])
+        return len(missing)
