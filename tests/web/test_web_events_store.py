@@ -133,3 +133,70 @@ def test_a_round_opens_once_and_closes_once(tmp_path: Path) -> None:
         assert found is not None and found["status"] == "finished"
     finally:
         store.close()
+
+
+def test_a_database_at_0010_gains_event_deals(tmp_path: Path) -> None:
+    """Revision 0011 on a database at 0010 with an event whose round has a table: the table
+    is kept and reads as deal 0; a downgrade to 0010 removes the column again."""
+    db = tmp_path / "seep.db"
+    engine = create_engine(f"sqlite:///{db}")
+    with engine.begin() as c:
+        migrations.upgrade(c, "0010")
+        c.exec_driver_sql(
+            "INSERT INTO events (name, organiser, organiser_name, kind, format, rated, partners,"
+            " bots, starts, rounds, deals, status, round, seed, created) VALUES"
+            " ('E', 1, 'Org', 'swiss', 'two', 0, 'registered', 1, 1.0, 3, 1, 'running', 1,"
+            " '5', 1.0)"
+        )
+        c.exec_driver_sql(
+            "INSERT INTO event_tables (code, event, round, board, team_a, team_b, swapped,"
+            " result) VALUES ('ABCDEF', 1, 1, 1, 1, 2, 0, NULL)"
+        )
+    engine.dispose()
+    before = _dump(db, "event_tables")
+    store = Store(f"sqlite:///{db}")
+    try:
+        with store.engine.connect() as c:
+            assert migrations.current(c) == migrations.head()
+        assert "0011" in migrations.revisions()
+        [row] = store.event_tables(1)
+        assert (row["code"], row["deal"], row["result"]) == ("ABCDEF", 0, None)
+        assert store.sealed_table("ABCDEF") is None  # a Swiss event's table is never sealed
+    finally:
+        store.close()
+    engine = create_engine(f"sqlite:///{db}")
+    with engine.begin() as c:
+        command.downgrade(migrations.config(c), "0010")
+    engine.dispose()
+    assert _dump(db, "event_tables") == before
+
+
+def test_a_duplicate_deal_closes_once_and_opens_the_next(tmp_path: Path) -> None:
+    """A duplicate deal's results are written once, with the next deal's tables; the deal's
+    tables are sealed until then, open after."""
+    store = Store(f"sqlite:///{tmp_path / 'seep.db'}")
+    try:
+        event = _event(store, kind="duplicate", deals=2, rounds=1)
+        teams = [store.add_team(event, [(5 + i, f"P{i}")], max_teams=8) for i in range(4)]
+        assert store.set_event(event, ("open",), status="running")
+        first = [
+            RoundTable("AAAAAA", 1, teams[0], teams[1]),
+            RoundTable("BBBBBB", 2, *teams[2:], True),
+        ]
+        assert store.open_round(event, 1, seed=7, bye=None, tables=first)
+        assert store.sealed_table("AAAAAA") is True and store.sealed_table("ZZZZZZ") is None
+        nxt = [RoundTable("CCCCCC", 1, teams[0], teams[1], False, 1)]
+        results = {"AAAAAA": {"score": [1, 2]}, "BBBBBB": {"score": [3, 4]}}
+        assert store.close_deal(event, 1, 0, results, nxt)
+        assert not store.close_deal(event, 1, 0, results, [RoundTable("DDDDDD", 1, 1, 2, False, 1)])
+        assert store.sealed_table("AAAAAA") is False and store.sealed_table("CCCCCC") is True
+        rows = store.event_tables(event, 1)
+        assert [(r["code"], r["deal"]) for r in rows] == [
+            ("AAAAAA", 0),
+            ("BBBBBB", 0),
+            ("CCCCCC", 1),
+        ]
+        assert store.set_event(event, ("running",), status="finished")
+        assert store.sealed_table("CCCCCC") is None  # the event is over: nothing sealed
+    finally:
+        store.close()
