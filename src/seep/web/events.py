@@ -227,13 +227,16 @@ class Events(EventRunner):
             self.store.set_team(event, team["id"], {}, withdrawn=True)
 
     def seat(self, event: int, account: tuple[int, str]) -> dict[str, Any]:
-        """The player's seat at his table of the round being played: code, seat, token."""
+        """The player's seat at his table of the round being played (of a duplicate round,
+        of its deal being played, ``deal``): code, seat, token."""
         found = self._event(event)
         if found["round"] == 0:
             raise TableError("not_allowed", "the event has no round yet")
         teams = {t["id"]: t for t in self.store.teams(event)}
         players = 4 if found["format"] == "four" else 2
-        for row in self.store.event_tables(event, found["round"]):
+        rows = self.store.event_tables(event, found["round"])
+        deal = max((int(r["deal"]) for r in rows), default=0)
+        for row in (r for r in rows if int(r["deal"]) == deal):
             for seat, (who, _) in seats_of(row, teams, players).items():
                 if who == account[0]:
                     code = row["code"]
@@ -243,6 +246,7 @@ class Events(EventRunner):
                         "code": code,
                         "url": f"/t/{code}",
                         "seat": seat,
+                        "deal": deal,
                         "token": self.token(code, seat),
                     }
         raise TableError("not_allowed", "you have no table in this round")
