@@ -174,6 +174,7 @@ def create_app(
     # Events (docs/web.md "Events"): their runner opens rounds on this instance only.
     events = Events(manager, store)
     manager.observers.append(lambda t: events.table_changed(t.code, t.status))
+    manager.observers.append(events.forfeits)  # an event without bots: a forfeit ends a table
     gate.sealed = events.sealed  # a duplicate deal shows nothing until the field finished it
     runners = [] if manager.clustered else [events.run]
 

@@ -41,9 +41,9 @@ from typing import Any
 
 from ..session import Session
 from .events_page import playing, seats_of, swiss_inputs
-from .store import Store
+from .store import Store, StoreUnavailable
 from .store_events import RoundTable
-from .table import parse_settings
+from .table import Table, parse_settings
 from .tables import TableManager
 from .tournament import duplicate, swiss
 
@@ -80,6 +80,16 @@ def result_of_record(record: Mapping[str, Any] | None) -> dict[str, Any]:
         "baazis": list(standing.baazis),
         "deals": len(scores),
     }
+
+
+def with_forfeits(result: dict[str, Any], seats: Sequence[int]) -> dict[str, Any]:
+    """A table's result where the players of ``seats`` forfeited it (an event without bots,
+    docs/web.md "Events"): their side lost, whatever was played (both sides: a draw)."""
+    if not seats:
+        return result
+    sides = sorted({s % 2 for s in seats})
+    winner = None if len(sides) == 2 else 1 - sides[0]
+    return {**result, "winner": winner, "forfeited": sides}
 
 
 def _ended(row: Mapping[str, Any]) -> bool:
@@ -144,7 +154,30 @@ class EventRunner:
         ended wakes the runner."""
         if status in ("finished", "closed") and code in self.codes:
             self.codes.discard(code)
+            self.manager.no_bots.discard(code)
             self._due.set()
+
+    def forfeits(self, table: Table) -> None:
+        """A table's state is about to be sent (the manager's observer): at a table of an event
+        without bots a seat that forfeited ends it (closed; the runner counts it lost for that
+        side), as nobody would play for him."""
+        if (
+            table.code in self.manager.no_bots
+            and table.status == "playing"
+            and any(s.forfeited for s in table.seats)
+            and self._loop is not None
+        ):
+            self._loop.call_soon(self._close_forfeited, table.code)
+
+    def _close_forfeited(self, code: str) -> None:
+        table = self.manager.tables.get(code)
+        if table is None or table.status != "playing":
+            return
+        try:
+            self.manager.close(table)
+        except StoreUnavailable as exc:  # closed at a later change or sweep
+            log.warning("events: table %s not closed: %s", code, exc)
+        self._due.set()
 
     def wake(self) -> None:
         """Take the steps due now rather than at the next tick (from any thread)."""
@@ -200,11 +233,16 @@ class EventRunner:
         for row in rows:
             if not _ended(row):
                 self.codes.add(row["code"])  # after a restart: its end wakes the runner too
+                if not ev["bots"]:
+                    self.manager.no_bots.add(row["code"])
         if not all(_ended(r) for r in rows):
             return 0
         records = await asyncio.to_thread(store.table_records, [r["code"] for r in rows])
+        forfeits = await asyncio.to_thread(store.table_forfeits, [r["code"] for r in rows])
         results = {
-            code: result_of_record(json.loads(text) if text else None)
+            code: with_forfeits(
+                result_of_record(json.loads(text) if text else None), forfeits.get(code, [])
+            )
             for code, text in records.items()
         }
         if ev["kind"] == "duplicate" and deal + 1 < int(ev["deals"]):
@@ -310,4 +348,6 @@ class EventRunner:
                 settings, seed, seats, self.token, f"event:{event}", row["code"]
             )
             self.codes.add(row["code"])
+            if not ev["bots"]:  # its absent players get no bot (before any grace period ends)
+                self.manager.no_bots.add(row["code"])
         return len(missing)

@@ -85,6 +85,9 @@ class TableKeeper:
         self.grace_seconds = grace_seconds
         # A rated match's player gone this long past his grace period has forfeited it.
         self.forfeit_seconds = forfeit_seconds
+        # Tables whose absent players get no bot (an event's without bots, docs/web.md
+        # "Events"): such a player's grace period is followed by the forfeit's wait instead.
+        self.no_bots: set[str] = set()
         self.rate_limit = rate_limit
         self.ready_seconds = ready_seconds
         self.waiting_seconds = waiting_seconds
@@ -338,6 +341,10 @@ class TableKeeper:
         if table is None or table.status != "playing":
             return
         s = table.seats[seat]
+        if s.kind == "human" and s.connections == 0 and code in self.no_bots:
+            if not s.forfeited:  # nobody plays for him: he forfeits unless back in time
+                self.driver.start_forfeit(code, seat, self.forfeit_seconds)
+            return
         if s.kind == "human" and s.connections == 0 and not s.away:
             s.away = True
             if table.settings["rated"] and not s.forfeited:

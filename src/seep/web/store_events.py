@@ -249,6 +249,19 @@ class StoreEvents:
             )
             return {r.code: r.record for r in rows}
 
+    def table_forfeits(self, codes: Iterable[str]) -> dict[str, list[int]]:
+        """The seats that forfeited (docs/web.md "Fair play") at tables, by code (those
+        with none are left out)."""
+        with self.engine.connect() as c:
+            rows = c.execute(
+                select(tables_t.c.code, tables_t.c.seats).where(tables_t.c.code.in_(list(codes)))
+            )
+            out = {
+                r.code: [i for i, s in enumerate(json.loads(r.seats or "[]")) if s.get("forfeited")]
+                for r in rows
+            }
+        return {code: seats for code, seats in out.items() if seats}
+
     def open_round(
         self, event: int, number: int, *, seed: int, bye: int | None, tables: Sequence[RoundTable]
     ) -> bool:
