@@ -68,7 +68,8 @@ def _many_signups(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_an_event_is_made_and_joined_within_its_rules(tmp_path: Path) -> None:
     """Only signed-in players make and join events; only the organiser starts, pauses, ends
     or withdraws a team; a four-player team is two partners, the second accepting; kinds not
-    served yet are refused with a clear error; bounds are kept."""
+    served yet (partners drawn each round), a rated duplicate event, an arena's window of
+    under five minutes or a window for another kind are refused; bounds are kept."""
     with web_client(tmp_path) as (client, manager, _):
         app = client.app
         guest = client
@@ -77,7 +78,8 @@ def test_an_event_is_made_and_joined_within_its_rules(tmp_path: Path) -> None:
         org, asha, ravi, _mina = (sign_up(app, n) for n in ("Org", "Asha", "Ravi", "Mina"))
         for bad in (
             {"kind": "duplicate", "rated": True},
-            {"kind": "arena"},
+            {"kind": "arena", "minutes": 2},
+            {"minutes": 30},
             {"partners": "individual"},
             {"rounds": 99},
             {"name": ""},

@@ -21,7 +21,7 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from seep.web.events import result_of_record
-from seep.web.tournament import duplicate, swiss
+from seep.web.tournament import arena, duplicate, swiss
 from seepkit.ratings import play_out, sign_up
 from seepkit.web import Player, web_client
 
@@ -344,3 +344,126 @@ def test_a_swiss_and_a_duplicate_event_play_to_the_end_across_a_restart(tmp_path
     assert lines == [(s.team, s.points, s.percent) for s in duplicate.standings(du_ids, scores)]
     # Matchpoints share out two per pair of teams that held the same cards.
     assert sum(s["matchpoints"] for s in du_page["standings"]) == 4 * 2 * 2  # deals, sides
+
+
+# --- arena ----------------------------------------------------------------------------------
+
+
+def _arena_expected(page: dict[str, Any], upto: int) -> list[tuple[int, int]]:
+    """The pairs the arena makes once the games of boards up to ``upto`` are known: its
+    free teams (not withdrawn, not in a game still running), the longest waiting first,
+    paired by arena.pair_free over the standings of the games with a result."""
+    ids = [t["id"] for t in page["teams"] if t["checked_in"]]
+    tables = [t for t in page["rounds"][0]["tables"] if t["board"] <= upto]
+    done = sorted(
+        (t for t in tables if t["result"]), key=lambda t: (t["result"]["ended"], t["board"])
+    )
+    games = [
+        arena.Game(
+            *t["teams"],
+            None if t["result"]["winner"] is None else t["teams"][t["result"]["winner"]],
+        )
+        for t in done
+    ]
+    last = {}
+    for t in done:
+        for team in t["teams"]:
+            last[team] = t["result"]["ended"]
+    busy = {team for t in tables if not t["result"] for team in t["teams"]}
+    free = sorted((i for i in ids if i not in busy), key=lambda i: (last.get(i, 0.0), ids.index(i)))
+    pairs, _ = arena.pair_free(arena.free_teams(arena.standings(ids, games), free))
+    return [(int(a), int(b)) for a, b in pairs]
+
+
+def test_an_arena_pairs_a_finished_team_at_once_until_its_window_closes(
+    tmp_path: Path,
+) -> None:
+    """Five players (two-player format) in an arena. Its games are played one at a time over
+    sockets: each that ends is scored at once and its teams paired again with the free team
+    nearest in rank (arena.pair_free: the longest waiting first, no immediate rematch while
+    another is free); the standings are live and are arena.standings of the games in the
+    order they ended (a streak's wins counting double). At the window's end the event ends;
+    a game still running then does not count."""
+    rng = random.Random(11)
+    names = ["Asha", "Ravi", "Mina", "Kiran", "Dev"]
+    with web_client(tmp_path, grace_seconds=0.05) as server:
+        client, manager, checker = server
+        store = client.app.state.store
+        events = client.app.state.events
+        org = sign_up(client.app, "Org")
+        browsers = [sign_up(client.app, n) for n in names]
+        r = org.post(
+            "/api/events",
+            json={"name": "Arena", "kind": "swiss", "minutes": 30, "starts": time.time() + 60},
+        )
+        assert r.status_code == 400  # a window is an arena's only
+        event = _event(org, kind="arena", format="two", minutes=30)
+        _join(event, browsers, names, four=False)
+        assert org.post(f"/api/events/{event}/start").status_code == 200
+
+        def page() -> dict[str, Any]:
+            found: dict[str, Any] = client.get(f"/api/events/{event}").json()
+            return found
+
+        def settled(boards: int) -> dict[str, Any] | None:
+            """The page once at least ``boards`` games are recorded, their tables open and
+            at most one team is free (the arena pairs every other at once)."""
+            p = page()
+            tables = p["rounds"][0]["tables"] if p["rounds"] else []
+            busy = {x for t in tables if t["status"] == "playing" for x in t["teams"]}
+            ok = len(tables) >= boards and all(t["status"] for t in tables)
+            return p if ok and len(p["teams"]) - len(busy) <= 1 else None
+
+        p = _until(lambda: settled(2))
+        assert [tuple(t["teams"]) for t in p["rounds"][0]["tables"]] == _arena_expected(p, 0)
+        played = 0
+        while played < 6:
+            playing = [t for t in p["rounds"][0]["tables"] if t["status"] == "playing"]
+            table = playing[0]
+            boards = len(p["rounds"][0]["tables"])
+            by_team = {t["id"]: browsers[names.index(t["name"])] for t in p["teams"]}
+            seat = by_team[table["teams"][0]].post(f"/api/events/{event}/seat").json()
+            assert seat["code"] == table["code"]
+            player = _seated(client, checker, seat["code"], seat["token"])
+            play_out([player], manager.get(seat["code"]), rng)
+            player.close()
+            played += 1
+            # Scored and paired again at once: the new games are those the arena makes.
+            p = _until(lambda: settled(boards) and _scored(page(), table["board"]))  # noqa: B023
+            p = _until(lambda: settled(boards))  # noqa: B023
+            new = [tuple(t["teams"]) for t in p["rounds"][0]["tables"] if t["board"] > boards]
+            assert new == _arena_expected(p, boards)
+            live = p["standings"]
+            ids = [t["id"] for t in p["teams"]]
+            games = _arena_games(p)
+            assert [(s["team"], s["points"], s["streak"]) for s in live] == [
+                (s.team, s.points, s.streak) for s in arena.standings(ids, games)
+            ]
+        # The window closes: the event ends; the games still running do not count.
+        running = [t["code"] for t in p["rounds"][0]["tables"] if t["status"] == "playing"]
+        events.clock = lambda: time.time() + 3600.0
+        events.wake()
+        _until(lambda: store.event(event)["status"] == "finished")
+        final = page()
+    assert len(_arena_games(final)) == 6
+    assert all(t["result"] is None for t in final["rounds"][0]["tables"] if t["code"] in running)
+    ids = [t["id"] for t in final["teams"]]
+    assert [(s["team"], s["points"], s["played"]) for s in final["standings"]] == [
+        (s.team, s.points, s.played) for s in arena.standings(ids, _arena_games(final))
+    ]
+
+
+def _scored(page: dict[str, Any], board: int) -> bool:
+    return any(t["board"] == board and t["result"] for t in page["rounds"][0]["tables"])
+
+
+def _arena_games(page: dict[str, Any]) -> list[arena.Game]:
+    done = sorted(
+        (t for t in page["rounds"][0]["tables"] if t["result"]),
+        key=lambda t: (t["result"]["ended"], t["board"]),
+    )
+    out = []
+    for t in done:
+        w = t["result"]["winner"]
+        out.append(arena.Game(t["teams"][0], t["teams"][1], None if w is None else t["teams"][w]))
+    return out

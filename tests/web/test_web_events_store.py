@@ -136,8 +136,9 @@ def test_a_round_opens_once_and_closes_once(tmp_path: Path) -> None:
 
 
 def test_a_database_at_0010_gains_event_deals(tmp_path: Path) -> None:
-    """Revision 0011 on a database at 0010 with an event whose round has a table: the table
-    is kept and reads as deal 0; a downgrade to 0010 removes the column again."""
+    """Revision 0011 on a database at 0010 with an event whose round has a table: both are
+    kept, the table reads as deal 0 and the event has no arena window; a downgrade to 0010
+    removes the columns again."""
     db = tmp_path / "seep.db"
     engine = create_engine(f"sqlite:///{db}")
     with engine.begin() as c:
@@ -153,7 +154,7 @@ def test_a_database_at_0010_gains_event_deals(tmp_path: Path) -> None:
             " result) VALUES ('ABCDEF', 1, 1, 1, 1, 2, 0, NULL)"
         )
     engine.dispose()
-    before = _dump(db, "event_tables")
+    before = [_dump(db, t) for t in ("events", "event_tables")]
     store = Store(f"sqlite:///{db}")
     try:
         with store.engine.connect() as c:
@@ -161,6 +162,8 @@ def test_a_database_at_0010_gains_event_deals(tmp_path: Path) -> None:
         assert "0011" in migrations.revisions()
         [row] = store.event_tables(1)
         assert (row["code"], row["deal"], row["result"]) == ("ABCDEF", 0, None)
+        found = store.event(1)
+        assert found is not None and found["minutes"] is None and found["name"] == "E"
         assert store.sealed_table("ABCDEF") is None  # a Swiss event's table is never sealed
     finally:
         store.close()
@@ -168,7 +171,7 @@ def test_a_database_at_0010_gains_event_deals(tmp_path: Path) -> None:
     with engine.begin() as c:
         command.downgrade(migrations.config(c), "0010")
     engine.dispose()
-    assert _dump(db, "event_tables") == before
+    assert [_dump(db, t) for t in ("events", "event_tables")] == before
 
 
 def test_a_duplicate_deal_closes_once_and_opens_the_next(tmp_path: Path) -> None:

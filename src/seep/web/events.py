@@ -7,7 +7,7 @@ ask of an event. The runner that opens each round's tables and pairs the next is
 A player asks for his seat token again from any device (``POST /api/events/{id}/seat``): it is
 derived from a server secret, never stored (:meth:`~seep.web.events_runner.EventRunner.token`).
 
-Served: Swiss and duplicate events. Not yet (docs/web.md says so): arena events, partners drawn
+Served: Swiss, duplicate and arena events. Not yet (docs/web.md says so): partners drawn
 each round ("individual"), events on several instances (the runner and the tables it opens
 are this instance's).
 """
@@ -38,9 +38,10 @@ __all__ = [
 
 EVENT_NAME_LENGTH = 60
 KINDS = ("swiss", "arena", "duplicate")
-SERVED_KINDS = ("swiss", "duplicate")  # the kinds whose rounds the server runs so far
+SERVED_KINDS = ("swiss", "duplicate", "arena")  # the kinds whose rounds the server runs so far
 MAX_ROUNDS = 12  # a Swiss event's rounds (docs/web.md: the pairing's time grows past teams - 1)
 MAX_DEALS = 20
+MAX_MINUTES = 24 * 60  # an arena's longest window
 MAX_AHEAD = 90 * 24 * 3600.0  # how far ahead an event may start
 
 
@@ -70,6 +71,10 @@ class CreateEvent(_Body):
     deals: Annotated[int, Field(ge=1, le=MAX_DEALS, description="deals a round")] = 1
     partners: Literal["registered", "individual"] = "registered"
     bots: Annotated[bool, Field(description="bots play for players who do not come")] = True
+    minutes: Annotated[
+        int | None,
+        Field(ge=5, le=MAX_MINUTES, description="an arena's window from its start (default 60)"),
+    ] = None
 
 
 class RegisterBody(_Body):
@@ -103,6 +108,8 @@ class Events(EventRunner):
             # A rated table's result is on its players' profiles the moment it ends: a
             # duplicate deal's must wait for every table of the round (docs/web.md "Events").
             raise TableError("not_allowed", "duplicate events are not rated: make it unrated")
+        if body.minutes is not None and body.kind != "arena":
+            raise TableError("bad_request", "minutes: an arena's window, for arenas only")
         if body.partners != "registered":
             raise TableError(
                 "not_allowed",
@@ -123,6 +130,7 @@ class Events(EventRunner):
             "starts": body.starts,
             "rounds": body.rounds,
             "deals": body.deals,
+            "minutes": (body.minutes or 60) if body.kind == "arena" else None,
             "seed": str(secrets.randbits(62)),
         }
         try:
@@ -228,7 +236,8 @@ class Events(EventRunner):
 
     def seat(self, event: int, account: tuple[int, str]) -> dict[str, Any]:
         """The player's seat at his table of the round being played (of a duplicate round,
-        of its deal being played, ``deal``): code, seat, token."""
+        of its deal being played, ``deal``; of an arena, his game being played): code, seat,
+        token."""
         found = self._event(event)
         if found["round"] == 0:
             raise TableError("not_allowed", "the event has no round yet")
@@ -236,7 +245,10 @@ class Events(EventRunner):
         players = 4 if found["format"] == "four" else 2
         rows = self.store.event_tables(event, found["round"])
         deal = max((int(r["deal"]) for r in rows), default=0)
-        for row in (r for r in rows if int(r["deal"]) == deal):
+        rows = [r for r in rows if int(r["deal"]) == deal]
+        if found["kind"] == "arena":  # his game now: the latest, not over
+            rows = [r for r in reversed(rows) if r["table_status"] not in ("finished", "closed")]
+        for row in rows:
             for seat, (who, _) in seats_of(row, teams, players).items():
                 if who == account[0]:
                     code = row["code"]
@@ -249,6 +261,8 @@ class Events(EventRunner):
                         "deal": deal,
                         "token": self.token(code, seat),
                     }
+        if found["kind"] == "arena":
+            raise TableError("not_allowed", "you have no game now: the next pairs you soon")
         raise TableError("not_allowed", "you have no table in this round")
 
     # --- reading ----------------------------------------------------------------------------

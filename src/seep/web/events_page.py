@@ -12,9 +12,12 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .tournament import duplicate, swiss
+from .tournament import arena, duplicate, swiss
 
 __all__ = [
+    "arena_ends",
+    "arena_inputs",
+    "arena_standings",
     "deal_lines",
     "duplicate_scores",
     "duplicate_standings",
@@ -69,6 +72,7 @@ def summary(r: Mapping[str, Any]) -> dict[str, Any]:
         **{"rounds": r["rounds"], "deals": r["deals"], "status": r["status"]},
         "round": r["round"],
         "organiser": r["organiser_name"],
+        "minutes": r["minutes"],
     }
 
 
@@ -127,7 +131,10 @@ def page(
         "rounds": out_rounds,
         "me": None if mine is None else {"team": mine["id"]},
     }
-    if event["kind"] == "duplicate":
+    if event["kind"] == "arena":
+        out["ends"] = arena_ends(event)
+        out["standings"] = arena_standings(teams, tables)
+    elif event["kind"] == "duplicate":
         scores = duplicate_scores(tables)
         out["standings"] = [] if event["round"] == 0 else duplicate_standings(teams, scores)
         out["deals"] = deal_lines(tables, scores)
@@ -194,6 +201,55 @@ def swiss_inputs(
         winner = a if won_a > won_b else b if won_b > won_a else None
         results.append(swiss.Result(a, b, winner, diff))
     return ids, results, withdrawn
+
+
+def arena_ends(ev: Mapping[str, Any]) -> float:
+    """When an arena's window closes (seconds since 1970)."""
+    return float(ev["starts"]) + 60.0 * int(ev["minutes"] or 0)
+
+
+def arena_inputs(
+    teams: Sequence[Mapping[str, Any]], tables: Sequence[Mapping[str, Any]]
+) -> tuple[list[int], list[arena.Game], dict[int, float]]:
+    """The arena module's inputs from the store's rows: the teams that take part (seed order),
+    the games with a result in the order they ended, and when each team's last game ended."""
+    ids = [int(t["id"]) for t in teams if playing(t)]
+    done = []
+    for t in tables:
+        if t["result"]:
+            res = json.loads(t["result"])
+            a, b = int(t["team_a"]), int(t["team_b"])
+            winner = None if res["winner"] is None else (a, b)[int(res["winner"])]
+            done.append((float(res.get("ended", 0.0)), int(t["board"]), arena.Game(a, b, winner)))
+    done.sort(key=lambda x: (x[0], x[1]))
+    last: dict[int, float] = {}
+    for when, _, g in done:
+        last[int(g.a)] = last[int(g.b)] = when
+    return ids, [g for _, _, g in done], last
+
+
+def arena_standings(
+    teams: Sequence[Mapping[str, Any]], tables: Sequence[Mapping[str, Any]]
+) -> list[dict[str, Any]]:
+    """The arena standings' lines (:func:`seep.web.tournament.arena.standings`)."""
+    by_id = {int(t["id"]): t for t in teams}
+    ids, games, _ = arena_inputs(teams, tables)
+    return [
+        {
+            "rank": s.rank,
+            "team": s.team,
+            "name": team_name(by_id[int(s.team)]),
+            "points": s.points,
+            "played": s.played,
+            "wins": s.wins,
+            "draws": s.draws,
+            "losses": s.losses,
+            "streak": s.streak,
+            "on_streak": s.streak >= arena.STREAK,
+            "withdrawn": bool(by_id[int(s.team)]["withdrawn"]),
+        }
+        for s in arena.standings(ids, games)
+    ]
 
 
 def duplicate_scores(tables: Sequence[Mapping[str, Any]]) -> list[duplicate.DealScore]:

@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..session import Session
+from . import events_arena
 from .events_page import playing, seats_of, swiss_inputs
 from .store import Store, StoreUnavailable
 from .store_events import RoundTable
@@ -219,8 +220,14 @@ class EventRunner:
                 )
                 return 1
             await asyncio.to_thread(store.set_event, event, ("open",), status="running")
+            if ev["kind"] == "arena":
+                return 1 + await self._start_arena({**ev, "status": "running"})
             return 1 + await self._open_next(event)
         rounds = await asyncio.to_thread(store.rounds, event)
+        if ev["kind"] == "arena":
+            if not rounds:  # its one round is recorded at the start (a restart came between)
+                return await self._start_arena(ev)
+            return await events_arena.step(self, ev)
         if not rounds or rounds[-1]["status"] == "done":
             return await self._open_next(event)
         current = rounds[-1]
@@ -228,23 +235,14 @@ class EventRunner:
         rows = await asyncio.to_thread(store.event_tables, event, number)
         deal = max((int(r["deal"]) for r in rows), default=0)
         rows = [r for r in rows if int(r["deal"]) == deal]  # the deal being played
-        if await self._open_missing(ev, current, rows):
+        if await self.open_missing(ev, current, rows):
             return 1
         for row in rows:
             if not _ended(row):
-                self.codes.add(row["code"])  # after a restart: its end wakes the runner too
-                if not ev["bots"]:
-                    self.manager.no_bots.add(row["code"])
+                self.watch(ev, row["code"])
         if not all(_ended(r) for r in rows):
             return 0
-        records = await asyncio.to_thread(store.table_records, [r["code"] for r in rows])
-        forfeits = await asyncio.to_thread(store.table_forfeits, [r["code"] for r in rows])
-        results = {
-            code: with_forfeits(
-                result_of_record(json.loads(text) if text else None), forfeits.get(code, [])
-            )
-            for code, text in records.items()
-        }
+        results = await self.results_of([r["code"] for r in rows])
         if ev["kind"] == "duplicate" and deal + 1 < int(ev["deals"]):
             following = [
                 RoundTable(
@@ -261,13 +259,39 @@ class EventRunner:
                 store.close_deal, event, number, deal, results, following
             ):
                 return 0
-            return 1 + await self._open_missing(
+            return 1 + await self.open_missing(
                 ev, current, await asyncio.to_thread(store.event_tables, event, number)
             )
         last = number >= ev["rounds"]
         if not await asyncio.to_thread(store.close_round, event, number, results, last=last):
             return 0
         return 1 + (0 if last else await self._open_next(event))
+
+    async def _start_arena(self, ev: Mapping[str, Any]) -> int:
+        """Record an arena's one round, then pair its teams."""
+        event = int(ev["id"])
+        await asyncio.to_thread(
+            self.store.open_round, event, 1, seed=secrets.randbits(62), bye=None, tables=[]
+        )
+        return 1 + await events_arena.step(self, ev)
+
+    def watch(self, ev: Mapping[str, Any], code: str) -> None:
+        """A round table being played (seen again after a restart): its end wakes the runner;
+        at an event without bots its absent players get none."""
+        self.codes.add(code)
+        if not ev["bots"]:
+            self.manager.no_bots.add(code)
+
+    async def results_of(self, codes: Sequence[str]) -> dict[str, dict[str, Any]]:
+        """The results of ended tables, from their stored records and forfeits, by code."""
+        records = await asyncio.to_thread(self.store.table_records, codes)
+        forfeits = await asyncio.to_thread(self.store.table_forfeits, codes)
+        return {
+            code: with_forfeits(
+                result_of_record(json.loads(text) if text else None), forfeits.get(code, [])
+            )
+            for code, text in records.items()
+        }
 
     async def _open_next(self, event: int) -> int:
         """Record the event's next round (it is running, and no round is being played): its
@@ -291,7 +315,7 @@ class EventRunner:
         ev = await asyncio.to_thread(self.store.event, event)
         rounds = await asyncio.to_thread(self.store.rounds, event)
         assert ev is not None
-        return 1 + await self._open_missing(ev, rounds[-1], rows)
+        return 1 + await self.open_missing(ev, rounds[-1], rows)
 
     def _plan(self, event: int) -> tuple[int, int, int | None, list[tuple[int, int]], bool] | None:
         """The next round's number, seed, bye, pairs and whether every second table is
@@ -314,7 +338,7 @@ class EventRunner:
         pairs = [(int(a), int(b)) for a, b in pairing.pairs]
         return number, round_seed, bye, pairs, ev["kind"] == "duplicate"
 
-    async def _open_missing(
+    async def open_missing(
         self, ev: Mapping[str, Any], round_row: Mapping[str, Any], rows: Sequence[Mapping[str, Any]]
     ) -> int:
         """Open the recorded tables of a round that are not in the store yet: all of them just
@@ -347,7 +371,5 @@ class EventRunner:
             self.manager.open_seated(
                 settings, seed, seats, self.token, f"event:{event}", row["code"]
             )
-            self.codes.add(row["code"])
-            if not ev["bots"]:  # its absent players get no bot (before any grace period ends)
-                self.manager.no_bots.add(row["code"])
+            self.watch(ev, row["code"])  # no bot for an absent player, before any grace ends
         return len(missing)

@@ -386,6 +386,8 @@ events_t = SqlTable(
     Column("starts", Float, nullable=False),
     Column("rounds", Integer, nullable=False),
     Column("deals", Integer, nullable=False),  # deals a round
+    # An arena's window in minutes from its start (revision 0011; other kinds: None).
+    Column("minutes", Integer),
     Column("status", String(10), nullable=False),  # open, running, paused, finished
     Column("round", Integer, nullable=False),  # the round being played or last played (0: none)
     Column("seed", String(24), nullable=False),

@@ -406,6 +406,52 @@ class StoreEvents:
             )
         return True
 
+    def arena_result(self, event: int, code: str, result: Mapping[str, Any]) -> bool:
+        """Record an arena game's result, once (False: it was already)."""
+        et = event_tables_t
+        with self.engine.begin() as c:
+            done = c.execute(
+                update(et)
+                .where(et.c.code == code, et.c.event == event, et.c.result.is_(None))
+                .values(result=json.dumps(result))
+            )
+            return done.rowcount == 1
+
+    def add_arena_tables(self, event: int, have: int, tables: Sequence[RoundTable]) -> bool:
+        """Record new games of a running arena (its round 1) if it has ``have`` games so far
+        (else another step paired first: False)."""
+        et = event_tables_t
+        try:
+            with self.engine.begin() as c:
+                # The event's row first: its lock keeps two steps from pairing at once.
+                running = c.execute(
+                    update(events_t)
+                    .where(events_t.c.id == event, events_t.c.status == "running")
+                    .values(round=1)
+                ).rowcount
+                count = c.execute(
+                    select(func.count()).select_from(et).where(et.c.event == event)
+                ).scalar_one()
+                if running != 1 or count != have:
+                    raise _Lost
+                for t in tables:
+                    c.execute(
+                        insert(et).values(
+                            code=t.code,
+                            event=event,
+                            round=1,
+                            board=t.board,
+                            deal=0,
+                            team_a=t.team_a,
+                            team_b=t.team_b,
+                            swapped=False,
+                            result=None,
+                        )
+                    )
+                return True
+        except _Lost:
+            return False
+
     def sealed_table(self, code: str) -> bool | None:
         """Whether ``code`` is a table of a duplicate event still running whose deal has no
         results yet (not every table of its round has finished it): True; False for an

@@ -1,6 +1,7 @@
-"""Duplicate events' deals (docs/web.md "Events"): an event's table names the deal of its round
-it plays (0 first; a duplicate round has a table per pair and deal). The tables already stored
-are deal 0, which is what a Swiss round's one table per pair is.
+"""Duplicate and arena events (docs/web.md "Events"): an event's table names the deal of its
+round it plays (0 first; a duplicate round has a table per pair and deal), and an arena event
+its window in minutes. The tables already stored are deal 0, which is what a Swiss round's one
+table per pair is; the events already stored have no window (they are Swiss).
 """
 
 from __future__ import annotations
@@ -17,12 +18,17 @@ depends_on = None
 def upgrade() -> None:
     # Only what is missing (as the earlier revisions): a database made whole by create_all
     # has the column already.
-    columns = {c["name"] for c in sa.inspect(op.get_bind()).get_columns("event_tables")}
-    if "deal" not in columns:
+    inspector = sa.inspect(op.get_bind())
+    if "deal" not in {c["name"] for c in inspector.get_columns("event_tables")}:
         with op.batch_alter_table("event_tables") as batch:
             batch.add_column(sa.Column("deal", sa.Integer, nullable=False, server_default="0"))
+    if "minutes" not in {c["name"] for c in inspector.get_columns("events")}:
+        with op.batch_alter_table("events") as batch:
+            batch.add_column(sa.Column("minutes", sa.Integer))
 
 
 def downgrade() -> None:
     with op.batch_alter_table("event_tables") as batch:
         batch.drop_column("deal")
+    with op.batch_alter_table("events") as batch:
+        batch.drop_column("minutes")
