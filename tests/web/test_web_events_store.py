@@ -4,6 +4,7 @@ the events' tables and loses nothing; the store's steps of an event are taken on
 from __future__ import annotations
 
 import sqlite3
+import time
 from pathlib import Path
 from typing import Any
 
@@ -203,3 +204,38 @@ def test_a_duplicate_deal_closes_once_and_opens_the_next(tmp_path: Path) -> None
         assert store.sealed_table("CCCCCC") is None  # the event is over: nothing sealed
     finally:
         store.close()
+
+
+def test_one_instance_runs_the_events_under_a_lease(tmp_path: Path) -> None:
+    """Several instances on one database: only the holder of the runner's lease takes the
+    events' steps; when it stops (its leases given up) or dies (its lease runs out) another
+    takes over, and the steps, each naming the state it starts from, are taken once."""
+    import asyncio
+
+    from seep.web.events import Events, EventSettings
+    from seep.web.tables import TableManager
+
+    url = f"sqlite:///{tmp_path / 'seep.db'}"
+    stores = [Store(url, owner=name) for name in ("one", "two")]
+    try:
+        settings = EventSettings(tick_seconds=0.05)
+        runners = [Events(TableManager(s), s, settings) for s in stores]
+
+        async def holders() -> list[bool]:
+            return [await r.runs_here() for r in runners]
+
+        assert asyncio.run(holders()) == [True, False]
+        assert asyncio.run(holders()) == [True, False]  # renewed by its holder
+        stores[0].release_lease()  # the first stops: the second takes over
+        assert asyncio.run(runners[1].runs_here())
+        assert asyncio.run(holders()) == [False, True]
+        # The second dies: its lease runs out after a few ticks, and the first takes it.
+        deadline = time.monotonic() + 30
+        while not asyncio.run(runners[0].runs_here()):
+            assert time.monotonic() < deadline
+            time.sleep(settings.tick_seconds)
+        assert not asyncio.run(runners[1].runs_here())
+        assert asyncio.run(runners[1].tick()) == 0  # it takes no step
+    finally:
+        for s in stores:
+            s.close()

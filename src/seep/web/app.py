@@ -171,12 +171,13 @@ def create_app(
     gate.moderation = moderation
     manager.moderation = moderation
 
-    # Events (docs/web.md "Events"): their runner opens rounds on this instance only.
+    # Events (docs/web.md "Events"): their runner opens rounds on the instance that holds its
+    # lease (any, alone on its database).
     events = Events(manager, store)
     manager.observers.append(lambda t: events.table_changed(t.code, t.status))
     manager.observers.append(events.forfeits)  # an event without bots: a forfeit ends a table
     gate.sealed = events.sealed  # a duplicate deal shows nothing until the field finished it
-    runners = [] if manager.clustered else [events.run]
+    runners = [events.run]  # with several instances only the runner's lease holder acts
 
     app = FastAPI(
         title="Seep",

@@ -52,6 +52,10 @@ __all__ = ["EventRunner", "EventSettings", "result_of_record"]
 
 log = logging.getLogger("seep.web.events")
 
+# Several instances: the runner's lease, stored with the tables' (no table code has 7
+# characters or a "~"), lasts this many ticks unless renewed.
+RUNNER_LEASE = "~EVENTS"
+RUNNER_LEASE_TICKS = 5
 UNSEALED_CACHE = 4096  # codes known open (what opens never closes): no query for them again
 
 
@@ -198,8 +202,11 @@ class EventRunner:
                 log.exception("events: a step failed: %s", exc)
 
     async def tick(self) -> int:
-        """Take every step that is due (see the module); how many were taken."""
+        """Take every step that is due (see the module); how many were taken. With several
+        instances on the database only the holder of the runner's lease takes them."""
         async with self._lock:
+            if not await self.runs_here():
+                return 0
             steps = 0
             events = await asyncio.to_thread(self.store.events, ("open", "running"), 200)
             for ev in events:
@@ -274,6 +281,16 @@ class EventRunner:
             self.store.open_round, event, 1, seed=secrets.randbits(62), bye=None, tables=[]
         )
         return 1 + await events_arena.step(self, ev)
+
+    async def runs_here(self) -> bool:
+        """Whether this instance runs the events now: alone on its database, or holding the
+        runner's lease (taken or renewed at each tick; an instance that stops gives it up, a
+        dead one's runs out after ``RUNNER_LEASE_TICKS`` ticks and another takes it)."""
+        if not self.manager.clustered:
+            return True
+        ttl = RUNNER_LEASE_TICKS * self.settings.tick_seconds
+        lease = await asyncio.to_thread(self.store.take_lease, RUNNER_LEASE, ttl)
+        return lease.taken
 
     def watch(self, ev: Mapping[str, Any], code: str) -> None:
         """A round table being played (seen again after a restart): its end wakes the runner;
