@@ -21,7 +21,7 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from seep.web.events import result_of_record
-from seep.web.tournament import arena, duplicate, swiss
+from seep.web.tournament import arena, duplicate, individual, swiss
 from seepkit.ratings import play_out, sign_up
 from seepkit.web import Player, web_client
 
@@ -467,3 +467,84 @@ def _arena_games(page: dict[str, Any]) -> list[arena.Game]:
         w = t["result"]["winner"]
         out.append(arena.Game(t["teams"][0], t["teams"][1], None if w is None else t["teams"][w]))
     return out
+
+
+# --- partners drawn each round ----------------------------------------------------------------
+
+
+def _individual_results(page: dict[str, Any], upto: int) -> list[swiss.Result]:
+    """Each player's games of the rounds up to ``upto``: his side's result against the
+    opponent drawn with him (team_a against team_b, their partners against each other)."""
+    out: list[swiss.Result] = []
+    for r in page["rounds"][:upto]:
+        if r["bye"]:
+            out.append(swiss.Result(r["bye"], None))
+        for t in r["tables"]:
+            res = t["result"]
+            pairs = [tuple(t["teams"])]
+            if None not in t["partners"]:
+                pairs.append(tuple(t["partners"]))
+            for a, b in pairs:
+                winner = None if res["winner"] is None else (a, b)[res["winner"]]
+                out.append(swiss.Result(a, b, winner, res["score"][0] - res["score"][1]))
+    return out
+
+
+def test_partners_drawn_each_round_seat_players_alone(tmp_path: Path) -> None:
+    """An individual Swiss event at four players: seven register alone (a partner named is
+    refused). Each round the lowest-ranked without a bye sits out, the others sit in fours by
+    rank, their partnerships drawn (individual.draw with the round's seed), two left over
+    facing each other with bot partners; every player's seat is his drawn one; the standings
+    are each player's side's results."""
+    rng = random.Random(3)
+    names = [f"In{i}" for i in range(7)]
+    with web_client(tmp_path, grace_seconds=0.05) as server:
+        client = server[0]
+        store = client.app.state.store
+        org = sign_up(client.app, "Org")
+        browsers = [sign_up(client.app, n) for n in names]
+        r = org.post(
+            "/api/events",
+            json={"name": "X", "format": "two", "partners": "individual", "starts": time.time()},
+        )
+        assert r.status_code == 409  # drawn partners: four players a table
+        event = _event(org, format="four", partners="individual", rounds=2)
+        r = browsers[0].post(f"/api/events/{event}/register", json={"partner": names[1]})
+        assert r.status_code == 400
+        _join(event, browsers, names, four=False)
+        assert org.post(f"/api/events/{event}/start").status_code == 200
+        for number in (1, 2):
+            _until(lambda: _deal_open(store, event, number, 0))  # noqa: B023
+            page = client.get(f"/api/events/{event}").json()
+            ids = [t["id"] for t in page["teams"]]
+            seed = int(store.rounds(event)[number - 1]["seed"])
+            drawn = individual.draw(
+                swiss.standings(ids, _individual_results(page, number - 1)), random.Random(seed)
+            )
+            current = page["rounds"][number - 1]
+            assert current["bye"] == drawn.bye
+            got = [
+                ((t["teams"][0], t["partners"][0]), (t["teams"][1], t["partners"][1]))
+                for t in current["tables"]
+            ]
+            want = [
+                (a + (None,) * (2 - len(a)), b + (None,) * (2 - len(b))) for a, b in drawn.tables
+            ]
+            assert got == want
+            by_name = {t["name"]: t["id"] for t in page["teams"]}
+            seats = _play(server, browsers, event, rng)
+            for code, held in seats.items():
+                table = next(t for t in current["tables"] if t["code"] == code)
+                for browser, seat in held:
+                    me = by_name[names[browsers.index(browser)]]
+                    side = [table["teams"][0], table["partners"][0]]
+                    assert (me in side) == (seat["seat"] % 2 == 0)
+                    if table["partners"][0] is not None:  # a team of four: partners opposite
+                        assert seat["seat"] in ((0, 2) if me in side else (1, 3))
+        _until(lambda: store.event(event)["status"] == "finished")
+        page = client.get(f"/api/events/{event}").json()
+    assert len({r["bye"] for r in page["rounds"]}) == 2
+    standings = swiss.standings(ids, _individual_results(page, 2))
+    assert [(s["team"], s["points"]) for s in page["standings"]] == [
+        (s.team, s.points) for s in standings
+    ]

@@ -7,9 +7,8 @@ ask of an event. The runner that opens each round's tables and pairs the next is
 A player asks for his seat token again from any device (``POST /api/events/{id}/seat``): it is
 derived from a server secret, never stored (:meth:`~seep.web.events_runner.EventRunner.token`).
 
-Served: Swiss, duplicate and arena events. Not yet (docs/web.md says so): partners drawn
-each round ("individual"), events on several instances (the runner and the tables it opens
-are this instance's).
+Served: Swiss, duplicate and arena events, and Swiss events at four players whose partners are
+drawn each round ("individual": :mod:`seep.web.tournament.individual`).
 """
 
 from __future__ import annotations
@@ -110,10 +109,10 @@ class Events(EventRunner):
             raise TableError("not_allowed", "duplicate events are not rated: make it unrated")
         if body.minutes is not None and body.kind != "arena":
             raise TableError("bad_request", "minutes: an arena's window, for arenas only")
-        if body.partners != "registered":
+        if body.partners == "individual" and (body.kind != "swiss" or body.format != "four"):
             raise TableError(
                 "not_allowed",
-                "partners drawn each round are not served yet: partners register together",
+                "partners drawn each round: for a Swiss event at four players only",
             )
         now = self.clock()
         if not now - 3600 <= body.starts <= now + MAX_AHEAD:
@@ -183,10 +182,14 @@ class Events(EventRunner):
         return None
 
     def register(self, event: int, account: tuple[int, str], body: RegisterBody) -> int:
-        """Register ``account`` (with his partner at four players); the team's id."""
+        """Register ``account`` (with his partner at four players, unless partners are drawn
+        each round); the team's id."""
         found = self._event(event)
         players = [account]
-        if found["format"] == "four":
+        if found["partners"] == "individual":  # partners drawn each round: alone
+            if body.partner is not None:
+                raise TableError("bad_request", "partner: partners are drawn each round")
+        elif found["format"] == "four":
             if body.partner is None:
                 raise TableError("bad_request", "partner: a four-player event's teams are two")
             partner = self.store.account_named(skeleton(body.partner))

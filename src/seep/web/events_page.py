@@ -54,12 +54,16 @@ def seats_of(
     table: Mapping[str, Any], teams: Mapping[int, Mapping[str, Any]], players: int
 ) -> dict[int, tuple[int | None, str]]:
     """Who sits where at a round's table: ``team_a`` on side 0 (seats 0 and 2; at two players
-    seat 0) unless ``swapped``, ``team_b`` on the other; partners opposite each other."""
+    seat 0) unless ``swapped``, ``team_b`` on the other; partners opposite each other (drawn
+    each round: ``team_a2`` opposite ``team_a``, ``team_b2`` opposite ``team_b``)."""
     out: dict[int, tuple[int | None, str]] = {}
     for key, side in (("team_a", 0), ("team_b", 1)):
         if table["swapped"]:
             side = 1 - side
-        for seat, member in zip(range(side, players, 2), members(teams[table[key]]), strict=False):
+        people = members(teams[table[key]])
+        if table.get(f"{key}2") is not None:  # partners drawn: a player each
+            people += members(teams[table[f"{key}2"]])
+        for seat, member in zip(range(side, players, 2), people, strict=False):
             out[seat] = member
     return out
 
@@ -107,6 +111,7 @@ def page(
                         "deal": t["deal"],
                         "code": t["code"] if _shown(event, t) else None,
                         "teams": [t["team_a"], t["team_b"]],
+                        "partners": [t["team_a2"], t["team_b2"]],
                         "swapped": t["swapped"],
                         "status": t["table_status"],
                         "result": json.loads(t["result"]) if t["result"] else None,
@@ -179,7 +184,9 @@ def swiss_inputs(
     """The Swiss module's inputs from the store's rows: the teams that take part (seed order:
     as they registered), the results of the rounds done (byes included), the withdrawn. A
     pair that played several tables in a round (a duplicate round's deals) has one game: the
-    sums of its tables' scores, won by the side ahead."""
+    sums of its tables' scores, won by the side that won more of them. Partners drawn each
+    round: each player has his side's game against one opponent (``team_a`` against
+    ``team_b``, ``team_a2`` against ``team_b2``)."""
     ids = [int(t["id"]) for t in teams if playing(t)]
     withdrawn = {int(t["id"]) for t in teams if playing(t) and t["withdrawn"]}
     done = {r["number"] for r in rounds if r["status"] == "done"}
@@ -191,12 +198,15 @@ def swiss_inputs(
         if t["round"] not in done or not t["result"]:
             continue
         res = json.loads(t["result"])
-        a, b = int(t["team_a"]), int(t["team_b"])
         side_a = _side_a(t)
-        game = games.setdefault((int(t["round"]), a, b), [0, 0, 0])  # a's diff, a's wins, b's
-        game[0] += res["score"][side_a] - res["score"][1 - side_a]
-        if res["winner"] is not None:
-            game[1 if res["winner"] == side_a else 2] += 1
+        pairs = [(int(t["team_a"]), int(t["team_b"]))]
+        if t["team_a2"] is not None and t["team_b2"] is not None:  # partners drawn
+            pairs.append((int(t["team_a2"]), int(t["team_b2"])))
+        for a, b in pairs:
+            game = games.setdefault((int(t["round"]), a, b), [0, 0, 0])  # a's diff, wins, b's
+            game[0] += res["score"][side_a] - res["score"][1 - side_a]
+            if res["winner"] is not None:
+                game[1 if res["winner"] == side_a else 2] += 1
     for (_, a, b), (diff, won_a, won_b) in games.items():
         winner = a if won_a > won_b else b if won_b > won_a else None
         results.append(swiss.Result(a, b, winner, diff))

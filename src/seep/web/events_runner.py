@@ -46,7 +46,7 @@ from .store import Store, StoreUnavailable
 from .store_events import RoundTable
 from .table import Table, parse_settings
 from .tables import TableManager
-from .tournament import duplicate, swiss
+from .tournament import TeamId, duplicate, individual, swiss
 
 __all__ = ["EventRunner", "EventSettings", "result_of_record"]
 
@@ -95,6 +95,16 @@ def with_forfeits(result: dict[str, Any], seats: Sequence[int]) -> dict[str, Any
     sides = sorted({s % 2 for s in seats})
     winner = None if len(sides) == 2 else 1 - sides[0]
     return {**result, "winner": winner, "forfeited": sides}
+
+
+Pair = tuple[int, int, int | None, int | None]  # team_a, team_b and their drawn partners
+
+
+def _sides(a: Sequence[TeamId], b: Sequence[TeamId]) -> Pair:
+    """A drawn table's sides as a pair of players and their partners (a lone player: none)."""
+    a2 = int(a[1]) if len(a) > 1 else None
+    b2 = int(b[1]) if len(b) > 1 else None
+    return int(a[0]), int(b[0]), a2, b2
 
 
 def _ended(row: Mapping[str, Any]) -> bool:
@@ -318,10 +328,10 @@ class EventRunner:
             return 1
         number, round_seed, bye, pairs, swap = plan
         # Duplicate: every second table swapped, so half the field holds each side of a deal.
-        swapped = [swap and t.swapped for t in duplicate.tables(pairs)]
+        swapped = [swap and t.swapped for t in duplicate.tables([p[:2] for p in pairs])]
         tables = [
-            RoundTable(self.manager.new_code(), board, a, b, swapped[board - 1])
-            for board, (a, b) in enumerate(pairs, 1)
+            RoundTable(self.manager.new_code(), board, a, b, swapped[board - 1], 0, a2, b2)
+            for board, (a, b, a2, b2) in enumerate(pairs, 1)
         ]
         done = await asyncio.to_thread(
             self.store.open_round, event, number, seed=round_seed, bye=bye, tables=tables
@@ -334,10 +344,11 @@ class EventRunner:
         assert ev is not None
         return 1 + await self.open_missing(ev, rounds[-1], rows)
 
-    def _plan(self, event: int) -> tuple[int, int, int | None, list[tuple[int, int]], bool] | None:
-        """The next round's number, seed, bye, pairs and whether every second table is
-        swapped (duplicate), in a worker thread; ``None`` when the event is over instead (its
-        last round played, or fewer than two teams left), which it records."""
+    def _plan(self, event: int) -> tuple[int, int, int | None, list[Pair], bool] | None:
+        """The next round's number, seed, bye, pairs (with, partners drawn each round, their
+        partners) and whether every second table is swapped (duplicate), in a worker thread;
+        ``None`` when the event is over instead (its last round played, or fewer than two
+        teams left), which it records."""
         ev = self.store.event(event)
         if ev is None or ev["status"] != "running":
             return None
@@ -349,10 +360,16 @@ class EventRunner:
         if number > ev["rounds"] or len([i for i in ids if i not in withdrawn]) < 2:
             self.store.set_event(event, ("running",), status="finished", ended=self.clock())
             return None
-        pairing = swiss.pair_round(ids, results, withdrawn)
         round_seed = random.Random(f"seep-event:{ev['seed']}:{number}").randrange(1 << 62)
+        if ev["partners"] == "individual":
+            drawn = individual.draw(
+                swiss.standings(ids, results, withdrawn), random.Random(round_seed)
+            )
+            bye = None if drawn.bye is None else int(drawn.bye)
+            return number, round_seed, bye, [_sides(a, b) for a, b in drawn.tables], False
+        pairing = swiss.pair_round(ids, results, withdrawn)
         bye = None if pairing.bye is None else int(pairing.bye)
-        pairs = [(int(a), int(b)) for a, b in pairing.pairs]
+        pairs: list[Pair] = [(int(a), int(b), None, None) for a, b in pairing.pairs]
         return number, round_seed, bye, pairs, ev["kind"] == "duplicate"
 
     async def open_missing(

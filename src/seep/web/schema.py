@@ -440,6 +440,9 @@ event_tables_t = SqlTable(
     Column("deal", Integer, nullable=False, server_default="0"),
     Column("team_a", Integer, nullable=False),
     Column("team_b", Integer, nullable=False),
+    # Partners drawn each round: the partners of team_a and team_b (revision 0011).
+    Column("team_a2", Integer),
+    Column("team_b2", Integer),
     Column("swapped", Boolean, nullable=False),
     Column("result", Text),
     Index("ix_event_tables_round", "event", "round"),

@@ -44,7 +44,8 @@ class EventRefused(Exception):
 @dataclass(frozen=True)
 class RoundTable:
     """A table a round opens: its code, board (from 1), teams, whether ``team_a`` holds
-    side 1 (``swapped``), and the round's ``deal`` it plays (a duplicate round's; else 0)."""
+    side 1 (``swapped``), the round's ``deal`` it plays (a duplicate round's; else 0), and
+    partners drawn each round, the second player of each side (``team_a2``, ``team_b2``)."""
 
     code: str
     board: int
@@ -52,6 +53,8 @@ class RoundTable:
     team_b: int
     swapped: bool = False
     deal: int = 0
+    team_a2: int | None = None  # partners drawn each round: each side's second player
+    team_b2: int | None = None
 
 
 def forget_events(c: Connection, account: int, former: str) -> None:
@@ -301,6 +304,8 @@ class StoreEvents:
                         deal=t.deal,
                         team_a=t.team_a,
                         team_b=t.team_b,
+                        team_a2=t.team_a2,
+                        team_b2=t.team_b2,
                         swapped=t.swapped,
                         result=None,
                     )
