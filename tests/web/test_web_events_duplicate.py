@@ -200,6 +200,9 @@ def test_a_duplicate_deal_shows_nothing_until_every_table_finished_it(tmp_path: 
         assert (line["round"], line["deal"]) == (1, 0) and len(line["results"]) == 4
         records = [client.get(f"/api/tables/{c}/record").json() for c in (a, b)]
         assert records[0]["deals"][0]["start"] == records[1]["deals"][0]["start"]
+        assert "seed" not in records[0] and "seed" not in records[1]  # none while it runs
+        mine = attacker.get("/api/me/records").json()["matches"]
+        assert mine[0]["record"]["deals"] == records[0]["deals"] and "seed" not in mine[0]["record"]
         assert client.get(f"/api/tables/{b}/replay").status_code == 200
         # Deal 2's tables are sealed now, as deal 1's were.
         later = [r["code"] for r in store.event_tables(event, 1) if r["deal"] == 1]

@@ -177,6 +177,7 @@ def create_app(
     manager.observers.append(lambda t: events.table_changed(t.code, t.status))
     manager.observers.append(events.forfeits)  # an event without bots: a forfeit ends a table
     gate.sealed = events.sealed  # a duplicate deal shows nothing until the field finished it
+    gate.seedless = events.seedless
     runners = [events.run]  # with several instances only the runner's lease holder acts
 
     app = FastAPI(

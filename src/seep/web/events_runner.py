@@ -162,6 +162,13 @@ class EventRunner:
             self._unsealed.add(code)
         return bool(found)
 
+    def seedless(self, code: str) -> bool:
+        """Whether table ``code``'s record is shown without its seed: a duplicate deal of an
+        event still running (its seed shows that deal only, already open, but no seed is
+        answered while the event runs)."""
+        code = code.upper()
+        return code in self._unsealed or self.store.sealed_table(code) is not None
+
     # --- the loop ---------------------------------------------------------------------------
 
     def table_changed(self, code: str, status: str) -> None:

@@ -42,6 +42,9 @@ class Gate:
         # The app sets it: whether a table is a duplicate event's deal not open yet, of which
         # nothing is shown by code (docs/web.md "Events").
         self.sealed: Callable[[str], bool] | None = None
+        # The app sets it: whether a table's record is shown without its seed (a duplicate
+        # event's deal while the event runs).
+        self.seedless: Callable[[str], bool] | None = None
         self.client_of = client_of
         self.creations = NetworkRates(settings.max_tables_per_minute)  # limits.networks too
         self.misses = RateLimiter(settings.max_unknown_codes_per_minute)
@@ -117,6 +120,13 @@ class Gate:
     def is_sealed(self, code: str) -> bool:
         """Whether table ``code`` shows nothing yet (:attr:`sealed`)."""
         return self.sealed is not None and self.sealed(code[:16])
+
+    def shown_record(self, code: str, record: dict[str, Any]) -> dict[str, Any]:
+        """``record`` as table ``code``'s record is shown: without its seed where
+        :attr:`seedless` says so."""
+        if self.seedless is not None and "seed" in record and self.seedless(code[:16]):
+            return {k: v for k, v in record.items() if k != "seed"}
+        return record
 
     def look_at_lobby(self, key: str) -> None:
         """Count a lobby lookup (the list, or quick match); refused over the limit."""
