@@ -67,8 +67,8 @@ def _many_signups(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_an_event_is_made_and_joined_within_its_rules(tmp_path: Path) -> None:
     """Only signed-in players make and join events; only the organiser starts, pauses, ends
-    or withdraws a team; a four-player team is two partners, the second accepting; kinds not
-    served yet (partners drawn each round), a rated duplicate event, an arena's window of
+    or withdraws a team; a four-player team is two partners, the second accepting; partners
+    drawn each round at two players, a rated duplicate event, an arena's window of
     under five minutes or a window for another kind are refused; bounds are kept."""
     with web_client(tmp_path) as (client, manager, _):
         app = client.app
@@ -80,7 +80,7 @@ def test_an_event_is_made_and_joined_within_its_rules(tmp_path: Path) -> None:
             {"kind": "duplicate", "rated": True},
             {"kind": "arena", "minutes": 2},
             {"minutes": 30},
-            {"partners": "individual"},
+            {"partners": "individual", "format": "two"},
             {"rounds": 99},
             {"name": ""},
             {"name": "x" * 61},
