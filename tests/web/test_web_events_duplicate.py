@@ -551,3 +551,32 @@ def test_partners_drawn_each_round_seat_players_alone(tmp_path: Path) -> None:
     assert [(s["team"], s["points"]) for s in page["standings"]] == [
         (s.team, s.points) for s in standings
     ]
+
+
+def test_an_arena_goes_on_across_a_restart(tmp_path: Path) -> None:
+    """An arena of three players: the server restarts with a game being played and one
+    player waiting; on the new server the game is played out, scored, and its players are
+    paired again at once with the one who waited."""
+    rng = random.Random(2)
+    names = ["Asha", "Ravi", "Mina"]
+    with web_client(tmp_path, grace_seconds=0.05) as server:
+        client = server[0]
+        store = client.app.state.store
+        org = sign_up(client.app, "Org")
+        browsers = [sign_up(client.app, n) for n in names]
+        event = _event(org, kind="arena", format="two", minutes=30)
+        _join(event, browsers, names, four=False)
+        assert org.post(f"/api/events/{event}/start").status_code == 200
+        _until(lambda: _deal_open(store, event, 1, 0))
+    with web_client(tmp_path, grace_seconds=0.05) as server:
+        client = server[0]
+        store = client.app.state.store
+        browsers = [TestClient(client.app, cookies=dict(b.cookies)) for b in browsers]
+        [first] = store.event_tables(event, 1)
+        waiting = ({t["id"] for t in store.teams(event)} - {first["team_a"], first["team_b"]}).pop()
+        _play(server, browsers, event, rng)
+        second = _until(
+            lambda: len(store.event_tables(event, 1)) == 2 and store.event_tables(event, 1)[1]
+        )
+        assert waiting in (second["team_a"], second["team_b"])
+        assert store.event_tables(event, 1)[0]["result"] is not None
