@@ -18,8 +18,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
-from .events_page import page, seats_of, summary
-from .events_runner import EventRunner, EventSettings, result_of_record
+from .events_page import page, result_of_record, seats_of, summary
+from .events_runner import EventRunner, EventSettings
 from .messages import Name
 from .names import check_name, skeleton
 from .store_events import ACTIVE, EventRefused

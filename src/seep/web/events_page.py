@@ -1,8 +1,9 @@
 """What an event shows (docs/web.md "Events"): the lobby's list, an event's page with its teams,
-rounds and standings (Swiss, or duplicate's matchpoints deal by deal), from the store's rows.
+rounds and standings (Swiss, an arena's, or duplicate's matchpoints deal by deal), from the
+store's rows; and a round table's result as its stored record gives it.
 
-A duplicate round's deal shows nothing (no table code, status or result) until every table of
-the round has finished it (its results are written then, all at once: the runner's
+A duplicate round's deal shows nothing of its play (no table code, no result) until every table
+of the round has finished it (its results are written then, all at once: the runner's
 ``close_deal``); see :func:`duplicate_scores`.
 """
 
@@ -12,6 +13,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..session import Session
 from .tournament import arena, duplicate, swiss
 
 __all__ = [
@@ -24,12 +26,41 @@ __all__ = [
     "members",
     "page",
     "playing",
+    "result_of_record",
     "seats_of",
     "summary",
     "swiss_inputs",
     "swiss_standings",
     "team_name",
+    "with_forfeits",
 ]
+
+
+def result_of_record(record: Mapping[str, Any] | None) -> dict[str, Any]:
+    """A round table's result from its stored game record: the winning side (``None``: a
+    draw, or nothing played), each side's score summed over the finished deals, the baazis
+    won, and the deals played. A table closed unfinished counts what was finished."""
+    if record is None or not record.get("deals"):
+        return {"winner": None, "score": [0, 0], "baazis": [0, 0], "deals": 0}
+    session = Session.from_record(dict(record))
+    standing = session.standing()
+    scores = [d["result"]["score"] for d in record["deals"] if d.get("result")]
+    return {
+        "winner": standing.leader,
+        "score": [sum(s[0] for s in scores), sum(s[1] for s in scores)],
+        "baazis": list(standing.baazis),
+        "deals": len(scores),
+    }
+
+
+def with_forfeits(result: dict[str, Any], seats: Sequence[int]) -> dict[str, Any]:
+    """A table's result where the players of ``seats`` forfeited it (an event without bots,
+    docs/web.md "Events"): their side lost, whatever was played (both sides: a draw)."""
+    if not seats:
+        return result
+    sides = sorted({s % 2 for s in seats})
+    winner = None if len(sides) == 2 else 1 - sides[0]
+    return {**result, "winner": winner, "forfeited": sides}
 
 
 def team_name(team: Mapping[str, Any]) -> str:

@@ -39,16 +39,15 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..session import Session
 from . import events_arena
-from .events_page import playing, seats_of, swiss_inputs
+from .events_page import playing, result_of_record, seats_of, swiss_inputs, with_forfeits
 from .store import Store, StoreUnavailable
 from .store_events import RoundTable
 from .table import Table, parse_settings
 from .tables import TableManager
 from .tournament import TeamId, duplicate, individual, swiss
 
-__all__ = ["EventRunner", "EventSettings", "result_of_record"]
+__all__ = ["EventRunner", "EventSettings"]
 
 log = logging.getLogger("seep.web.events")
 
@@ -68,33 +67,6 @@ class EventSettings:
     max_teams: int = 64
     listed: int = 50
     tick_seconds: float = 2.0
-
-
-def result_of_record(record: Mapping[str, Any] | None) -> dict[str, Any]:
-    """A round table's result from its stored game record: the winning side (``None``: a
-    draw, or nothing played), each side's score summed over the finished deals, the baazis
-    won, and the deals played. A table closed unfinished counts what was finished."""
-    if record is None or not record.get("deals"):
-        return {"winner": None, "score": [0, 0], "baazis": [0, 0], "deals": 0}
-    session = Session.from_record(dict(record))
-    standing = session.standing()
-    scores = [d["result"]["score"] for d in record["deals"] if d.get("result")]
-    return {
-        "winner": standing.leader,
-        "score": [sum(s[0] for s in scores), sum(s[1] for s in scores)],
-        "baazis": list(standing.baazis),
-        "deals": len(scores),
-    }
-
-
-def with_forfeits(result: dict[str, Any], seats: Sequence[int]) -> dict[str, Any]:
-    """A table's result where the players of ``seats`` forfeited it (an event without bots,
-    docs/web.md "Events"): their side lost, whatever was played (both sides: a draw)."""
-    if not seats:
-        return result
-    sides = sorted({s % 2 for s in seats})
-    winner = None if len(sides) == 2 else 1 - sides[0]
-    return {**result, "winner": winner, "forfeited": sides}
 
 
 Pair = tuple[int, int, int | None, int | None]  # team_a, team_b and their drawn partners
