@@ -365,13 +365,21 @@ def test_a_round_recorded_before_its_tables_opened_gets_them(tmp_path: Path) -> 
         assert list(manager.tables) == ["QQQQQQ"]  # opened once
 
 
-def test_an_event_without_bots_gives_no_seat_to_a_bot(tmp_path: Path, monkeypatch: Any) -> None:
+@pytest.mark.parametrize("taken_over", [False, True])
+def test_an_event_without_bots_gives_no_seat_to_a_bot(
+    tmp_path: Path, monkeypatch: Any, taken_over: bool
+) -> None:
     """``bots: false``: a player who does not come gets no bot. Past his grace period and the
     forfeit's wait (docs/web.md "Fair play") he has forfeited: the table closes, his side lost
-    whatever was played, and nobody ever moved for him."""
+    whatever was played, and nobody ever moved for him. ``taken_over``: the instance serving
+    the table did not open it (several instances): it asks the store."""
     monkeypatch.setenv("SEEP_FORFEIT_SECONDS", "0.3")
     with web_client(tmp_path, grace_seconds=0.05) as (client, manager, checker):
         store = client.app.state.store
+        if taken_over:
+            events = client.app.state.events
+            events.watch = lambda ev, code: events.codes.add(code)  # marks nothing here
+            manager.no_bots_of = store.without_bots
         away: list[bool] = []  # whether a bot played for anyone, at every change of a table
         manager.observers.append(lambda t: away.append(any(s.away for s in t.seats)))
         org = sign_up(client.app, "Org")

@@ -200,6 +200,7 @@ def test_a_duplicate_deal_closes_once_and_opens_the_next(tmp_path: Path) -> None
             ("BBBBBB", 0),
             ("CCCCCC", 1),
         ]
+        assert not store.without_bots("AAAAAA")  # its event lets bots play for no-shows
         assert store.set_event(event, ("running",), status="finished")
         assert store.sealed_table("CCCCCC") is None  # the event is over: nothing sealed
     finally:

@@ -176,6 +176,8 @@ def create_app(
     events = Events(manager, store)
     manager.observers.append(lambda t: events.table_changed(t.code, t.status))
     manager.observers.append(events.forfeits)  # an event without bots: a forfeit ends a table
+    if manager.clustered:  # a table taken over from another instance: is it one without bots?
+        manager.no_bots_of = store.without_bots
     gate.sealed = events.sealed  # a duplicate deal shows nothing until the field finished it
     gate.seedless = events.seedless
     runners = [events.run]  # with several instances only the runner's lease holder acts

@@ -457,6 +457,22 @@ class StoreEvents:
         except _Lost:
             return False
 
+    def without_bots(self, code: str) -> bool:
+        """Whether ``code`` is a table of an event not finished whose absent players get no
+        bot (``bots`` false)."""
+        et = event_tables_t
+        with self.engine.connect() as c:
+            found = c.execute(
+                select(et.c.code)
+                .select_from(et.join(events_t, events_t.c.id == et.c.event))
+                .where(
+                    et.c.code == code,
+                    events_t.c.bots == False,  # noqa: E712 (SQL, not Python)
+                    events_t.c.status != "finished",
+                )
+            ).first()
+        return found is not None
+
     def sealed_table(self, code: str) -> bool | None:
         """Whether ``code`` is a table of a duplicate event still running whose deal has no
         results yet (not every table of its round has finished it): True; False for an
