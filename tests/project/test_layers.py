@@ -135,7 +135,17 @@ WEB_LAYERS: list[tuple[str, frozenset[str]]] = [
     # The lobby's list and quick match, over the manager's tables.
     ("lobby", frozenset({"seep.web.lobby"})),
     # Events' runner: their rounds' tables opened through the manager, their results read.
-    ("events", frozenset({"seep.web.events"})),
+    (
+        "events",
+        frozenset(
+            {
+                "seep.web.events",
+                "seep.web.events_arena",
+                "seep.web.events_page",
+                "seep.web.events_runner",
+            }
+        ),
+    ),
     # The app's plumbing under its routes: ASGI middlewares, the lifespan.
     ("asgi", frozenset({"seep.web.lifespan", "seep.web.middleware"})),
     ("routes", frozenset({"seep.web.routes"})),

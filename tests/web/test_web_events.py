@@ -67,8 +67,9 @@ def _many_signups(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_an_event_is_made_and_joined_within_its_rules(tmp_path: Path) -> None:
     """Only signed-in players make and join events; only the organiser starts, pauses, ends
-    or withdraws a team; a four-player team is two partners, the second accepting; kinds not
-    served yet are refused with a clear error; bounds are kept."""
+    or withdraws a team; a four-player team is two partners, the second accepting; partners
+    drawn each round at two players, a rated duplicate event, an arena's window of
+    under five minutes or a window for another kind are refused; bounds are kept."""
     with web_client(tmp_path) as (client, manager, _):
         app = client.app
         guest = client
@@ -76,9 +77,10 @@ def test_an_event_is_made_and_joined_within_its_rules(tmp_path: Path) -> None:
         assert r.status_code == 401 and _code(r) == "not_signed_in"
         org, asha, ravi, _mina = (sign_up(app, n) for n in ("Org", "Asha", "Ravi", "Mina"))
         for bad in (
-            {"kind": "duplicate"},
-            {"kind": "arena"},
-            {"partners": "individual"},
+            {"kind": "duplicate", "rated": True},
+            {"kind": "arena", "minutes": 2},
+            {"minutes": 30},
+            {"partners": "individual", "format": "two"},
             {"rounds": 99},
             {"name": ""},
             {"name": "x" * 61},
@@ -361,3 +363,44 @@ def test_a_round_recorded_before_its_tables_opened_gets_them(tmp_path: Path) -> 
         events.wake()
         time.sleep(0.5)
         assert list(manager.tables) == ["QQQQQQ"]  # opened once
+
+
+@pytest.mark.parametrize("taken_over", [False, True])
+def test_an_event_without_bots_gives_no_seat_to_a_bot(
+    tmp_path: Path, monkeypatch: Any, taken_over: bool
+) -> None:
+    """``bots: false``: a player who does not come gets no bot. Past his grace period and the
+    forfeit's wait (docs/web.md "Fair play") he has forfeited: the table closes, his side lost
+    whatever was played, and nobody ever moved for him. ``taken_over``: the instance serving
+    the table did not open it (several instances): it asks the store."""
+    monkeypatch.setenv("SEEP_FORFEIT_SECONDS", "0.3")
+    with web_client(tmp_path, grace_seconds=0.05) as (client, manager, checker):
+        store = client.app.state.store
+        if taken_over:
+            events = client.app.state.events
+            events.watch = lambda ev, code: events.codes.add(code)  # marks nothing here
+            manager.no_bots_of = store.without_bots
+        away: list[bool] = []  # whether a bot played for anyone, at every change of a table
+        manager.observers.append(lambda t: away.append(any(s.away for s in t.seats)))
+        org = sign_up(client.app, "Org")
+        asha, ravi = sign_up(client.app, "Asha"), sign_up(client.app, "Ravi")
+        event = _event(org, rounds=1, bots=False)
+        for b in (asha, ravi):
+            b.post(f"/api/events/{event}/register", json={})
+            b.post(f"/api/events/{event}/checkin")
+        assert org.post(f"/api/events/{event}/start").status_code == 200
+        _until(lambda: _round_open(store, event, 1))
+        seat = asha.post(f"/api/events/{event}/seat").json()
+        player = Player(client, checker, seat["code"], seat["token"])
+        player.until(lambda m: m["type"] == "state" and m["seat"] is not None)
+        absent = 1 - seat["seat"]
+        _until(lambda: store.event(event)["status"] == "finished")
+        player.close()
+        page = client.get(f"/api/events/{event}").json()
+    [table] = page["rounds"][0]["tables"]
+    assert table["status"] == "closed"
+    assert table["result"]["forfeited"] == [absent] and table["result"]["winner"] == 1 - absent
+    assert away and not any(away)  # no bot ever took his seat
+    ranks = {s["team"]: s["points"] for s in page["standings"]}
+    mine = page["teams"][0]["id"] if page["teams"][0]["name"] == "Asha" else page["teams"][1]["id"]
+    assert ranks[mine] == 2 and sorted(ranks.values()) == [0, 2]

@@ -4,6 +4,7 @@ the events' tables and loses nothing; the store's steps of an event are taken on
 from __future__ import annotations
 
 import sqlite3
+import time
 from pathlib import Path
 from typing import Any
 
@@ -133,3 +134,109 @@ def test_a_round_opens_once_and_closes_once(tmp_path: Path) -> None:
         assert found is not None and found["status"] == "finished"
     finally:
         store.close()
+
+
+def test_a_database_at_0010_gains_event_deals(tmp_path: Path) -> None:
+    """Revision 0011 on a database at 0010 with an event whose round has a table: both are
+    kept, the table reads as deal 0 and the event has no arena window; a downgrade to 0010
+    removes the columns again."""
+    db = tmp_path / "seep.db"
+    engine = create_engine(f"sqlite:///{db}")
+    with engine.begin() as c:
+        migrations.upgrade(c, "0010")
+        c.exec_driver_sql(
+            "INSERT INTO events (name, organiser, organiser_name, kind, format, rated, partners,"
+            " bots, starts, rounds, deals, status, round, seed, created) VALUES"
+            " ('E', 1, 'Org', 'swiss', 'two', 0, 'registered', 1, 1.0, 3, 1, 'running', 1,"
+            " '5', 1.0)"
+        )
+        c.exec_driver_sql(
+            "INSERT INTO event_tables (code, event, round, board, team_a, team_b, swapped,"
+            " result) VALUES ('ABCDEF', 1, 1, 1, 1, 2, 0, NULL)"
+        )
+    engine.dispose()
+    before = [_dump(db, t) for t in ("events", "event_tables")]
+    store = Store(f"sqlite:///{db}")
+    try:
+        with store.engine.connect() as c:
+            assert migrations.current(c) == migrations.head()
+        assert "0011" in migrations.revisions()
+        [row] = store.event_tables(1)
+        assert (row["code"], row["deal"], row["result"]) == ("ABCDEF", 0, None)
+        found = store.event(1)
+        assert found is not None and found["minutes"] is None and found["name"] == "E"
+        assert store.sealed_table("ABCDEF") is None  # a Swiss event's table is never sealed
+    finally:
+        store.close()
+    engine = create_engine(f"sqlite:///{db}")
+    with engine.begin() as c:
+        command.downgrade(migrations.config(c), "0010")
+    engine.dispose()
+    assert [_dump(db, t) for t in ("events", "event_tables")] == before
+
+
+def test_a_duplicate_deal_closes_once_and_opens_the_next(tmp_path: Path) -> None:
+    """A duplicate deal's results are written once, with the next deal's tables; the deal's
+    tables are sealed until then, open after."""
+    store = Store(f"sqlite:///{tmp_path / 'seep.db'}")
+    try:
+        event = _event(store, kind="duplicate", deals=2, rounds=1)
+        teams = [store.add_team(event, [(5 + i, f"P{i}")], max_teams=8) for i in range(4)]
+        assert store.set_event(event, ("open",), status="running")
+        first = [
+            RoundTable("AAAAAA", 1, teams[0], teams[1]),
+            RoundTable("BBBBBB", 2, *teams[2:], True),
+        ]
+        assert store.open_round(event, 1, seed=7, bye=None, tables=first)
+        assert store.sealed_table("AAAAAA") is True and store.sealed_table("ZZZZZZ") is None
+        nxt = [RoundTable("CCCCCC", 1, teams[0], teams[1], False, 1)]
+        results = {"AAAAAA": {"score": [1, 2]}, "BBBBBB": {"score": [3, 4]}}
+        assert store.close_deal(event, 1, 0, results, nxt)
+        assert not store.close_deal(event, 1, 0, results, [RoundTable("DDDDDD", 1, 1, 2, False, 1)])
+        assert store.sealed_table("AAAAAA") is False and store.sealed_table("CCCCCC") is True
+        rows = store.event_tables(event, 1)
+        assert [(r["code"], r["deal"]) for r in rows] == [
+            ("AAAAAA", 0),
+            ("BBBBBB", 0),
+            ("CCCCCC", 1),
+        ]
+        assert not store.without_bots("AAAAAA")  # its event lets bots play for no-shows
+        assert store.set_event(event, ("running",), status="finished")
+        assert store.sealed_table("CCCCCC") is None  # the event is over: nothing sealed
+    finally:
+        store.close()
+
+
+def test_one_instance_runs_the_events_under_a_lease(tmp_path: Path) -> None:
+    """Several instances on one database: only the holder of the runner's lease takes the
+    events' steps; when it stops (its leases given up) or dies (its lease runs out) another
+    takes over, and the steps, each naming the state it starts from, are taken once."""
+    import asyncio
+
+    from seep.web.events import Events, EventSettings
+    from seep.web.tables import TableManager
+
+    url = f"sqlite:///{tmp_path / 'seep.db'}"
+    stores = [Store(url, owner=name) for name in ("one", "two")]
+    try:
+        settings = EventSettings(tick_seconds=0.05)
+        runners = [Events(TableManager(s), s, settings) for s in stores]
+
+        async def holders() -> list[bool]:
+            return [await r.runs_here() for r in runners]
+
+        assert asyncio.run(holders()) == [True, False]
+        assert asyncio.run(holders()) == [True, False]  # renewed by its holder
+        stores[0].release_lease()  # the first stops: the second takes over
+        assert asyncio.run(runners[1].runs_here())
+        assert asyncio.run(holders()) == [False, True]
+        # The second dies: its lease runs out after a few ticks, and the first takes it.
+        deadline = time.monotonic() + 30
+        while not asyncio.run(runners[0].runs_here()):
+            assert time.monotonic() < deadline
+            time.sleep(settings.tick_seconds)
+        assert not asyncio.run(runners[1].runs_here())
+        assert asyncio.run(runners[1].tick()) == 0  # it takes no step
+    finally:
+        for s in stores:
+            s.close()

@@ -172,10 +172,16 @@ def create_app(
     gate.moderation = moderation
     manager.moderation = moderation
 
-    # Events (docs/web.md "Events"): their runner opens rounds on this instance only.
+    # Events (docs/web.md "Events"): their runner opens rounds on the instance that holds its
+    # lease (any, alone on its database).
     events = Events(manager, store)
     manager.observers.append(lambda t: events.table_changed(t.code, t.status))
-    runners = [] if manager.clustered else [events.run]
+    manager.observers.append(events.forfeits)  # an event without bots: a forfeit ends a table
+    if manager.clustered:  # a table taken over from another instance: is it one without bots?
+        manager.no_bots_of = store.without_bots
+    gate.sealed = events.sealed  # a duplicate deal shows nothing until the field finished it
+    gate.seedless = events.seedless
+    runners = [events.run]  # with several instances only the runner's lease holder acts
 
     app = FastAPI(
         title="Seep",

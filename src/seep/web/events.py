@@ -1,54 +1,29 @@
 """Events on the server (issue 30; docs/web.md "Events"): what an organiser and the players
-ask of an event, and the runner that opens each round's tables and pairs the next.
+ask of an event. The runner that opens each round's tables and pairs the next is
+:mod:`seep.web.events_runner` (the base of :class:`Events`), what the pages show
+:mod:`seep.web.events_page`; everything an event is lives in the store
+(:mod:`seep.web.store_events`), so that an instance that restarts goes on where it stood.
 
-Everything an event is lives in the store (:mod:`seep.web.store_events`): an instance that
-restarts reads it again and goes on where the event stood. The runner's :meth:`Events.tick`
-(every few seconds, and at once when a round's table ends) takes the steps that are due:
+A player asks for his seat token again from any device (``POST /api/events/{id}/seat``): it is
+derived from a server secret, never stored (:meth:`~seep.web.events_runner.EventRunner.token`).
 
-- an open event whose start time has come starts with its checked-in teams (too few: it ends);
-- a running event without a round being played records the next (the pairing of
-  :func:`seep.web.tournament.swiss.pair_round` over the results so far, the bye, a table code
-  per pair), then opens its tables (:meth:`~seep.web.tables.TableManager.open_seated`); a
-  recorded table that is not open yet (a restart came between) opens at the next tick;
-- a round whose tables have all ended (finished, or closed unfinished) has its results read
-  from the tables' stored records (replayed by the core: who won, each side's score) and
-  written, with the round marked done, in one transaction that happens once.
-
-A player's seat token is not kept: it is derived from a server secret, the table and the seat
-(:meth:`Events.token`), so that a signed-in player asks for it again from any device
-(``POST /api/events/{id}/seat``), and nobody without the secret can.
-
-Not served yet (docs/web.md says so): arena and duplicate events' rounds, partners drawn
-each round ("individual"), events on several instances (the runner and the tables it opens
-are this instance's).
+Served: Swiss, duplicate and arena events, and Swiss events at four players whose partners are
+drawn each round ("individual": :mod:`seep.web.tournament.individual`).
 """
 
 from __future__ import annotations
 
-import asyncio
-import base64
-import contextlib
-import hashlib
-import hmac
-import json
-import logging
-import random
 import secrets
-import time
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
-from ..session import Session
+from .events_page import page, result_of_record, seats_of, summary
+from .events_runner import EventRunner, EventSettings
 from .messages import Name
 from .names import check_name, skeleton
-from .store import Store
-from .store_events import ACTIVE, EventRefused, RoundTable
-from .table import TableError, parse_settings
-from .tables import TableManager
-from .tournament import swiss
+from .store_events import ACTIVE, EventRefused
+from .table import TableError
 
 __all__ = [
     "CreateEvent",
@@ -57,15 +32,15 @@ __all__ = [
     "RegisterBody",
     "TeamBody",
     "result_of_record",
+    "seats_of",
 ]
-
-log = logging.getLogger("seep.web.events")
 
 EVENT_NAME_LENGTH = 60
 KINDS = ("swiss", "arena", "duplicate")
-SERVED_KINDS = ("swiss",)  # the kinds whose rounds the server runs so far
+SERVED_KINDS = ("swiss", "duplicate", "arena")  # the kinds whose rounds the server runs so far
 MAX_ROUNDS = 12  # a Swiss event's rounds (docs/web.md: the pairing's time grows past teams - 1)
 MAX_DEALS = 20
+MAX_MINUTES = 24 * 60  # an arena's longest window
 MAX_AHEAD = 90 * 24 * 3600.0  # how far ahead an event may start
 
 
@@ -95,6 +70,10 @@ class CreateEvent(_Body):
     deals: Annotated[int, Field(ge=1, le=MAX_DEALS, description="deals a round")] = 1
     partners: Literal["registered", "individual"] = "registered"
     bots: Annotated[bool, Field(description="bots play for players who do not come")] = True
+    minutes: Annotated[
+        int | None,
+        Field(ge=5, le=MAX_MINUTES, description="an arena's window from its start (default 60)"),
+    ] = None
 
 
 class RegisterBody(_Body):
@@ -111,90 +90,10 @@ class TeamBody(_Body):
     team: Annotated[int, Field(ge=1)]
 
 
-@dataclass(frozen=True)
-class EventSettings:
-    """An event's bounds: events not finished per organiser, teams per event, events listed,
-    and how often the runner looks (seconds)."""
-
-    per_organiser: int = 3
-    max_teams: int = 64
-    listed: int = 50
-    tick_seconds: float = 2.0
-
-
-def result_of_record(record: Mapping[str, Any] | None) -> dict[str, Any]:
-    """A round table's result from its stored game record: the winning side (``None``: a
-    draw, or nothing played), each side's score summed over the finished deals, the baazis
-    won, and the deals played. A table closed unfinished counts what was finished."""
-    if record is None or not record.get("deals"):
-        return {"winner": None, "score": [0, 0], "baazis": [0, 0], "deals": 0}
-    session = Session.from_record(dict(record))
-    standing = session.standing()
-    scores = [d["result"]["score"] for d in record["deals"] if d.get("result")]
-    return {
-        "winner": standing.leader,
-        "score": [sum(s[0] for s in scores), sum(s[1] for s in scores)],
-        "baazis": list(standing.baazis),
-        "deals": len(scores),
-    }
-
-
-def _team_name(team: Mapping[str, Any]) -> str:
-    return team["name1"] if team["name2"] is None else f"{team['name1']} & {team['name2']}"
-
-
-def _members(team: Mapping[str, Any]) -> list[tuple[int | None, str]]:
-    """A team's players (account, name); a deleted account's is ``None``."""
-    out: list[tuple[int | None, str]] = [(team["player1"], str(team["name1"]))]
-    if team["name2"] is not None:
-        out.append((team["player2"], str(team["name2"])))
-    return out
-
-
-def _playing(team: Mapping[str, Any]) -> bool:
-    return bool(team["accepted"] and team["checked_in"])
-
-
-def seats_of(
-    table: Mapping[str, Any], teams: Mapping[int, Mapping[str, Any]], players: int
-) -> dict[int, tuple[int | None, str]]:
-    """Who sits where at a round's table: ``team_a`` on side 0 (seats 0 and 2; at two players
-    seat 0) unless ``swapped``, ``team_b`` on the other; partners opposite each other."""
-    out: dict[int, tuple[int | None, str]] = {}
-    for key, side in (("team_a", 0), ("team_b", 1)):
-        if table["swapped"]:
-            side = 1 - side
-        for seat, member in zip(range(side, players, 2), _members(teams[table[key]]), strict=False):
-            out[seat] = member
-    return out
-
-
-class Events:
-    """The server's events: the organiser's and the players' requests, and the runner.
-    ``clock`` gives the time (seconds since 1970). Call the async methods on the event loop's
-    thread (they open tables); the others may run in a worker thread."""
-
-    def __init__(
-        self,
-        manager: TableManager,
-        store: Store,
-        settings: EventSettings = EventSettings(),
-        clock: Callable[[], float] = time.time,
-    ) -> None:
-        self.manager = manager
-        self.store = store
-        self.settings = settings
-        self.clock = clock
-        self._secret = base64.urlsafe_b64decode(
-            store.server_key(
-                "events", lambda: base64.urlsafe_b64encode(secrets.token_bytes(32)).decode()
-            )
-        )
-        self._lock = asyncio.Lock()
-        self._due = asyncio.Event()
-        self._loop: asyncio.AbstractEventLoop | None = None  # the runner's, once it runs
-        # The codes of the round tables this instance opened or saw: their end wakes the runner.
-        self.codes: set[str] = set()
+class Events(EventRunner):
+    """The server's events: the organiser's and the players' requests, what they read, and
+    the runner (:class:`~seep.web.events_runner.EventRunner`). The requests and reads may run
+    in a worker thread; the runner's async methods on the event loop's thread."""
 
     # --- the organiser ----------------------------------------------------------------------
 
@@ -204,10 +103,16 @@ class Events:
             raise TableError(
                 "not_allowed", f"{body.kind} events are not served yet: make a Swiss event"
             )
-        if body.partners != "registered":
+        if body.kind == "duplicate" and body.rated:
+            # A rated table's result is on its players' profiles the moment it ends: a
+            # duplicate deal's must wait for every table of the round (docs/web.md "Events").
+            raise TableError("not_allowed", "duplicate events are not rated: make it unrated")
+        if body.minutes is not None and body.kind != "arena":
+            raise TableError("bad_request", "minutes: an arena's window, for arenas only")
+        if body.partners == "individual" and (body.kind != "swiss" or body.format != "four"):
             raise TableError(
                 "not_allowed",
-                "partners drawn each round are not served yet: partners register together",
+                "partners drawn each round: for a Swiss event at four players only",
             )
         now = self.clock()
         if not now - 3600 <= body.starts <= now + MAX_AHEAD:
@@ -224,6 +129,7 @@ class Events:
             "starts": body.starts,
             "rounds": body.rounds,
             "deals": body.deals,
+            "minutes": (body.minutes or 60) if body.kind == "arena" else None,
             "seed": str(secrets.randbits(62)),
         }
         try:
@@ -276,10 +182,14 @@ class Events:
         return None
 
     def register(self, event: int, account: tuple[int, str], body: RegisterBody) -> int:
-        """Register ``account`` (with his partner at four players); the team's id."""
+        """Register ``account`` (with his partner at four players, unless partners are drawn
+        each round); the team's id."""
         found = self._event(event)
         players = [account]
-        if found["format"] == "four":
+        if found["partners"] == "individual":  # partners drawn each round: alone
+            if body.partner is not None:
+                raise TableError("bad_request", "partner: partners are drawn each round")
+        elif found["format"] == "four":
             if body.partner is None:
                 raise TableError("bad_request", "partner: a four-player event's teams are two")
             partner = self.store.account_named(skeleton(body.partner))
@@ -327,19 +237,21 @@ class Events:
         else:
             self.store.set_team(event, team["id"], {}, withdrawn=True)
 
-    def token(self, code: str, seat: int) -> str:
-        """The token of ``seat`` at the round table ``code`` (derived, never stored)."""
-        mac = hmac.new(self._secret, f"event-seat:{code}:{seat}".encode(), hashlib.sha256)
-        return base64.urlsafe_b64encode(mac.digest()[:24]).decode()
-
     def seat(self, event: int, account: tuple[int, str]) -> dict[str, Any]:
-        """The player's seat at his table of the round being played: code, seat, token."""
+        """The player's seat at his table of the round being played (of a duplicate round,
+        of its deal being played, ``deal``; of an arena, his game being played): code, seat,
+        token."""
         found = self._event(event)
         if found["round"] == 0:
             raise TableError("not_allowed", "the event has no round yet")
         teams = {t["id"]: t for t in self.store.teams(event)}
         players = 4 if found["format"] == "four" else 2
-        for row in self.store.event_tables(event, found["round"]):
+        rows = self.store.event_tables(event, found["round"])
+        deal = max((int(r["deal"]) for r in rows), default=0)
+        rows = [r for r in rows if int(r["deal"]) == deal]
+        if found["kind"] == "arena":  # his game now: the latest, not over
+            rows = [r for r in reversed(rows) if r["table_status"] not in ("finished", "closed")]
+        for row in rows:
             for seat, (who, _) in seats_of(row, teams, players).items():
                 if who == account[0]:
                     code = row["code"]
@@ -349,8 +261,11 @@ class Events:
                         "code": code,
                         "url": f"/t/{code}",
                         "seat": seat,
+                        "deal": deal,
                         "token": self.token(code, seat),
                     }
+        if found["kind"] == "arena":
+            raise TableError("not_allowed", "you have no game now: the next pairs you soon")
         raise TableError("not_allowed", "you have no table in this round")
 
     # --- reading ----------------------------------------------------------------------------
@@ -358,252 +273,18 @@ class Events:
     def listing(self) -> dict[str, Any]:
         """``GET /api/events``: events upcoming and running, soonest first."""
         rows = self.store.events(ACTIVE, self.settings.listed)
-        return {"events": [self._summary(r) for r in rows]}
-
-    @staticmethod
-    def _summary(r: Mapping[str, Any]) -> dict[str, Any]:
-        keys = ("id", "name", "kind", "format", "rated", "partners", "bots", "starts")
-        return {
-            **{k: r[k] for k in keys},
-            **{"rounds": r["rounds"], "deals": r["deals"], "status": r["status"]},
-            "round": r["round"],
-            "organiser": r["organiser_name"],
-        }
+        return {"events": [summary(r) for r in rows]}
 
     def page(self, event: int, account: tuple[int, str] | None) -> dict[str, Any]:
         """``GET /api/events/{id}``: the event, its teams, standings and rounds with their
-        tables (results once the round is over), and the reader's own team."""
+        tables (results once known), a duplicate event's open deals, the reader's own team
+        (:func:`seep.web.events_page.page`)."""
         found = self._event(event)
-        teams = self.store.teams(event)
-        by_id = {t["id"]: t for t in teams}
-        rounds = self.store.rounds(event)
-        tables = self.store.event_tables(event)
-        out_rounds = []
-        for r in rounds:
-            rows = [t for t in tables if t["round"] == r["number"]]
-            out_rounds.append(
-                {
-                    "number": r["number"],
-                    "status": r["status"],
-                    "bye": r["bye"],
-                    "tables": [
-                        {
-                            "board": t["board"],
-                            "code": t["code"],
-                            "teams": [t["team_a"], t["team_b"]],
-                            "swapped": t["swapped"],
-                            "status": t["table_status"],
-                            "result": json.loads(t["result"]) if t["result"] else None,
-                        }
-                        for t in rows
-                    ],
-                }
-            )
         mine = None if account is None else self._team_of(event, account[0])
-        return {
-            **self._summary(found),
-            "teams": [
-                {
-                    "id": t["id"],
-                    "name": _team_name(t),
-                    "players": [m[1] for m in _members(t)],
-                    "accepted": t["accepted"],
-                    "checked_in": t["checked_in"],
-                    "withdrawn": t["withdrawn"],
-                }
-                for t in teams
-            ],
-            "standings": self._standings(found, teams, rounds, tables, by_id),
-            "rounds": out_rounds,
-            "me": None if mine is None else {"team": mine["id"]},
-        }
-
-    def _standings(
-        self,
-        event: Mapping[str, Any],
-        teams: Sequence[Mapping[str, Any]],
-        rounds: Sequence[Mapping[str, Any]],
-        tables: Sequence[Mapping[str, Any]],
-        by_id: Mapping[int, Mapping[str, Any]],
-    ) -> list[dict[str, Any]]:
-        if event["round"] == 0:
-            return []
-        ids, results, withdrawn = _swiss_inputs(teams, rounds, tables)
-        return [
-            {
-                "rank": s.rank,
-                "team": s.team,
-                "name": _team_name(by_id[int(s.team)]),
-                "points": s.points,
-                "buchholz": s.buchholz,
-                "diff": s.diff,
-                "played": s.played,
-                "byes": s.byes,
-                "withdrawn": s.withdrawn,
-            }
-            for s in swiss.standings(ids, results, withdrawn)
-        ]
-
-    # --- the runner -------------------------------------------------------------------------
-
-    def table_changed(self, code: str, status: str) -> None:
-        """A table's state is about to be sent (the manager's observer): a round table that
-        ended wakes the runner."""
-        if status in ("finished", "closed") and code in self.codes:
-            self.codes.discard(code)
-            self._due.set()
-
-    def wake(self) -> None:
-        """Take the steps due now rather than at the next tick (from any thread)."""
-        if self._loop is not None:
-            self._loop.call_soon_threadsafe(self._due.set)
-
-    async def run(self) -> None:
-        """Tick forever (a task of the app): every ``tick_seconds``, or at once when woken."""
-        self._loop = asyncio.get_running_loop()
-        while True:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._due.wait(), self.settings.tick_seconds)
-            self._due.clear()
-            try:
-                await self.tick()
-            except Exception as exc:  # a bug or a database away must not stop the events
-                log.exception("events: a step failed: %s", exc)
-
-    async def tick(self) -> int:
-        """Take every step that is due (see the module); how many were taken."""
-        async with self._lock:
-            steps = 0
-            events = await asyncio.to_thread(self.store.events, ("open", "running"), 200)
-            for ev in events:
-                steps += await self._step(ev)
-            return steps
-
-    async def _step(self, ev: Mapping[str, Any]) -> int:
-        event = int(ev["id"])
-        now = self.clock()
-        if ev["status"] == "open":
-            if ev["starts"] > now:
-                return 0
-            teams = [t for t in await asyncio.to_thread(self.store.teams, event) if _playing(t)]
-            if len(teams) < 2:
-                self.store.set_event(event, ("open",), status="finished", ended=now)
-                return 1
-            self.store.set_event(event, ("open",), status="running")
-            return 1 + await self._open_next(event)
-        rounds = await asyncio.to_thread(self.store.rounds, event)
-        if not rounds or rounds[-1]["status"] == "done":
-            return await self._open_next(event)
-        current = rounds[-1]
-        rows = await asyncio.to_thread(self.store.event_tables, event, current["number"])
-        if await self._open_missing(ev, rows):
-            return 1
-        for row in rows:
-            if row["table_status"] not in ("finished", "closed"):
-                self.codes.add(row["code"])  # after a restart: its end wakes the runner too
-        if any(r["table_status"] not in ("finished", "closed") for r in rows):
-            return 0
-        records = await asyncio.to_thread(self.store.table_records, [r["code"] for r in rows])
-        results = {
-            code: result_of_record(json.loads(text) if text else None)
-            for code, text in records.items()
-        }
-        last = current["number"] >= ev["rounds"]
-        if not self.store.close_round(event, current["number"], results, last=last):
-            return 0
-        return 1 + (0 if last else await self._open_next(event))
-
-    async def _open_next(self, event: int) -> int:
-        """Record the event's next round (it is running, and no round is being played): its
-        pairing and a code for each table; then open its tables (:meth:`_open_missing`)."""
-        plan = await asyncio.to_thread(self._plan, event)
-        if plan is None:
-            return 1
-        number, round_seed, bye, pairs = plan
-        tables = [
-            RoundTable(self.manager.new_code(), board, int(a), int(b))
-            for board, (a, b) in enumerate(pairs, 1)
-        ]
-        done = await asyncio.to_thread(
-            self.store.open_round, event, number, seed=round_seed, bye=bye, tables=tables
+        return page(
+            found,
+            self.store.teams(event),
+            self.store.rounds(event),
+            self.store.event_tables(event),
+            mine,
         )
-        if not done:
-            return 0  # another step recorded the round first
-        rows = await asyncio.to_thread(self.store.event_tables, event, number)
-        ev = await asyncio.to_thread(self.store.event, event)
-        assert ev is not None
-        return 1 + await self._open_missing(ev, rows)
-
-    def _plan(self, event: int) -> tuple[int, int, int | None, list[tuple[int, int]]] | None:
-        """The next round's number, seed, bye and pairs (in a worker thread); ``None`` when the
-        event is over instead (its last round played, or fewer than two teams left), which it
-        records."""
-        ev = self.store.event(event)
-        if ev is None or ev["status"] != "running":
-            return None
-        number = int(ev["round"]) + 1
-        teams = self.store.teams(event)
-        ids, results, withdrawn = _swiss_inputs(
-            teams, self.store.rounds(event), self.store.event_tables(event)
-        )
-        if number > ev["rounds"] or len([i for i in ids if i not in withdrawn]) < 2:
-            self.store.set_event(event, ("running",), status="finished", ended=self.clock())
-            return None
-        pairing = swiss.pair_round(ids, results, withdrawn)
-        round_seed = random.Random(f"seep-event:{ev['seed']}:{number}").randrange(1 << 62)
-        bye = None if pairing.bye is None else int(pairing.bye)
-        return number, round_seed, bye, [(int(a), int(b)) for a, b in pairing.pairs]
-
-    async def _open_missing(self, ev: Mapping[str, Any], rows: Sequence[Mapping[str, Any]]) -> int:
-        """Open the recorded tables of a round that are not in the store yet: all of them just
-        after the round was recorded, or those a restart came between (the round is recorded
-        before its tables open, so that a table is never opened twice). How many opened."""
-        missing = [r for r in rows if r["table_status"] is None]
-        if not missing:
-            return 0
-        event = int(ev["id"])
-        teams = await asyncio.to_thread(self.store.teams, event)
-        by_id = {int(t["id"]): t for t in teams}
-        players = 4 if ev["format"] == "four" else 2
-        settings = parse_settings(
-            {
-                "preset": "standard" if players == 4 else "two_player",
-                "bots": "medium",
-                "deals": int(ev["deals"]),
-                "rated": bool(ev["rated"]),
-            }
-        )
-        for row in missing:
-            seats = {s: (name, acc) for s, (acc, name) in seats_of(row, by_id, players).items()}
-            self.manager.open_seated(
-                settings, secrets.randbits(62), seats, self.token, f"event:{event}", row["code"]
-            )
-            self.codes.add(row["code"])
-        return len(missing)
-
-
-def _swiss_inputs(
-    teams: Sequence[Mapping[str, Any]],
-    rounds: Sequence[Mapping[str, Any]],
-    tables: Sequence[Mapping[str, Any]],
-) -> tuple[list[int], list[swiss.Result], set[int]]:
-    """The Swiss module's inputs from the store's rows: the teams that take part (seed order:
-    as they registered), the results of the rounds done (byes included), the withdrawn."""
-    ids = [int(t["id"]) for t in teams if _playing(t)]
-    withdrawn = {int(t["id"]) for t in teams if _playing(t) and t["withdrawn"]}
-    done = {r["number"] for r in rounds if r["status"] == "done"}
-    results: list[swiss.Result] = [
-        swiss.Result(int(r["bye"]), None) for r in rounds if r["number"] in done and r["bye"]
-    ]
-    for t in tables:
-        if t["round"] not in done or not t["result"]:
-            continue
-        res = json.loads(t["result"])
-        side_a = 1 if t["swapped"] else 0
-        a, b = int(t["team_a"]), int(t["team_b"])
-        winner = None
-        if res["winner"] is not None:
-            winner = a if res["winner"] == side_a else b
-        diff = res["score"][side_a] - res["score"][1 - side_a]
-        results.append(swiss.Result(a, b, winner, diff))
-    return ids, results, withdrawn

@@ -82,6 +82,12 @@ class TableKeeper:
         self.grace_seconds = grace_seconds
         # A rated match's player gone this long past his grace period has forfeited it.
         self.forfeit_seconds = forfeit_seconds
+        # Tables whose absent players get no bot (an event's without bots, docs/web.md
+        # "Events"): such a player's grace period is followed by the forfeit's wait instead.
+        self.no_bots: set[str] = set()
+        # The app sets it: whether a table not in no_bots is one (a table another instance
+        # opened and this one took over), asked when a grace period ends.
+        self.no_bots_of: Callable[[str], bool] | None = None
         self.rate_limit = rate_limit
         self.ready_seconds = ready_seconds
         self.waiting_seconds = waiting_seconds
@@ -308,6 +314,12 @@ class TableKeeper:
         if table is None or table.status != "playing":
             return
         s = table.seats[seat]
+        if code not in self.no_bots and self.no_bots_of is not None and self.no_bots_of(code):
+            self.no_bots.add(code)
+        if s.kind == "human" and s.connections == 0 and code in self.no_bots:
+            if not s.forfeited:  # nobody plays for him: he forfeits unless back in time
+                self.driver.start_forfeit(code, seat, self.forfeit_seconds)
+            return
         if s.kind == "human" and s.connections == 0 and not s.away:
             s.away = True
             if table.settings["rated"] and not s.forfeited:

@@ -386,6 +386,8 @@ events_t = SqlTable(
     Column("starts", Float, nullable=False),
     Column("rounds", Integer, nullable=False),
     Column("deals", Integer, nullable=False),  # deals a round
+    # An arena's window in minutes from its start (revision 0011; other kinds: None).
+    Column("minutes", Integer),
     Column("status", String(10), nullable=False),  # open, running, paused, finished
     Column("round", Integer, nullable=False),  # the round being played or last played (0: none)
     Column("seed", String(24), nullable=False),
@@ -434,8 +436,13 @@ event_tables_t = SqlTable(
     Column("event", Integer, ForeignKey("events.id", ondelete="CASCADE"), nullable=False),
     Column("round", Integer, nullable=False),
     Column("board", Integer, nullable=False),  # from 1, in the pairing's order
+    # A duplicate round's deal (0 first): a table per pair and deal (revision 0011).
+    Column("deal", Integer, nullable=False, server_default="0"),
     Column("team_a", Integer, nullable=False),
     Column("team_b", Integer, nullable=False),
+    # Partners drawn each round: the partners of team_a and team_b (revision 0011).
+    Column("team_a2", Integer),
+    Column("team_b2", Integer),
     Column("swapped", Boolean, nullable=False),
     Column("result", Text),
     Index("ix_event_tables_round", "event", "round"),

@@ -43,14 +43,18 @@ class EventRefused(Exception):
 
 @dataclass(frozen=True)
 class RoundTable:
-    """A table a round opens: its code, board (from 1), teams and whether ``team_a`` holds
-    side 1 (``swapped``)."""
+    """A table a round opens: its code, board (from 1), teams, whether ``team_a`` holds
+    side 1 (``swapped``), the round's ``deal`` it plays (a duplicate round's; else 0), and
+    partners drawn each round, the second player of each side (``team_a2``, ``team_b2``)."""
 
     code: str
     board: int
     team_a: int
     team_b: int
     swapped: bool = False
+    deal: int = 0
+    team_a2: int | None = None  # partners drawn each round: each side's second player
+    team_b2: int | None = None
 
 
 def forget_events(c: Connection, account: int, former: str) -> None:
@@ -65,6 +69,10 @@ def forget_events(c: Connection, account: int, former: str) -> None:
         .where(events_t.c.organiser == account)
         .values(organiser=None, organiser_name=former)
     )
+
+
+class _Lost(Exception):
+    """Another writer got to a step first: its transaction is rolled back."""
 
 
 def _row(r: Any) -> dict[str, Any]:
@@ -229,7 +237,7 @@ class StoreEvents:
             select(et, tables_t.c.status.label("table_status"))
             .select_from(et.outerjoin(tables_t, tables_t.c.code == et.c.code))
             .where(et.c.event == event)
-            .order_by(et.c.round, et.c.board)
+            .order_by(et.c.round, et.c.deal, et.c.board)
         )
         if number is not None:
             query = query.where(et.c.round == number)
@@ -243,6 +251,19 @@ class StoreEvents:
                 select(tables_t.c.code, tables_t.c.record).where(tables_t.c.code.in_(list(codes)))
             )
             return {r.code: r.record for r in rows}
+
+    def table_forfeits(self, codes: Iterable[str]) -> dict[str, list[int]]:
+        """The seats that forfeited (docs/web.md "Fair play") at tables, by code (those
+        with none are left out)."""
+        with self.engine.connect() as c:
+            rows = c.execute(
+                select(tables_t.c.code, tables_t.c.seats).where(tables_t.c.code.in_(list(codes)))
+            )
+            out = {
+                r.code: [i for i, s in enumerate(json.loads(r.seats or "[]")) if s.get("forfeited")]
+                for r in rows
+            }
+        return {code: seats for code, seats in out.items() if seats}
 
     def open_round(
         self, event: int, number: int, *, seed: int, bye: int | None, tables: Sequence[RoundTable]
@@ -280,8 +301,11 @@ class StoreEvents:
                         event=event,
                         round=number,
                         board=t.board,
+                        deal=t.deal,
                         team_a=t.team_a,
                         team_b=t.team_b,
+                        team_a2=t.team_a2,
+                        team_b2=t.team_b2,
                         swapped=t.swapped,
                         result=None,
                     )
@@ -321,3 +345,147 @@ class StoreEvents:
                     .values(status="finished", ended=now)
                 )
             return True
+
+    def close_deal(
+        self,
+        event: int,
+        number: int,
+        deal: int,
+        results: Mapping[str, Mapping[str, Any]],
+        following: Sequence[RoundTable],
+    ) -> bool:
+        """Record the results (by table code) of deal ``deal`` of duplicate round ``number``
+        and the tables of the deal that ``following`` it, once (False: it was done already, or
+        the round is no longer played). The results written are what opens the deal to
+        everyone (:meth:`sealed_table`)."""
+        try:
+            with self.engine.begin() as c:
+                return self._close_deal(c, event, number, deal, results, following)
+        except _Lost:
+            return False  # rolled back: another step wrote the deal first
+
+    @staticmethod
+    def _close_deal(
+        c: Connection,
+        event: int,
+        number: int,
+        deal: int,
+        results: Mapping[str, Mapping[str, Any]],
+        following: Sequence[RoundTable],
+    ) -> bool:
+        et = event_tables_t
+        playing = c.execute(
+            select(event_rounds_t.c.status).where(
+                event_rounds_t.c.event == event, event_rounds_t.c.number == number
+            )
+        ).scalar()
+        if playing != "playing":
+            return False
+        for code, result in results.items():
+            done = c.execute(
+                update(et)
+                .where(
+                    et.c.code == code,
+                    et.c.event == event,
+                    et.c.round == number,
+                    et.c.deal == deal,
+                    et.c.result.is_(None),
+                )
+                .values(result=json.dumps(result))
+            )
+            if done.rowcount != 1:
+                raise _Lost
+        for t in following:
+            c.execute(
+                insert(et).values(
+                    code=t.code,
+                    event=event,
+                    round=number,
+                    board=t.board,
+                    deal=t.deal,
+                    team_a=t.team_a,
+                    team_b=t.team_b,
+                    swapped=t.swapped,
+                    result=None,
+                )
+            )
+        return True
+
+    def arena_result(self, event: int, code: str, result: Mapping[str, Any]) -> bool:
+        """Record an arena game's result, once (False: it was already)."""
+        et = event_tables_t
+        with self.engine.begin() as c:
+            done = c.execute(
+                update(et)
+                .where(et.c.code == code, et.c.event == event, et.c.result.is_(None))
+                .values(result=json.dumps(result))
+            )
+            return done.rowcount == 1
+
+    def add_arena_tables(self, event: int, have: int, tables: Sequence[RoundTable]) -> bool:
+        """Record new games of a running arena (its round 1) if it has ``have`` games so far
+        (else another step paired first: False)."""
+        et = event_tables_t
+        try:
+            with self.engine.begin() as c:
+                # The event's row first: its lock keeps two steps from pairing at once.
+                running = c.execute(
+                    update(events_t)
+                    .where(events_t.c.id == event, events_t.c.status == "running")
+                    .values(round=1)
+                ).rowcount
+                count = c.execute(
+                    select(func.count()).select_from(et).where(et.c.event == event)
+                ).scalar_one()
+                if running != 1 or count != have:
+                    raise _Lost
+                for t in tables:
+                    c.execute(
+                        insert(et).values(
+                            code=t.code,
+                            event=event,
+                            round=1,
+                            board=t.board,
+                            deal=0,
+                            team_a=t.team_a,
+                            team_b=t.team_b,
+                            swapped=False,
+                            result=None,
+                        )
+                    )
+                return True
+        except _Lost:
+            return False
+
+    def without_bots(self, code: str) -> bool:
+        """Whether ``code`` is a table of an event not finished whose absent players get no
+        bot (``bots`` false)."""
+        et = event_tables_t
+        with self.engine.connect() as c:
+            found = c.execute(
+                select(et.c.code)
+                .select_from(et.join(events_t, events_t.c.id == et.c.event))
+                .where(
+                    et.c.code == code,
+                    events_t.c.bots == False,  # noqa: E712 (SQL, not Python)
+                    events_t.c.status != "finished",
+                )
+            ).first()
+        return found is not None
+
+    def sealed_table(self, code: str) -> bool | None:
+        """Whether ``code`` is a table of a duplicate event still running whose deal has no
+        results yet (not every table of its round has finished it): True; False for an
+        event's table that is open; ``None`` for a code no running duplicate event has."""
+        et = event_tables_t
+        with self.engine.connect() as c:
+            found = c.execute(
+                select(et.c.result)
+                .select_from(et.join(events_t, events_t.c.id == et.c.event))
+                .where(
+                    et.c.code == code,
+                    events_t.c.kind == "duplicate",
+                    events_t.c.status != "finished",
+                )
+            ).first()
+        return None if found is None else found.result is None

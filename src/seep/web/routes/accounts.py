@@ -228,7 +228,12 @@ def router(gate: Gate, accounts: Accounts) -> APIRouter:
         account = accounts.signed_in(request.cookies.get(COOKIE))
         gate.look_at_lobby(gate.client(request))
         rows = accounts.matches(account.id, 0, MAX_DOWNLOAD)
-        response = JSONResponse({"name": account.name, "matches": [_game(r, True) for r in rows]})
+        # A duplicate deal's record waits for every table of its round (docs/web.md "Events").
+        games = [_game(r, not gate.is_sealed(r.code)) for r in rows]
+        for g in games:
+            if "record" in g:
+                g["record"] = gate.shown_record(g["code"], g["record"])
+        response = JSONResponse({"name": account.name, "matches": games})
         response.headers["Cache-Control"] = "no-store"
         response.headers["Content-Disposition"] = 'attachment; filename="seep-matches.json"'
         return response

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from fastapi import APIRouter, Request
+from pydantic import BaseModel
 
 from ..events import CreateEvent, Events, RegisterBody, TeamBody
 from ..limits import RateLimiter
@@ -22,7 +23,7 @@ from .gate import Gate
 
 __all__ = ["router"]
 
-B = TypeVar("B")
+R = TypeVar("R")
 ACTIONS = ("start", "pause", "resume", "end")
 
 
@@ -58,8 +59,21 @@ def router(gate: Gate, events: Events, per_account: int = 30, per_address: int =
             raise TableError("unknown_event", f"no event {event[:20]}")
         return int(event)
 
-    async def body_of(request: Request, model: Callable[[Any], B]) -> B:
-        return checked(model, await json_body(request))
+    async def act(
+        request: Request,
+        call: Callable[..., R],
+        *args: Any,
+        model: type[BaseModel] | None = None,
+    ) -> R:
+        """A POST's common steps: signed in (and counted), its body read and checked against
+        ``model`` when it has one (passed after ``args``), then ``call(args..., account)``
+        (``call(args..., account, body)``) in a worker thread, off the loop the tables run on."""
+        _, account = signed_in(request)
+        if model is not None:
+            raw = await json_body(request)
+            body = checked(lambda d: parse_body(model, d), raw)
+            return await asyncio.to_thread(call, *args, account, body)
+        return await asyncio.to_thread(call, *args, account)
 
     @routes.get("/api/events")
     async def listing(request: Request) -> dict[str, Any]:
@@ -68,9 +82,9 @@ def router(gate: Gate, events: Events, per_account: int = 30, per_address: int =
 
     @routes.post("/api/events", status_code=201, openapi_extra=body_doc(CreateEvent))
     async def create(request: Request) -> dict[str, Any]:
-        _, account = signed_in(request)
-        body = await body_of(request, lambda d: parse_body(CreateEvent, d))
-        made = await asyncio.to_thread(events.create, body, account)
+        made = await act(
+            request, lambda account, body: events.create(body, account), model=CreateEvent
+        )
         return {"id": made, "url": f"/events/{made}"}
 
     @routes.get("/api/events/{event}")
@@ -82,48 +96,45 @@ def router(gate: Gate, events: Events, per_account: int = 30, per_address: int =
         "/api/events/{event}/register", status_code=201, openapi_extra=body_doc(RegisterBody)
     )
     async def register(request: Request, event: str) -> dict[str, Any]:
-        _, account = signed_in(request)
-        body = await body_of(request, lambda d: parse_body(RegisterBody, d))
-        team = await asyncio.to_thread(events.register, number(event), account, body)
+        team = await act(request, events.register, number(event), model=RegisterBody)
         return {"team": team}
 
     @routes.post("/api/events/{event}/accept")
     async def accept(request: Request, event: str) -> dict[str, Any]:
-        _, account = signed_in(request)
-        await asyncio.to_thread(events.accept, number(event), account)
+        await act(request, events.accept, number(event))
         return {"ok": True}
 
     @routes.post("/api/events/{event}/checkin")
     async def check_in(request: Request, event: str) -> dict[str, Any]:
-        _, account = signed_in(request)
-        await asyncio.to_thread(events.check_in, number(event), account)
+        await act(request, events.check_in, number(event))
         return {"ok": True}
 
     @routes.post("/api/events/{event}/withdraw")
     async def withdraw(request: Request, event: str) -> dict[str, Any]:
-        _, account = signed_in(request)
-        await asyncio.to_thread(events.withdraw, number(event), account)
+        await act(request, events.withdraw, number(event))
         return {"ok": True}
 
     @routes.post("/api/events/{event}/seat")
     async def seat(request: Request, event: str) -> dict[str, Any]:
         """The player's seat at his table of the round (its token in the body, never a URL)."""
-        _, account = signed_in(request)
-        return await asyncio.to_thread(events.seat, number(event), account)
+        found: dict[str, Any] = await act(request, events.seat, number(event))
+        return found
 
     @routes.post("/api/events/{event}/teams/withdraw", openapi_extra=body_doc(TeamBody))
     async def withdraw_team(request: Request, event: str) -> dict[str, Any]:
-        _, account = signed_in(request)
-        body = await body_of(request, lambda d: parse_body(TeamBody, d))
-        await asyncio.to_thread(events.withdraw_team, number(event), account, body.team)
+        await act(
+            request,
+            lambda ev, account, body: events.withdraw_team(ev, account, body.team),
+            number(event),
+            model=TeamBody,
+        )
         return {"ok": True}
 
     @routes.post("/api/events/{event}/{action}")
     async def organise(request: Request, event: str, action: str) -> dict[str, Any]:
         if action not in ACTIONS:
             raise TableError("unknown_event", f"no such request: {action}")
-        _, account = signed_in(request)
-        await asyncio.to_thread(events.organise, number(event), account, action)
+        await act(request, lambda ev, account: events.organise(ev, account, action), number(event))
         events.wake()
         return {"ok": True}
 

@@ -39,6 +39,12 @@ class Gate:
         self.store = store
         self.accounts: Accounts | None = None  # the app sets it (the session cookies' accounts)
         self.moderation: Moderation | None = None  # the app sets it (bans, reports)
+        # The app sets it: whether a table is a duplicate event's deal not open yet, of which
+        # nothing is shown by code (docs/web.md "Events").
+        self.sealed: Callable[[str], bool] | None = None
+        # The app sets it: whether a table's record is shown without its seed (a duplicate
+        # event's deal while the event runs).
+        self.seedless: Callable[[str], bool] | None = None
         self.client_of = client_of
         self.creations = NetworkRates(settings.max_tables_per_minute)  # limits.networks too
         self.misses = RateLimiter(settings.max_unknown_codes_per_minute)
@@ -85,10 +91,13 @@ class Gate:
 
     # --- lookups by code --------------------------------------------------------------------
 
-    def lookup(self, key: str, code: str, find: Callable[[str], Any]) -> Any:
+    def lookup(
+        self, key: str, code: str, find: Callable[[str], Any], *, sealed_ok: bool = False
+    ) -> Any:
         """A lookup by table code, limited per client: codes that name no table count, and
         past the limit every lookup is refused (else the refusals would tell which codes
-        exist)."""
+        exist). A sealed table (:attr:`sealed`) is refused unless the caller checks who asks
+        (``sealed_ok``: a seat's socket)."""
         if self.misses.over(key):
             self.manager.metrics.refused("unknown_codes")
             raise TableError(
@@ -96,12 +105,28 @@ class Gate:
                 f"more than {self.misses.limit} unknown table codes in a minute from your "
                 "address: wait a minute",
             )
+        if not sealed_ok and self.is_sealed(code):
+            raise TableError(
+                "not_allowed",
+                "this table's deal is shown once every table of its round has finished it",
+            )
         try:
             return find(code)
         except TableError as exc:
             if exc.code == "unknown_table":
                 self.misses.add(key)
             raise
+
+    def is_sealed(self, code: str) -> bool:
+        """Whether table ``code`` shows nothing yet (:attr:`sealed`)."""
+        return self.sealed is not None and self.sealed(code[:16])
+
+    def shown_record(self, code: str, record: dict[str, Any]) -> dict[str, Any]:
+        """``record`` as table ``code``'s record is shown: without its seed where
+        :attr:`seedless` says so."""
+        if self.seedless is not None and "seed" in record and self.seedless(code[:16]):
+            return {k: v for k, v in record.items() if k != "seed"}
+        return record
 
     def look_at_lobby(self, key: str) -> None:
         """Count a lobby lookup (the list, or quick match); refused over the limit."""

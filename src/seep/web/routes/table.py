@@ -42,7 +42,7 @@ def router(gate: Gate) -> APIRouter:
 
     @table.get("/api/tables/{code}/record")
     async def table_record(code: str, request: Request) -> JSONResponse:
-        record = gate.lookup(gate.client(request), code, manager.record)
+        record = gate.shown_record(code, gate.lookup(gate.client(request), code, manager.record))
         name = f"seep-{code.upper()}.json"
         return JSONResponse(
             record, headers={"Content-Disposition": f'attachment; filename="{name}"'}

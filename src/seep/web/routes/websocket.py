@@ -20,6 +20,8 @@ from .gate import Gate
 
 __all__ = ["router"]
 
+HELLO_SECONDS = 10.0  # a sealed table's socket says hello with its seat's token within this
+
 
 async def _writer(ws: WebSocket, conn: Connection, metrics: Metrics) -> None:
     while True:
@@ -44,6 +46,35 @@ async def _writer(ws: WebSocket, conn: Connection, metrics: Metrics) -> None:
             conn.answer_due = 0.0
 
 
+async def _seated_hello(ws: WebSocket, gate: Gate, code: str) -> str:
+    """The first message of a socket to a sealed table: a ``hello`` whose token holds a seat
+    there (:class:`TableError` ``not_allowed`` otherwise, or after ``HELLO_SECONDS``)."""
+    refused = TableError(
+        "not_allowed", "nobody watches this table until every table of its round has finished"
+    )
+    try:
+        msg = await asyncio.wait_for(ws.receive(), HELLO_SECONDS)
+    except TimeoutError:
+        raise refused from None
+    text = msg.get("text")
+    if msg["type"] != "websocket.receive" or not isinstance(text, str) or len(text) > 4096:
+        raise refused
+    try:
+        hello = json.loads(text)
+    except ValueError:
+        raise refused from None
+    table = gate.manager.tables.get(code.upper())
+    token = hello.get("token") if isinstance(hello, dict) else None
+    if (
+        table is None
+        or hello.get("type") != "hello"
+        or not isinstance(token, str)
+        or table.seat_of_token(token) is None
+    ):
+        raise refused
+    return text
+
+
 def router(gate: Gate) -> APIRouter:
     """The socket endpoint."""
     sockets = APIRouter()
@@ -62,10 +93,17 @@ def router(gate: Gate) -> APIRouter:
                 )
                 await ws.close(code=BANNED_CLOSE)
                 return
+        first: str | None = None
         try:
+            if gate.is_sealed(code):
+                # A duplicate deal not open yet (docs/web.md "Events"): nobody watches it, so
+                # the first message must be a hello with a seat's token before anything is sent.
+                first = await _seated_hello(ws, gate, code)
             # A seat is claimed by the first message, {"type": "hello", "token": T}: a token
             # in the URL would land in every proxy's and server's access log.
-            conn: Connection = gate.lookup(key, code, lambda c: manager.connect(c, key))
+            conn: Connection = gate.lookup(
+                key, code, lambda c: manager.connect(c, key), sealed_ok=first is not None
+            )
         except TableError as exc:
             await ws.send_text(
                 json.dumps({"type": "error", "code": exc.code, "message": exc.message})
@@ -76,6 +114,8 @@ def router(gate: Gate) -> APIRouter:
         conn.origin = f"{'https' if ws.url.scheme == 'wss' else 'http'}://{ws.url.netloc}"
         task = asyncio.create_task(_writer(ws, conn, manager.metrics))
         try:
+            if first is not None:
+                await manager.handle(conn, first)
             while True:
                 msg = await ws.receive()
                 if msg["type"] == "websocket.disconnect":
