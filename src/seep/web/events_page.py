@@ -165,6 +165,9 @@ def page(
             for t in teams
         ],
         "rounds": out_rounds,
+        # The summary's numbers of rounds and deals a round, which the lists above and the
+        # duplicate comparison's ``deals`` take the names of.
+        "planned": {"rounds": event["rounds"], "deals": event["deals"]},
         "me": None if mine is None else {"team": mine["id"]},
     }
     if event["kind"] == "arena":

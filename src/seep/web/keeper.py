@@ -301,9 +301,6 @@ class TableKeeper:
         for conn in self.hub.of(table.code):
             practice.send_review(table, conn)
 
-    def _send_review(self, table: Table, conn: Connection) -> None:
-        practice.send_review(table, conn)
-
     # --- presence -----------------------------------------------------------------------------
 
     def _start_grace(self, table: Table, seat: int) -> None:

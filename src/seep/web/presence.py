@@ -5,6 +5,7 @@ table's host gone starts the wait after which another player may start it.
 
 from __future__ import annotations
 
+from . import practice
 from .hub import Connection, Hub
 from .keeper import TableKeeper
 from .moderation import ModerationError
@@ -86,7 +87,7 @@ def hello(k: TableKeeper, conn: Connection, token: str) -> None:
     k.driver.end_grace(table.code, seat)
     s.away = False  # the bot gives the seat back
     k._changed(table, game=False)
-    k._send_review(table, conn)
+    practice.send_review(table, conn)
 
 
 def disconnect(k: TableKeeper, conn: Connection) -> None:

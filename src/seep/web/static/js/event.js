@@ -70,9 +70,9 @@ export class EventView {
       return;
     }
     // GET /api/events/{id} lists the rounds played under "rounds" (and a duplicate event's
-    // deals under "deals"); the numbers planned are in the lobby's list (one look, at the
-    // start: they never change).
-    if ((typeof data.rounds !== "number" || typeof data.deals !== "number") && data.status !== "finished") {
+    // deals under "deals"); the numbers planned are under "planned" (a server before it: the
+    // lobby's list, one look at the start, since they never change).
+    if (!data.planned && data.status !== "finished") {
       try {
         this.listed = (await api("/api/events")).events.find((e) => String(e.id) === String(this.id)) || null;
       } catch (e) {
@@ -196,8 +196,10 @@ export class EventView {
 
   /** The event's ``rounds`` or ``deals`` (a round's) planned: the answer's number, else the
    * lobby list's (an event over is not listed: then null). The event's answer carries the
-   * rounds played and, for duplicate, the deals compared under the same names. */
+   * numbers under "planned", the rounds played and the deals compared under these names. */
   planned(key) {
+    const planned = this.data.planned || {};
+    if (typeof planned[key] === "number") return planned[key];
     if (typeof this.data[key] === "number") return this.data[key];
     return this.listed && typeof this.listed[key] === "number" ? this.listed[key] : null;
   }
