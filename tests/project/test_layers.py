@@ -80,6 +80,7 @@ WEB_LAYERS: list[tuple[str, frozenset[str]]] = [
                 "seep.web.schema",
                 "seep.web.store",
                 "seep.web.store_accounts",
+                "seep.web.store_event_rounds",
                 "seep.web.store_events",
                 "seep.web.store_leases",
                 "seep.web.store_moderation",

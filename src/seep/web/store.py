@@ -64,6 +64,7 @@ from .schema import (
     tables_t,
 )
 from .store_accounts import StoreAccounts
+from .store_event_rounds import StoreEventRounds
 from .store_events import StoreEvents
 from .store_leases import StoreLeases
 from .store_moderation import StoreModeration
@@ -116,6 +117,7 @@ class Store(
     StoreModeration,
     StorePush,
     StoreEvents,
+    StoreEventRounds,
 ):
     """The server's database. Every write is its own transaction, committed on return.
 
