@@ -321,6 +321,44 @@ def merge_weights(
     }
 
 
+class _Ensemble:
+    """The mean value of several :class:`QNet` over a decision's moves, their first layers
+    laid side by side so that each input adds one long column instead of one per network
+    (fewer, longer map() calls: the time per move of five networks stays within 5 ms)."""
+
+    def __init__(self, nets: tuple[QNet, ...]) -> None:
+        self.b1 = [b for net in nets for b in net.b1]
+        self.state_cols = [[w for net in nets for w in net.state_cols[i]] for i in range(N_STATE)]
+        self.move_cols = [[w for net in nets for w in net.move_cols[i]] for i in range(N_MOVE)]
+        self.parts: list[tuple[int, int, QNet]] = []
+        start = 0
+        for net in nets:
+            self.parts.append((start, start + len(net.b1), net))
+            start += len(net.b1)
+
+    def values(self, state: list[float], moves: list[list[float]]) -> list[float]:
+        """The networks' mean value of each of ``moves`` (points / 100) in ``state``."""
+        base = _add_columns(self.b1, state, self.state_cols)
+        out = []
+        for move in moves:
+            acc = _add_columns(base, move, self.move_cols)
+            total = 0.0
+            for start, stop, net in self.parts:
+                h = [a if a > 0.0 else 0.0 for a in acc[start:stop]]
+                total += net.b3
+                for w3, row, b in zip(net.w3, net.w2, net.b2, strict=True):
+                    z = b + sum(map(mul, row, h))
+                    if z > 0.0:
+                        total += w3 * z
+            out.append(total / len(self.parts))
+        return out
+
+
+@functools.cache
+def _ensemble(nets: tuple[QNet, ...]) -> _Ensemble:
+    return _Ensemble(nets)
+
+
 @functools.cache
 def load_qnets(name: str = "learned.json") -> tuple[QNet, ...]:
     """The shipped network or ensemble (read once)."""
@@ -362,15 +400,11 @@ class LearnedBot:
             return Decision(Move(codes[0]), "the only legal move")
         state, moves, scored = decision_features(view, codes, self.heuristic)
         pool = candidates(scored, self.net.candidates)
-        values = [0.0] * len(pool)
-        for net in self.nets:
-            base = net.hidden_state(state)
-            values = [v + net.q(base, moves[i]) for v, i in zip(values, pool, strict=True)]
         # The ensemble's mean, in points / 100, plus the heuristic's score (points) as a
-        # prior: the networks' errors are large next to the gaps between good moves, and
-        # the heuristic's judgement is an independent second opinion on them.
+        # prior (0 in the shipped file): an independent second opinion on close moves.
+        values = _ensemble(self.nets).values(state, [moves[i] for i in pool])
         k = self.net.prior / 100.0
-        values = [v / len(self.nets) + k * scored[i][0] for v, i in zip(values, pool, strict=True)]
+        values = [v + k * scored[i][0] for v, i in zip(values, pool, strict=True)]
         # Ties (rare with float outputs) go to the heuristic's order: a fixed order, no draw.
         best = max(range(len(pool)), key=lambda j: (values[j], -j))
         _, out, threat = scored[pool[best]]
