@@ -27,6 +27,9 @@ the exported weights with the standard library and never imports this module.
   and those of the best evaluation to ``best.json``.
 
 The training wall time is ``--minutes``; ``--max-deals`` stops earlier (tests).
+``--merge A.json B.json ... --export OUT`` trains nothing: it writes the exports as one
+ensemble file (their values averaged; ``--prior`` adds the heuristic's score), the form the
+shipped ``learned.json`` takes.
 """
 
 from __future__ import annotations
