@@ -25,6 +25,7 @@ from seep.bots.learned import (
     STATE_NAMES,
     LearnedBot,
     QNet,
+    _ensemble,
     decision_features,
     merge_weights,
     qnets,
@@ -110,6 +111,17 @@ def test_an_ensemble_averages_its_networks(tmp_path: Path) -> None:
             same.choose(view, random.Random(0)).move == single.choose(view, random.Random(0)).move
         )
         assert pair.choose(view, random.Random(0)).move in view.legal_moves()
+    # The shipped file is such an ensemble; its side-by-side layers give each network's mean.
+    shipped = LearnedBot()
+    assert len(shipped.nets) > 1
+    for view in _views(1, 8)[::7]:
+        codes = sorted(view.legal_codes())
+        state, moves, _ = decision_features(view, codes, shipped.heuristic)
+        mean = [
+            sum(n.q(n.hidden_state(state), m) for n in shipped.nets) / len(shipped.nets)
+            for m in moves
+        ]
+        assert _ensemble(shipped.nets).values(state, moves) == pytest.approx(mean, abs=1e-9)
     # A large prior hands the choice to the heuristic: one of its equal best moves.
     led = LearnedBot(qnets(merge_weights([a, b], prior=1e6)))
     heuristic = HeuristicBot()
