@@ -20,7 +20,16 @@ import pytest
 from seep.__main__ import main
 from seep.bots import make_bot
 from seep.bots.heuristic import HeuristicBot
-from seep.bots.learned import MOVE_NAMES, STATE_NAMES, LearnedBot, QNet, decision_features
+from seep.bots.learned import (
+    MOVE_NAMES,
+    STATE_NAMES,
+    LearnedBot,
+    QNet,
+    _ensemble,
+    decision_features,
+    merge_weights,
+    qnets,
+)
 from seep.engine import Position
 from seep.errors import SeepError
 from seep.view import View
@@ -70,6 +79,69 @@ def test_features_have_their_names() -> None:
     # Exactly one action and one card value per move; the heuristic's best is marked.
     assert all(sum(m[:5]) == 1.0 and sum(m[5:18]) == 1.0 for m in moves)
     assert any(m[MOVE_NAMES.index("h_best")] == 1.0 for m in moves)
+
+
+def _tiny(seed: int) -> dict[str, object]:
+    """A random 4-2 network's weights in the export's format."""
+    rng = random.Random(seed)
+    n = len(STATE_NAMES) + len(MOVE_NAMES)
+    return {
+        "state": list(STATE_NAMES),
+        "move": list(MOVE_NAMES),
+        "candidates": 4,
+        "w1": [[rng.gauss(0, 0.3) for _ in range(n)] for _ in range(4)],
+        "b1": [rng.gauss(0, 0.1) for _ in range(4)],
+        "w2": [[rng.gauss(0, 0.5) for _ in range(4)] for _ in range(2)],
+        "b2": [0.1, 0.1],
+        "w3": [1.0, -1.0],
+        "b3": 0.0,
+    }
+
+
+def test_an_ensemble_averages_its_networks(tmp_path: Path) -> None:
+    a, b = _tiny(1), _tiny(2)
+    merged = merge_weights([a, b])
+    nets = qnets(merged)
+    assert len(nets) == 2 and nets[0].candidates == 4 and nets[0].prior == 0.0
+    assert len(qnets(a)) == 1
+    single, pair = LearnedBot(QNet(a)), LearnedBot(nets)
+    same = LearnedBot(qnets(merge_weights([a, a])))
+    for view in _views(1, 4)[::5]:
+        assert (
+            same.choose(view, random.Random(0)).move == single.choose(view, random.Random(0)).move
+        )
+        assert pair.choose(view, random.Random(0)).move in view.legal_moves()
+    # The shipped file is such an ensemble; its side-by-side layers give each network's mean.
+    shipped = LearnedBot()
+    assert len(shipped.nets) > 1
+    for view in _views(1, 8)[::7]:
+        codes = sorted(view.legal_codes())
+        state, moves, _ = decision_features(view, codes, shipped.heuristic)
+        mean = [
+            sum(n.q(n.hidden_state(state), m) for n in shipped.nets) / len(shipped.nets)
+            for m in moves
+        ]
+        assert _ensemble(shipped.nets).values(state, moves) == pytest.approx(mean, abs=1e-9)
+    # A large prior hands the choice to the heuristic: one of its equal best moves.
+    led = LearnedBot(qnets(merge_weights([a, b], prior=1e6)))
+    heuristic = HeuristicBot()
+    for view in _views(1, 6)[::4]:
+        codes = sorted(view.legal_codes())
+        score = {out.code: s for s, out, _ in heuristic.score_moves(view, codes)}
+        move = led.choose(view, random.Random(0)).move
+        assert score[int(move)] == max(score.values())
+    # seep train-agent --merge writes the file (no torch needed).
+    paths = []
+    for name, data in (("a", a), ("b", b)):
+        paths.append(tmp_path / f"{name}.json")
+        paths[-1].write_text(json.dumps(data))
+    out = tmp_path / "ens.json"
+    args = ["train-agent", "--merge", *map(str, paths), "--export", str(out), "--prior", "0.5"]
+    assert main(args) == 0
+    written = json.loads(out.read_text())
+    assert written["prior"] == 0.5 and len(qnets(written)) == 2
+    with pytest.raises(SeepError):
+        merge_weights([a, {**b, "candidates": 3}])
 
 
 def test_malformed_weights_are_refused() -> None:

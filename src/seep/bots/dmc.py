@@ -27,6 +27,9 @@ the exported weights with the standard library and never imports this module.
   and those of the best evaluation to ``best.json``.
 
 The training wall time is ``--minutes``; ``--max-deals`` stops earlier (tests).
+``--merge A.json B.json ... --export OUT`` trains nothing: it writes the exports as one
+ensemble file (their values averaged; ``--prior`` adds the heuristic's score), the form the
+shipped ``learned.json`` takes.
 """
 
 from __future__ import annotations
@@ -81,6 +84,20 @@ def add_train_agent_parser(sub: argparse._SubParsersAction[argparse.ArgumentPars
     t.add_argument("--eval-deals", type=int, default=200, help="deals per evaluation (200)")
     t.add_argument("--eval-every", type=float, default=4.0, help="minutes between evaluations")
     t.add_argument("--eval-seed", type=int, default=7, help="seed of the evaluation deals")
+    t.add_argument(
+        "--merge",
+        nargs="+",
+        metavar="JSON",
+        help="train nothing: write these exports as one ensemble (their values averaged) "
+        "to --export",
+    )
+    t.add_argument(
+        "--prior",
+        type=float,
+        default=0.0,
+        help="with --merge: the weight of the heuristic's score (points) added to the "
+        "ensemble's value (points) of a move (0)",
+    )
 
 
 # --- the network (torch) --------------------------------------------------------------------
@@ -353,8 +370,30 @@ class _RayPool:
 # --- the learner ----------------------------------------------------------------------------
 
 
+def _merge(paths: list[str], export: str | None, prior: float) -> int:
+    """``--merge``: the exports ``paths`` as one ensemble file (no torch needed)."""
+    from ..errors import SeepError
+    from .learned import merge_weights
+
+    if not export:
+        print("seep train-agent --merge needs --export FILE", file=sys.stderr)
+        return 2
+    try:
+        exports = [json.loads(Path(p).read_text(encoding="utf-8")) for p in paths]
+        data = merge_weights(exports, prior)
+    except (OSError, ValueError, SeepError) as exc:
+        print(f"seep train-agent --merge: {exc}", file=sys.stderr)
+        return 2
+    data["info"]["command"] = f"seep train-agent --merge {' '.join(paths)} --prior {prior:g}"
+    Path(export).write_text(json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8")
+    print(f"{len(paths)} networks written to {export}")
+    return 0
+
+
 def run_train_agent(args: argparse.Namespace) -> int:
     """Run ``seep train-agent`` from parsed arguments; returns the exit status."""
+    if args.merge:
+        return _merge(args.merge, args.export, args.prior)
     try:
         import numpy as np
         import torch

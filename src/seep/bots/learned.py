@@ -5,7 +5,9 @@ seat's view and one of its legal moves it predicts what the rest of the deal add
 mover's team's score difference (R42: card points, bonus and sweeps, partners sharing it),
 in points / 100. The bot plays the move it rates highest among the heuristic bot's few best
 (``candidates``, fixed by the training run and stored with the weights); nothing is sampled
-or searched.
+or searched. The shipped file is an ensemble (``seep train-agent --merge``): several
+networks from separate training runs, their values averaged, plus the heuristic's own score
+of the move weighted by the file's ``prior``.
 
 The inputs are :data:`STATE_NAMES`, features of the view (the hand and the unseen cards
 counted by value, the floor, the houses, the score so far), and :data:`MOVE_NAMES`, features of
@@ -38,7 +40,9 @@ from __future__ import annotations
 import functools
 import json
 import random
+from collections.abc import Sequence
 from importlib import resources
+from operator import add, mul
 from typing import Any, Final
 
 from ..cards import POINTS, VALUE, VALUE_MASK, mask_points, mask_value_sum
@@ -59,6 +63,9 @@ __all__ = [
     "candidates",
     "decision_features",
     "load_qnet",
+    "load_qnets",
+    "merge_weights",
+    "qnets",
 ]
 
 STATE_NAMES: Final = (
@@ -226,6 +233,7 @@ class QNet:
             self.w3 = [float(x) for x in data["w3"]]
             self.b3 = float(data["b3"])
             self.candidates = int(data.get("candidates", 0))
+            self.prior = float(data.get("prior", 0.0))
         except (KeyError, TypeError, ValueError) as exc:
             raise SeepError(f"learned network weights are malformed: {exc}") from None
         h1 = len(self.b1)
@@ -245,42 +253,141 @@ class QNet:
 
     def hidden_state(self, state: list[float]) -> list[float]:
         """``W1[:, state] @ state + b1``: the view's share of the first layer."""
-        acc = list(self.b1)
-        for x, col in zip(state, self.state_cols, strict=True):
-            if x != 0.0:
-                acc = [a + x * w for a, w in zip(acc, col, strict=True)]
-        return acc
+        return _add_columns(self.b1, state, self.state_cols)
 
     def q(self, base: list[float], move: list[float]) -> float:
         """The value of one move (points / 100) given :meth:`hidden_state` of the view."""
-        acc = base
-        for x, col in zip(move, self.move_cols, strict=True):
-            if x != 0.0:
-                acc = [a + x * w for a, w in zip(acc, col, strict=True)]
-        h = [a if a > 0.0 else 0.0 for a in acc]
+        h = [a if a > 0.0 else 0.0 for a in _add_columns(base, move, self.move_cols)]
         out = self.b3
         for w3, row, b in zip(self.w3, self.w2, self.b2, strict=True):
-            z = b + sum([w * v for w, v in zip(row, h, strict=True) if v])
+            z = b + sum(map(mul, row, h))
             if z > 0.0:
                 out += w3 * z
         return out
 
 
+def _add_columns(acc: list[float], xs: list[float], cols: list[list[float]]) -> list[float]:
+    """``acc + sum(x * col)`` over the non-zero ``xs``; map() keeps the loops in C, which
+    the 5 ms a move of an ensemble needs (most inputs are 0 or 1)."""
+    for x, col in zip(xs, cols, strict=True):
+        if x == 1.0:
+            acc = list(map(add, acc, col))
+        elif x != 0.0:
+            acc = list(map(add, acc, map(x.__mul__, col)))
+    return acc
+
+
+def qnets(data: dict[str, Any]) -> tuple[QNet, ...]:
+    """The networks of a weights file: one network (``seep train-agent``'s export), or an
+    ensemble, ``nets`` (:func:`merge_weights`), each member a network's weights sharing the
+    file's feature names and ``candidates``."""
+    members = data.get("nets")
+    if members is None:
+        return (QNet(data),)
+    if not isinstance(members, list) or not members:
+        raise SeepError("learned network weights are malformed: 'nets' is not a list of nets")
+    shared = {k: v for k, v in data.items() if k != "nets"}
+    return tuple(QNet({**shared, **m}) for m in members)
+
+
+def merge_weights(
+    exports: list[dict[str, Any]], prior: float = 0.0, digits: int = 5
+) -> dict[str, Any]:
+    """One weights file holding the networks of ``exports`` (``seep train-agent``'s JSON,
+    trained on the same features and candidates) as an ensemble whose value is their mean,
+    plus ``prior`` times the heuristic's score of the move (see :class:`LearnedBot`);
+    weights rounded to ``digits`` significant digits (the file is shipped)."""
+    if not exports:
+        raise SeepError("no networks to merge")
+    first = exports[0]
+    for data in exports:
+        if data.get("state") != first.get("state") or data.get("move") != first.get("move"):
+            raise SeepError("the networks were trained on different features")
+        if data.get("candidates", 0) != first.get("candidates", 0):
+            raise SeepError("the networks choose among different numbers of candidates")
+        qnets(data)  # shapes checked
+
+    def r(x: Any) -> Any:
+        return [r(v) for v in x] if isinstance(x, list) else float(f"{x:.{digits}g}")
+
+    keys = ("w1", "b1", "w2", "b2", "w3", "b3")
+    return {
+        "state": first["state"],
+        "move": first["move"],
+        "candidates": first.get("candidates", 0),
+        "prior": prior,
+        "nets": [{k: r(d[k]) for k in keys} for d in exports],
+        "info": {"members": [d.get("info", {}) for d in exports]},
+    }
+
+
+class _Ensemble:
+    """The mean value of several :class:`QNet` over a decision's moves, their first layers
+    laid side by side so that each input adds one long column instead of one per network
+    (fewer, longer map() calls: the time per move of five networks stays within 5 ms)."""
+
+    def __init__(self, nets: tuple[QNet, ...]) -> None:
+        self.b1 = [b for net in nets for b in net.b1]
+        self.state_cols = [[w for net in nets for w in net.state_cols[i]] for i in range(N_STATE)]
+        self.move_cols = [[w for net in nets for w in net.move_cols[i]] for i in range(N_MOVE)]
+        self.parts: list[tuple[int, int, QNet]] = []
+        start = 0
+        for net in nets:
+            self.parts.append((start, start + len(net.b1), net))
+            start += len(net.b1)
+
+    def values(self, state: list[float], moves: list[list[float]]) -> list[float]:
+        """The networks' mean value of each of ``moves`` (points / 100) in ``state``."""
+        base = _add_columns(self.b1, state, self.state_cols)
+        out = []
+        for move in moves:
+            acc = _add_columns(base, move, self.move_cols)
+            total = 0.0
+            for start, stop, net in self.parts:
+                h = [a if a > 0.0 else 0.0 for a in acc[start:stop]]
+                total += net.b3
+                for w3, row, b in zip(net.w3, net.w2, net.b2, strict=True):
+                    z = b + sum(map(mul, row, h))
+                    if z > 0.0:
+                        total += w3 * z
+            out.append(total / len(self.parts))
+        return out
+
+
 @functools.cache
-def load_qnet(name: str = "learned.json") -> QNet:
-    """The shipped network (read once)."""
+def _ensemble(nets: tuple[QNet, ...]) -> _Ensemble:
+    return _Ensemble(nets)
+
+
+@functools.cache
+def load_qnets(name: str = "learned.json") -> tuple[QNet, ...]:
+    """The shipped network or ensemble (read once)."""
     text = resources.files("seep.bots").joinpath("data", name).read_text(encoding="utf-8")
-    return QNet(json.loads(text))
+    return qnets(json.loads(text))
+
+
+def load_qnet(name: str = "learned.json") -> QNet:
+    """The first (or only) network of the shipped weights."""
+    return load_qnets(name)[0]
 
 
 class LearnedBot:
     """The move the learned action-value network rates best (see the module docstring);
-    ``weights`` names another file in ``seep/bots/data`` or gives a loaded :class:`QNet`."""
+    ``weights`` names another file in ``seep/bots/data`` or gives loaded networks
+    (:class:`QNet`, or several: an ensemble, their values averaged)."""
 
     name = "learned"
 
-    def __init__(self, weights: str | QNet = "learned.json") -> None:
-        self.net = weights if isinstance(weights, QNet) else load_qnet(weights)
+    def __init__(self, weights: str | QNet | Sequence[QNet] = "learned.json") -> None:
+        if isinstance(weights, str):
+            self.nets = load_qnets(weights)
+        elif isinstance(weights, QNet):
+            self.nets = (weights,)
+        else:
+            self.nets = tuple(weights)
+        if not self.nets:
+            raise SeepError("the learned bot needs at least one network")
+        self.net = self.nets[0]
         self.heuristic = HeuristicBot()
 
     def choose(self, view: View, rng: random.Random) -> Decision:
@@ -292,15 +399,17 @@ class LearnedBot:
         if len(codes) == 1:
             return Decision(Move(codes[0]), "the only legal move")
         state, moves, scored = decision_features(view, codes, self.heuristic)
-        net = self.net
-        base = net.hidden_state(state)
-        pool = candidates(scored, net.candidates)
-        values = {i: net.q(base, moves[i]) for i in pool}
+        pool = candidates(scored, self.net.candidates)
+        # The ensemble's mean, in points / 100, plus the heuristic's score (points) as a
+        # prior (0 in the shipped file): an independent second opinion on close moves.
+        values = _ensemble(self.nets).values(state, [moves[i] for i in pool])
+        k = self.net.prior / 100.0
+        values = [v + k * scored[i][0] for v, i in zip(values, pool, strict=True)]
         # Ties (rare with float outputs) go to the heuristic's order: a fixed order, no draw.
-        best = max(range(len(pool)), key=lambda j: (values[pool[j]], -j))
+        best = max(range(len(pool)), key=lambda j: (values[j], -j))
         _, out, threat = scored[pool[best]]
         reason = play_reason(view, out, threat, scored)
         return Decision(
             Move(out.code),
-            f"{reason} (the learned network: {100.0 * values[pool[best]]:+.0f} points)",
+            f"{reason} (the learned network: {100.0 * values[best]:+.0f} points)",
         )
