@@ -38,16 +38,9 @@ def _until(check: Any, seconds: float = 120.0) -> Any:
         time.sleep(0.02)
 
 
-def _event(org: TestClient, players: list[TestClient], rounds: int) -> int:
-    r = org.post(
-        "/api/events",
-        json={
-            "name": "Friday Seep",
-            "format": "two",
-            "starts": time.time() + 3600,
-            "rounds": rounds,
-        },
-    )
+def _event(org: TestClient, players: list[TestClient], rounds: int, **extra: Any) -> int:
+    body = {"name": "Friday Seep", "format": "two", "starts": time.time() + 3600, **extra}
+    r = org.post("/api/events", json={**body, "rounds": rounds})
     assert r.status_code == 201, r.text
     event: int = r.json()["id"]
     for b in players:
@@ -80,7 +73,10 @@ def _sit_and_play(
             continue
         assert r.status_code == 200, r.text
         seat = r.json()
-        sockets[name] = Player(client, checker, seat["code"], seat["token"])
+        # The hello first: a sealed duplicate deal sends nothing before it (an open table
+        # sends the spectator's state, which play_out reads past).
+        sockets[name] = Player(client, checker, seat["code"])
+        sockets[name].send({"type": "hello", "token": seat["token"]})
         by_code.setdefault(seat["code"], []).append(sockets[name])
     for code, here in by_code.items():
         play_out(here, manager.get(code), rng)
@@ -151,4 +147,36 @@ def test_a_player_at_his_last_table_is_told_his_next_one_is_open(tmp_path: Path)
         for p in [*(first[n] for n in first if n not in playing), watcher, *elsewhere.values()]:
             assert _nothing_more(p) == []
         for p in [*first.values(), watcher, *elsewhere.values()]:
+            p.close()
+
+
+@pytest.mark.parametrize("kind", ["duplicate", "arena"])
+def test_the_next_deal_or_arena_game_is_told_too(tmp_path: Path, kind: str) -> None:
+    """A duplicate event's next deal and an arena's next game are told as a Swiss round is:
+    each player still at his finished table gets one ``event_table`` message."""
+    rng = random.Random(32)
+    extra = {"deals": 2} if kind == "duplicate" else {"minutes": 5}
+    with web_client(tmp_path, grace_seconds=3600.0) as server:
+        client = server[0]
+        store = client.app.state.store
+        events = client.app.state.events
+        tell = events.tell_next
+        done: list[int] = []
+
+        async def spy(event: int, accounts: set[int], opened: set[str]) -> int:
+            n: int = await tell(event, accounts, opened)
+            done.append(n)
+            return n
+
+        events.tell_next = spy
+        org = sign_up(client.app, "Org")
+        browsers = {n: sign_up(client.app, n) for n in ("Asha", "Ravi")}
+        event = _event(org, list(browsers.values()), rounds=1, kind=kind, **extra)
+        _until(lambda: _round_open(store, event, 1))
+        first = _sit_and_play(server, browsers, event, rng)
+        _until(lambda: 2 in done)
+        assert done == [0, 2]
+        for p in first.values():
+            [msg] = _nothing_more(p)
+            assert msg == {"type": "event_table", "event": event, "url": f"/events/{event}"}
             p.close()
