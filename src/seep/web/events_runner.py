@@ -19,6 +19,10 @@ tables are recorded and opened only when every table of deal ``k`` has ended, in
 transaction that writes deal ``k``'s results: what opens a deal's records and results
 (:meth:`EventRunner.sealed`) is that write.
 
+When tables open, each player seated at one is told over the sockets of his seat at his earlier
+table of the event, if this instance holds it (:meth:`EventRunner.tell_next`: ``event_table``,
+naming the event only).
+
 A player's seat token is not kept: it is derived from a server secret, the table and the seat
 (:meth:`EventRunner.token`), so that a signed-in player asks for it again from any device.
 """
