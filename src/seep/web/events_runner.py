@@ -19,6 +19,10 @@ tables are recorded and opened only when every table of deal ``k`` has ended, in
 transaction that writes deal ``k``'s results: what opens a deal's records and results
 (:meth:`EventRunner.sealed`) is that write.
 
+When tables open, each player seated at one is told over the sockets of his seat at his earlier
+table of the event, if this instance holds it (:meth:`EventRunner.tell_next`: ``event_table``,
+naming the event only).
+
 A player's seat token is not kept: it is derived from a server secret, the table and the seat
 (:meth:`EventRunner.token`), so that a signed-in player asks for it again from any device.
 """
@@ -39,7 +43,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from . import events_arena
+from . import events_arena, wire
 from .events_page import playing, result_of_record, seats_of, swiss_inputs, with_forfeits
 from .store import Store, StoreUnavailable
 from .store_events import RoundTable
@@ -373,6 +377,7 @@ class EventRunner:
                 "rated": bool(ev["rated"]),
             }
         )
+        accounts: set[int] = set()
         for row in missing:
             seats = {s: (name, acc) for s, (acc, name) in seats_of(row, by_id, players).items()}
             # A duplicate deal: every table of the round holds the same cards in the same seats.
@@ -385,4 +390,32 @@ class EventRunner:
                 settings, seed, seats, self.token, f"event:{event}", row["code"]
             )
             self.watch(ev, row["code"])  # no bot for an absent player, before any grace ends
+            accounts.update(acc for _, acc in seats.values() if acc is not None)
+        await self.tell_next(event, accounts, {r["code"] for r in missing})
         return len(missing)
+
+    async def tell_next(self, event: int, accounts: set[int], opened: set[str]) -> int:
+        """Tell the players of ``accounts``, just seated at the tables ``opened`` of ``event``,
+        that their next table is open: one ``event_table`` message to each socket this
+        instance holds of a seat of theirs at an earlier table of the event that is not being
+        played (where a player usually still reads the last summary). It names the event only:
+        the seat is claimed through ``POST /api/events/{id}/seat`` with the page's session,
+        so no code or token travels to a socket. A table another instance holds is not here:
+        its sockets learn nothing (the push and the event's page still tell them). How many
+        sockets were told."""
+        if not accounts or not self.manager.hub.conns:
+            return 0
+        rows = await asyncio.to_thread(self.store.event_tables, event)
+        text = wire.dumps({"type": "event_table", "event": event, "url": f"/events/{event}"})
+        told = 0
+        for code in {r["code"] for r in rows} - opened:
+            table = self.manager.tables.get(code)
+            conns = self.manager.hub.of(code)
+            if table is None or not conns or table.status == "playing":
+                continue
+            seats = {i for i, s in enumerate(table.seats) if s.account in accounts}
+            for conn in conns:
+                if conn.seat in seats and conn.close_code is None:
+                    conn.push(text)
+                    told += 1
+        return told

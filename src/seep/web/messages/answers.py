@@ -20,6 +20,7 @@ __all__ = [
     "DealResult",
     "EmoteSent",
     "ErrorMessage",
+    "EventTable",
     "HintAnswer",
     "Joined",
     "Lobby",
@@ -377,6 +378,16 @@ class MovesAnswer(Sent):
     count: int
 
 
+class EventTable(Sent):
+    """An event's next table for this seat's player is open (docs/web.md "Events"): sent to
+    the sockets of his seat at his earlier table of the event. It names the event only; the
+    page claims the seat with ``POST /api/events/{event}/seat`` (no code or token here)."""
+
+    type: Literal["event_table"]
+    event: int
+    url: str = Field(description="the event's page, /events/{event}")
+
+
 class Pong(Sent):
     """The answer to ``ping``."""
 
@@ -411,6 +422,7 @@ ServerMessage = Annotated[
     | Review
     | ReportAnswer
     | MovesAnswer
+    | EventTable
     | Pong
     | ErrorMessage,
     Field(discriminator="type"),

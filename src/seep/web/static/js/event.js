@@ -5,7 +5,8 @@
 // the server sent (docs/web.md "Events"): pairings, results, standings and matchpoints are
 // decided there; this page only lays them out. Names are the players' words: text, never
 // markup. While the event is not over the page asks again every few seconds.
-import { api, esc, tokens, toast } from "./net.js";
+import { api, esc, toast } from "./net.js";
+import { goToEventSeat } from "./eventseat.js";
 import { html, lang, langSwitchHtml, t, tText } from "./i18n.js";
 import { errorText } from "./reasons.js";
 
@@ -441,10 +442,15 @@ export class EventView {
     if (!b || !this.root.contains(b)) return;
     const act = b.dataset.act;
     if (act === "seat") {
-      const seat = await this.post("/seat");
-      if (!seat) return;
-      tokens.set(seat.code, seat.token, seat.seat); // the token stays out of the URL
-      location.href = seat.url || `/t/${seat.code}`;
+      if (this.busy) return;
+      this.busy = true;
+      try {
+        await goToEventSeat(this.id);
+      } catch (e) {
+        toast(errorText(e));
+      } finally {
+        this.busy = false;
+      }
       return;
     }
     if (act === "withdraw" && !window.confirm(tText("Withdraw your team from this event?"))) return;

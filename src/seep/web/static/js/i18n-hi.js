@@ -607,6 +607,9 @@ export const HI = {
   "Field average": "सबका औसत",
   "Finished": "ख़त्म",
   "Go to your table": "अपनी मेज़ पर जाएँ",
+  // table.js: the next table of an event is open (event_table)
+  "Your next table in this event is open.": "इस प्रतियोगिता में आपकी अगली मेज़ खुल गई है।",
+  "Go to your next table": "अपनी अगली मेज़ पर जाएँ",
   "Link": "लिंक",
   "Matchpoints": "मैच-अंक",
   "No round has started yet.": "अभी कोई दौर शुरू नहीं हुआ।",

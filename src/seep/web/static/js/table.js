@@ -14,6 +14,7 @@ import { seatRatingHtml } from "./players.js";
 import { pendingTransfer, Social } from "./social.js";
 import { initPush, pushSwitchHtml } from "./push.js";
 import { errorText, reasonText } from "./reasons.js";
+import { goToEventSeat } from "./eventseat.js";
 
 const POS = ["bottom", "right", "top", "left"]; // seat relative to me: me, my right, partner, left
 const MAX_CHOICES = 8;
@@ -225,6 +226,8 @@ export class TableView {
     } else if (msg.type === "hint") {
       this.hint = msg;
       this.render();
+    } else if (msg.type === "event_table") {
+      this.showNextTable(msg.event);
     } else if (msg.type === "error") {
       this.sending = false;
       if (msg.code === "unknown_token") {
@@ -900,6 +903,39 @@ export class TableView {
     }
     const first = el.querySelector("#next-btn, .dialog-buttons .btn");
     if (first && !el.contains(document.activeElement)) first.focus({ preventScroll: true });
+  }
+
+  /** `event_table`: this player's next table of event `event` is open. A banner with the
+   * button that takes his seat there (eventseat.js: the server answers the seat to his
+   * session, the message names no table). It lives outside the view's root, so redraws and
+   * the table leaving the server keep it; its text is announced (a polite live region). */
+  showNextTable(event) {
+    const id = Number(event);
+    if (!Number.isInteger(id) || id <= 0) return;
+    let box = document.getElementById("event-next");
+    if (!box) {
+      box = document.createElement("div");
+      box.id = "event-next";
+      box.className = "event-next";
+      box.setAttribute("role", "status");
+      box.setAttribute("aria-live", "polite");
+      document.body.appendChild(box);
+    }
+    // Filled after the region is in the page: a screen reader announces what changes in it.
+    requestAnimationFrame(() => {
+      box.innerHTML = `<p>${t("Your next table in this event is open.")}</p>
+        <button class="btn primary" type="button" id="event-next-btn">${t("Go to your next table")}</button>`;
+      const btn = box.querySelector("#event-next-btn");
+      btn.addEventListener("click", async () => {
+        btn.disabled = true;
+        try {
+          await goToEventSeat(id);
+        } catch (e) {
+          toast(errorText(e));
+          btn.disabled = false;
+        }
+      });
+    });
   }
 
   // --- input -------------------------------------------------------------------------------
