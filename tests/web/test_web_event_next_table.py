@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import random
-import time
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +17,7 @@ from fastapi.testclient import TestClient
 from pydantic import TypeAdapter
 
 from seep.web.messages import ServerMessage
+from seepkit.events import make_event, round_open, until
 from seepkit.ratings import play_out, sign_up
 from seepkit.web import Player, web_client
 
@@ -28,35 +28,13 @@ def _many_signups(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SEEP_MAX_SIGNUPS_PER_HOUR", "0")
 
 
-def _until(check: Any, seconds: float = 120.0) -> Any:
-    deadline = time.monotonic() + seconds
-    while True:
-        found = check()
-        if found:
-            return found
-        assert time.monotonic() < deadline, "it never happened"
-        time.sleep(0.02)
-
-
 def _event(org: TestClient, players: list[TestClient], rounds: int, **extra: Any) -> int:
-    body = {"name": "Friday Seep", "format": "two", "starts": time.time() + 3600, **extra}
-    r = org.post("/api/events", json={**body, "rounds": rounds})
-    assert r.status_code == 201, r.text
-    event: int = r.json()["id"]
+    event = make_event(org, format="two", rounds=rounds, **extra)
     for b in players:
         assert b.post(f"/api/events/{event}/register", json={}).status_code == 201
         assert b.post(f"/api/events/{event}/checkin").status_code == 200
     assert org.post(f"/api/events/{event}/start").status_code == 200
     return event
-
-
-def _round_open(store: Any, event: int, number: int) -> bool:
-    rows = store.event_tables(event, number)
-    return (
-        store.event(event)["round"] == number
-        and bool(rows)
-        and all(r["table_status"] for r in rows)
-    )
 
 
 def _sit_and_play(
@@ -106,9 +84,9 @@ def test_a_player_at_his_last_table_is_told_his_next_one_is_open(tmp_path: Path)
         # Another event, of one round, played first: its players stay at their table.
         others = {n: sign_up(client.app, n) for n in ("Lila", "Omar")}
         other = _event(org, list(others.values()), rounds=1)
-        _until(lambda: _round_open(store, other, 1))
+        until(lambda: round_open(store, other, 1))
         elsewhere = _sit_and_play(server, others, other, rng)
-        _until(lambda: store.event(other)["status"] == "finished")
+        until(lambda: store.event(other)["status"] == "finished")
 
         # When the runner has told the sockets (so that a missing message fails, not hangs).
         events = client.app.state.events
@@ -122,11 +100,11 @@ def test_a_player_at_his_last_table_is_told_his_next_one_is_open(tmp_path: Path)
 
         events.tell_next = spy
         event = _event(org, list(browsers.values()), rounds=2)
-        _until(lambda: _round_open(store, event, 1))
+        until(lambda: round_open(store, event, 1))
         first = _sit_and_play(server, browsers, event, rng)
         assert len(first) == 4
         watcher = Player(client, checker, next(iter(first.values())).code)
-        _until(lambda: (event, 3) in done)
+        until(lambda: (event, 3) in done)
         assert done == [(event, 0), (event, 3)]  # one round-1 socket a player of round 2
 
         seats = {n: b.post(f"/api/events/{event}/seat") for n, b in browsers.items()}
@@ -172,9 +150,9 @@ def test_the_next_deal_or_arena_game_is_told_too(tmp_path: Path, kind: str) -> N
         org = sign_up(client.app, "Org")
         browsers = {n: sign_up(client.app, n) for n in ("Asha", "Ravi")}
         event = _event(org, list(browsers.values()), rounds=1, kind=kind, **extra)
-        _until(lambda: _round_open(store, event, 1))
+        until(lambda: round_open(store, event, 1))
         first = _sit_and_play(server, browsers, event, rng)
-        _until(lambda: 2 in done)
+        until(lambda: 2 in done)
         assert done == [0, 2]
         for p in first.values():
             [msg] = _nothing_more(p)

@@ -22,6 +22,7 @@ from seep.web.events import EventSettings, result_of_record
 from seep.web.names import skeleton
 from seep.web.store_events import RoundTable
 from seep.web.tournament import swiss
+from seepkit.events import make_event, round_open, until
 from seepkit.ratings import play_out, sign_up
 from seepkit.web import Player, web_client
 
@@ -32,31 +33,7 @@ def _code(r: Any) -> str:
 
 
 def _event(org: TestClient, **extra: Any) -> int:
-    body = {"name": "Friday Seep", "format": "two", "starts": time.time() + 3600, **extra}
-    r = org.post("/api/events", json=body)
-    assert r.status_code == 201, r.text
-    made: int = r.json()["id"]
-    return made
-
-
-def _round_open(store: Any, event: int, number: int) -> bool:
-    """Round ``number`` is recorded and its tables are open."""
-    rows = store.event_tables(event, number)
-    return (
-        store.event(event)["round"] == number
-        and bool(rows)
-        and all(r["table_status"] for r in rows)
-    )
-
-
-def _until(check: Any, seconds: float = 120.0) -> Any:
-    deadline = time.monotonic() + seconds
-    while True:
-        found = check()
-        if found:
-            return found
-        assert time.monotonic() < deadline, "it never happened"
-        time.sleep(0.02)
+    return make_event(org, **{"format": "two", **extra})
 
 
 @pytest.fixture(autouse=True)
@@ -211,7 +188,7 @@ def test_a_swiss_event_plays_to_the_end_across_a_restart(tmp_path: Path) -> None
             assert row is not None
             pusher.book.accounts.add(row.id)
         assert org.post(f"/api/events/{event}/start").status_code == 200
-        _until(lambda: _round_open(store, event, 1))
+        until(lambda: round_open(store, event, 1))
         # Each player of the round is told his table has started (a push where he allowed it).
         for t in store.event_tables(event, 1):
             assert {("start", t["code"], 0), ("start", t["code"], 1)} <= set(pushed)
@@ -223,7 +200,7 @@ def test_a_swiss_event_plays_to_the_end_across_a_restart(tmp_path: Path) -> None
         assert len(first["tables"]) == 2 and first["bye"] is not None
         playing = _bye_and_playing(client, event, 1, names, browsers)
         _play_round(server, playing, event, rng, alone=False)
-        _until(lambda: _round_open(store, event, 2))
+        until(lambda: round_open(store, event, 2))
     # The restart: a new server on the same database; round 2's tables are reloaded and the
     # runner goes on. One player of each table comes; a bot plays for the other.
     with web_client(tmp_path, grace_seconds=0.05) as server:
@@ -231,10 +208,10 @@ def test_a_swiss_event_plays_to_the_end_across_a_restart(tmp_path: Path) -> None
         store = client.app.state.store
         browsers = _browsers(client.app, browsers)
         for number in (2, 3):
-            _until(lambda: _round_open(store, event, number))  # noqa: B023
+            until(lambda: round_open(store, event, number))  # noqa: B023
             playing = _bye_and_playing(client, event, number, names, browsers)
             _play_round(server, playing, event, rng, alone=True)
-        _until(lambda: store.event(event)["status"] == "finished")
+        until(lambda: store.event(event)["status"] == "finished")
         page = client.get(f"/api/events/{event}").json()
         # The server's seeds (the event's, each round's) are in no answer.
         seeds = [store.event(event)["seed"], *(r["seed"] for r in store.rounds(event))]
@@ -301,7 +278,7 @@ def test_the_organiser_pauses_and_withdraws_a_player(tmp_path: Path) -> None:
             b.post(f"/api/events/{event}/register", json={})
             b.post(f"/api/events/{event}/checkin")
         assert org.post(f"/api/events/{event}/start").status_code == 200
-        _until(lambda: _round_open(store, event, 1))
+        until(lambda: round_open(store, event, 1))
         assert org.post(f"/api/events/{event}/pause").status_code == 200
         _play_round(server, browsers, event, rng, alone=True)
         events = client.app.state.events
@@ -311,7 +288,7 @@ def test_the_organiser_pauses_and_withdraws_a_player(tmp_path: Path) -> None:
         r = org.post(f"/api/events/{event}/teams/withdraw", json={"team": gone})
         assert r.status_code == 200
         assert org.post(f"/api/events/{event}/resume").status_code == 200
-        _until(lambda: _round_open(store, event, 2))
+        until(lambda: round_open(store, event, 2))
         page = client.get(f"/api/events/{event}").json()
         second = page["rounds"][1]
         assert len(second["tables"]) == 1 and second["bye"] not in (None, gone)
@@ -321,7 +298,7 @@ def test_the_organiser_pauses_and_withdraws_a_player(tmp_path: Path) -> None:
         ]
         assert len(playing) == 2
         _play_round(server, playing, event, rng, alone=True)
-        _until(lambda: store.event(event)["status"] == "finished")
+        until(lambda: store.event(event)["status"] == "finished")
         page = client.get(f"/api/events/{event}").json()
         line = next(s for s in page["standings"] if s["team"] == gone)
         assert line["withdrawn"] and line["played"] == 1
@@ -353,7 +330,7 @@ def test_a_round_recorded_before_its_tables_opened_gets_them(tmp_path: Path) -> 
         assert store.open_round(event, 1, seed=1, bye=None, tables=[RoundTable("QQQQQQ", 1, a, b)])
         assert "QQQQQQ" not in manager.tables
         events.wake()
-        _until(lambda: "QQQQQQ" in manager.tables)
+        until(lambda: "QQQQQQ" in manager.tables)
         table = manager.tables["QQQQQQ"]
         assert [s.name for s in table.seats] == ["Asha", "Ravi"]
         assert table.status == "playing"
@@ -389,12 +366,12 @@ def test_an_event_without_bots_gives_no_seat_to_a_bot(
             b.post(f"/api/events/{event}/register", json={})
             b.post(f"/api/events/{event}/checkin")
         assert org.post(f"/api/events/{event}/start").status_code == 200
-        _until(lambda: _round_open(store, event, 1))
+        until(lambda: round_open(store, event, 1))
         seat = asha.post(f"/api/events/{event}/seat").json()
         player = Player(client, checker, seat["code"], seat["token"])
         player.until(lambda m: m["type"] == "state" and m["seat"] is not None)
         absent = 1 - seat["seat"]
-        _until(lambda: store.event(event)["status"] == "finished")
+        until(lambda: store.event(event)["status"] == "finished")
         player.close()
         page = client.get(f"/api/events/{event}").json()
     [table] = page["rounds"][0]["tables"]

@@ -22,6 +22,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from seep.web.events import result_of_record
 from seep.web.tournament import arena, duplicate, individual, swiss
+from seepkit.events import make_event, until
 from seepkit.ratings import play_out, sign_up
 from seepkit.web import Player, web_client
 
@@ -30,24 +31,6 @@ from seepkit.web import Player, web_client
 def _many_signups(monkeypatch: pytest.MonkeyPatch) -> None:
     """The players all sign up from the test's one address."""
     monkeypatch.setenv("SEEP_MAX_SIGNUPS_PER_HOUR", "0")
-
-
-def _until(check: Any, seconds: float = 120.0) -> Any:
-    deadline = time.monotonic() + seconds
-    while True:
-        found = check()
-        if found:
-            return found
-        assert time.monotonic() < deadline, "it never happened"
-        time.sleep(0.02)
-
-
-def _event(org: TestClient, **extra: Any) -> int:
-    body = {"name": "Duplicate night", "starts": time.time() + 3600, **extra}
-    r = org.post("/api/events", json=body)
-    assert r.status_code == 201, r.text
-    made: int = r.json()["id"]
-    return made
 
 
 def _join(event: int, browsers: list[TestClient], names: list[str], four: bool) -> None:
@@ -146,15 +129,15 @@ def test_a_duplicate_deal_shows_nothing_until_every_table_finished_it(tmp_path: 
         store = client.app.state.store
         org = sign_up(client.app, "Org")
         browsers = [sign_up(client.app, n) for n in names]
-        event = _event(org, kind="duplicate", format="two", rounds=1, deals=2)
+        event = make_event(org, kind="duplicate", format="two", rounds=1, deals=2)
         _join(event, browsers, names, four=False)
         assert org.post(f"/api/events/{event}/start").status_code == 200
-        _until(lambda: _deal_open(store, event, 1, 0))
+        until(lambda: _deal_open(store, event, 1, 0))
         a_row, b_row = store.event_tables(event, 1)
         assert (a_row["swapped"], b_row["swapped"]) == (False, True)  # the second table swapped
         a, b = a_row["code"], b_row["code"]
         seats = _play(server, browsers, event, rng, codes={a})
-        _until(lambda: store.event_tables(event, 1)[0]["table_status"] == "finished")
+        until(lambda: store.event_tables(event, 1)[0]["table_status"] == "finished")
         attacker, his = seats[a][0]
         # Nobody watches, or asks by code for, a table of the deal: B's, nor his own (the
         # cards of his deal are B's too).
@@ -194,7 +177,7 @@ def test_a_duplicate_deal_shows_nothing_until_every_table_finished_it(tmp_path: 
         assert {r["deal"] for r in store.event_tables(event, 1)} == {0}
         # B plays: deal 1 opens to everyone, deal 2's tables open.
         _play(server, browsers, event, rng, codes={b})
-        _until(lambda: _deal_open(store, event, 1, 1))
+        until(lambda: _deal_open(store, event, 1, 1))
         page = client.get(f"/api/events/{event}").json()
         [line] = page["deals"]
         assert (line["round"], line["deal"]) == (1, 0) and len(line["results"]) == 4
@@ -208,7 +191,7 @@ def test_a_duplicate_deal_shows_nothing_until_every_table_finished_it(tmp_path: 
         later = [r["code"] for r in store.event_tables(event, 1) if r["deal"] == 1]
         assert all(_refused(client.get(f"/api/tables/{c}/record")) for c in later)
         _play(server, browsers, event, rng)
-        _until(lambda: store.event(event)["status"] == "finished")
+        until(lambda: store.event(event)["status"] == "finished")
         assert len(client.get(f"/api/events/{event}").json()["deals"]) == 2
 
 
@@ -275,16 +258,16 @@ def test_a_swiss_and_a_duplicate_event_play_to_the_end_across_a_restart(tmp_path
         org = sign_up(client.app, "Org")
         sw_browsers = [sign_up(client.app, n) for n in swiss_names]
         du_browsers = [sign_up(client.app, n) for n in dup_names]
-        sw = _event(org, format="two", rounds=3)
-        du = _event(org, kind="duplicate", format="four", rounds=2, deals=2)
+        sw = make_event(org, format="two", rounds=3)
+        du = make_event(org, kind="duplicate", format="four", rounds=2, deals=2)
         _join(sw, sw_browsers, swiss_names, four=False)
         _join(du, du_browsers, dup_names, four=True)
         assert org.post(f"/api/events/{sw}/start").status_code == 200
         assert org.post(f"/api/events/{du}/start").status_code == 200
-        _until(lambda: _deal_open(store, sw, 1, 0) and _deal_open(store, du, 1, 0))
+        until(lambda: _deal_open(store, sw, 1, 0) and _deal_open(store, du, 1, 0))
         _play(server, sw_browsers, sw, rng)
         _play(server, du_browsers, du, rng)
-        _until(lambda: _deal_open(store, sw, 2, 0) and _deal_open(store, du, 1, 1))
+        until(lambda: _deal_open(store, sw, 2, 0) and _deal_open(store, du, 1, 1))
     # The restart: a new server on the same database goes on where both events stood.
     with web_client(tmp_path, grace_seconds=0.05) as server:
         client = server[0]
@@ -292,12 +275,12 @@ def test_a_swiss_and_a_duplicate_event_play_to_the_end_across_a_restart(tmp_path
         sw_browsers = [TestClient(client.app, cookies=dict(b.cookies)) for b in sw_browsers]
         du_browsers = [TestClient(client.app, cookies=dict(b.cookies)) for b in du_browsers]
         for number, deal in ((1, 1), (2, 0), (2, 1)):
-            _until(lambda: _deal_open(store, du, number, deal))  # noqa: B023
+            until(lambda: _deal_open(store, du, number, deal))  # noqa: B023
             _play(server, du_browsers, du, rng)
         for number in (2, 3):
-            _until(lambda: _deal_open(store, sw, number, 0))  # noqa: B023
+            until(lambda: _deal_open(store, sw, number, 0))  # noqa: B023
             _play(server, sw_browsers, sw, rng)
-        _until(lambda: store.event(sw)["status"] == store.event(du)["status"] == "finished")
+        until(lambda: store.event(sw)["status"] == store.event(du)["status"] == "finished")
         sw_page = client.get(f"/api/events/{sw}").json()
         du_page = client.get(f"/api/events/{du}").json()
         codes = [t["code"] for p in (sw_page, du_page) for r in p["rounds"] for t in r["tables"]]
@@ -400,7 +383,7 @@ def test_an_arena_pairs_a_finished_team_at_once_until_its_window_closes(
             json={"name": "Arena", "kind": "swiss", "minutes": 30, "starts": time.time() + 60},
         )
         assert r.status_code == 400  # a window is an arena's only
-        event = _event(org, kind="arena", format="two", minutes=30)
+        event = make_event(org, kind="arena", format="two", minutes=30)
         _join(event, browsers, names, four=False)
         assert org.post(f"/api/events/{event}/start").status_code == 200
 
@@ -417,7 +400,7 @@ def test_an_arena_pairs_a_finished_team_at_once_until_its_window_closes(
             ok = len(tables) >= boards and all(t["status"] for t in tables)
             return p if ok and len(p["teams"]) - len(busy) <= 1 else None
 
-        p = _until(lambda: settled(2))
+        p = until(lambda: settled(2))
         assert [tuple(t["teams"]) for t in p["rounds"][0]["tables"]] == _arena_expected(p, 0)
         played = 0
         while played < 6:
@@ -432,8 +415,8 @@ def test_an_arena_pairs_a_finished_team_at_once_until_its_window_closes(
             player.close()
             played += 1
             # Scored and paired again at once: the new games are those the arena makes.
-            p = _until(lambda: settled(boards) and _scored(page(), table["board"]))  # noqa: B023
-            p = _until(lambda: settled(boards))  # noqa: B023
+            p = until(lambda: settled(boards) and _scored(page(), table["board"]))  # noqa: B023
+            p = until(lambda: settled(boards))  # noqa: B023
             new = [tuple(t["teams"]) for t in p["rounds"][0]["tables"] if t["board"] > boards]
             assert new == _arena_expected(p, boards)
             live = p["standings"]
@@ -446,7 +429,7 @@ def test_an_arena_pairs_a_finished_team_at_once_until_its_window_closes(
         running = [t["code"] for t in p["rounds"][0]["tables"] if t["status"] == "playing"]
         events.clock = lambda: time.time() + 3600.0
         events.wake()
-        _until(lambda: store.event(event)["status"] == "finished")
+        until(lambda: store.event(event)["status"] == "finished")
         final = page()
     assert len(_arena_games(final)) == 6
     assert all(t["result"] is None for t in final["rounds"][0]["tables"] if t["code"] in running)
@@ -511,13 +494,13 @@ def test_partners_drawn_each_round_seat_players_alone(tmp_path: Path) -> None:
             json={"name": "X", "format": "two", "partners": "individual", "starts": time.time()},
         )
         assert r.status_code == 409  # drawn partners: four players a table
-        event = _event(org, format="four", partners="individual", rounds=2)
+        event = make_event(org, format="four", partners="individual", rounds=2)
         r = browsers[0].post(f"/api/events/{event}/register", json={"partner": names[1]})
         assert r.status_code == 400
         _join(event, browsers, names, four=False)
         assert org.post(f"/api/events/{event}/start").status_code == 200
         for number in (1, 2):
-            _until(lambda: _deal_open(store, event, number, 0))  # noqa: B023
+            until(lambda: _deal_open(store, event, number, 0))  # noqa: B023
             page = client.get(f"/api/events/{event}").json()
             ids = [t["id"] for t in page["teams"]]
             seed = int(store.rounds(event)[number - 1]["seed"])
@@ -544,7 +527,7 @@ def test_partners_drawn_each_round_seat_players_alone(tmp_path: Path) -> None:
                     assert (me in side) == (seat["seat"] % 2 == 0)
                     if table["partners"][0] is not None:  # a team of four: partners opposite
                         assert seat["seat"] in ((0, 2) if me in side else (1, 3))
-        _until(lambda: store.event(event)["status"] == "finished")
+        until(lambda: store.event(event)["status"] == "finished")
         page = client.get(f"/api/events/{event}").json()
     assert len({r["bye"] for r in page["rounds"]}) == 2
     standings = swiss.standings(ids, _individual_results(page, 2))
@@ -564,10 +547,10 @@ def test_an_arena_goes_on_across_a_restart(tmp_path: Path) -> None:
         store = client.app.state.store
         org = sign_up(client.app, "Org")
         browsers = [sign_up(client.app, n) for n in names]
-        event = _event(org, kind="arena", format="two", minutes=30)
+        event = make_event(org, kind="arena", format="two", minutes=30)
         _join(event, browsers, names, four=False)
         assert org.post(f"/api/events/{event}/start").status_code == 200
-        _until(lambda: _deal_open(store, event, 1, 0))
+        until(lambda: _deal_open(store, event, 1, 0))
     with web_client(tmp_path, grace_seconds=0.05) as server:
         client = server[0]
         store = client.app.state.store
@@ -575,7 +558,7 @@ def test_an_arena_goes_on_across_a_restart(tmp_path: Path) -> None:
         [first] = store.event_tables(event, 1)
         waiting = ({t["id"] for t in store.teams(event)} - {first["team_a"], first["team_b"]}).pop()
         _play(server, browsers, event, rng)
-        second = _until(
+        second = until(
             lambda: len(store.event_tables(event, 1)) == 2 and store.event_tables(event, 1)[1]
         )
         assert waiting in (second["team_a"], second["team_b"])
