@@ -21,6 +21,27 @@ from .store_events import RoundTable, StepLost
 __all__ = ["StoreEventRounds"]
 
 
+def _add_tables(c: Connection, event: int, number: int, tables: Sequence[RoundTable]) -> None:
+    """Write the tables of round ``number`` of ``event`` in the caller's transaction, with
+    no result yet."""
+    for t in tables:
+        c.execute(
+            insert(event_tables_t).values(
+                code=t.code,
+                event=event,
+                round=number,
+                board=t.board,
+                deal=t.deal,
+                team_a=t.team_a,
+                team_b=t.team_b,
+                team_a2=t.team_a2,
+                team_b2=t.team_b2,
+                swapped=t.swapped,
+                result=None,
+            )
+        )
+
+
 class StoreEventRounds:
     """The store's writes of an event's rounds; ``engine`` is the store's."""
 
@@ -55,22 +76,7 @@ class StoreEventRounds:
                     ended=None,
                 )
             )
-            for t in tables:
-                c.execute(
-                    insert(event_tables_t).values(
-                        code=t.code,
-                        event=event,
-                        round=number,
-                        board=t.board,
-                        deal=t.deal,
-                        team_a=t.team_a,
-                        team_b=t.team_b,
-                        team_a2=t.team_a2,
-                        team_b2=t.team_b2,
-                        swapped=t.swapped,
-                        result=None,
-                    )
-                )
+            _add_tables(c, event, number, tables)
             return True
 
     def close_round(
@@ -156,20 +162,7 @@ class StoreEventRounds:
             )
             if done.rowcount != 1:
                 raise StepLost
-        for t in following:
-            c.execute(
-                insert(et).values(
-                    code=t.code,
-                    event=event,
-                    round=number,
-                    board=t.board,
-                    deal=t.deal,
-                    team_a=t.team_a,
-                    team_b=t.team_b,
-                    swapped=t.swapped,
-                    result=None,
-                )
-            )
+        _add_tables(c, event, number, following)
         return True
 
     def arena_result(self, event: int, code: str, result: Mapping[str, Any]) -> bool:
@@ -200,20 +193,7 @@ class StoreEventRounds:
                 ).scalar_one()
                 if running != 1 or count != have:
                     raise StepLost
-                for t in tables:
-                    c.execute(
-                        insert(et).values(
-                            code=t.code,
-                            event=event,
-                            round=1,
-                            board=t.board,
-                            deal=0,
-                            team_a=t.team_a,
-                            team_b=t.team_b,
-                            swapped=False,
-                            result=None,
-                        )
-                    )
+                _add_tables(c, event, 1, tables)  # an arena is one round
                 return True
         except StepLost:
             return False
