@@ -300,3 +300,42 @@ def english(texts: list[list[str]], code: str = "") -> list[tuple[str, str]]:
                 continue
             found.append((where, word))
     return found
+
+
+#: The password of the browser tests' accounts.
+PASSWORD = "a long family password"
+
+
+def account(base: str, name: str) -> Any:
+    """A new account ``name`` on the server at ``base``, signed in: an ``httpx.Client`` with
+    its session cookie (for what the test does over HTTP beside the browser)."""
+    import httpx
+
+    http = httpx.Client(base_url=base, timeout=20)
+    r = http.post("/api/accounts", json={"name": name, "password": PASSWORD})
+    assert r.status_code == 201, r.text
+    return http
+
+
+def desktop_page(browser: Any, errors: list[str], lang: str = "en") -> tuple[Any, Any]:
+    """A desktop-sized page in ``lang`` (its context, the page) whose script errors and CSP
+    reports land in ``errors``, and whose confirmation dialogs are accepted."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 860})
+    ctx.set_default_timeout(TIMEOUT)
+    if lang != "en":
+        ctx.add_init_script(f"localStorage.setItem('seep:lang', '{lang}')")
+    pg = ctx.new_page()
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.on("dialog", lambda d: d.accept())
+    watch_csp(pg, errors)
+    return ctx, pg
+
+
+def sign_in(pg: Any, base: str, name: str, new: bool) -> None:
+    """Sign ``name`` up (``new``) or in through the lobby's account panel."""
+    pg.goto(base + "/")
+    pg.wait_for_selector("#account[data-signed-in=no]")
+    pg.fill("#account-name", name)
+    pg.fill("#account-password", PASSWORD)
+    pg.click("#sign-up-btn" if new else "#sign-in-btn")
+    pg.wait_for_selector("#account[data-signed-in=yes]")

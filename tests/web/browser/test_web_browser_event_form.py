@@ -18,11 +18,18 @@ from typing import Any
 import httpx
 import pytest
 
-from seepkit.browser import ALLOWED, TIMEOUT, english, phone_page, screenshot, watch_csp
+from seepkit.browser import (
+    ALLOWED,
+    PASSWORD,
+    desktop_page,
+    english,
+    phone_page,
+    screenshot,
+    sign_in,
+)
 
 pytestmark = pytest.mark.browser
 
-PASSWORD = "a long club password"
 EVENT = "Saturday Seep club"
 NAMES = {"Saturday", "club", "Org", "Asha"}  # the players' words, left as they are in Hindi
 
@@ -69,26 +76,6 @@ def form_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield base
 
 
-def _context(browser: Any, errors: list[str], lang: str = "en") -> tuple[Any, Any]:
-    ctx = browser.new_context(viewport={"width": 1280, "height": 860})
-    ctx.set_default_timeout(TIMEOUT)
-    if lang != "en":
-        ctx.add_init_script(f"localStorage.setItem('seep:lang', '{lang}')")
-    pg = ctx.new_page()
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    watch_csp(pg, errors)
-    return ctx, pg
-
-
-def _sign_in(pg: Any, base: str, name: str, new: bool) -> None:
-    pg.goto(base + "/")
-    pg.wait_for_selector("#account[data-signed-in=no]")
-    pg.fill("#account-name", name)
-    pg.fill("#account-password", PASSWORD)
-    pg.click("#sign-up-btn" if new else "#sign-in-btn")
-    pg.wait_for_selector("#account[data-signed-in=yes]")
-
-
 def _focused(pg: Any) -> str:
     return str(pg.evaluate("() => document.activeElement.id || document.activeElement.tagName"))
 
@@ -122,14 +109,14 @@ def _no_sideways_scroll(pg: Any) -> None:
 def test_an_organiser_makes_a_swiss_event_by_keyboard(form_server: str, browser: Any) -> None:
     base = form_server
     errors: list[str] = []
-    ctx, pg = _context(browser, errors)
+    ctx, pg = desktop_page(browser, errors)
     try:
         # A guest is asked to sign in; the form is not offered.
         pg.goto(base + "/")
         pg.wait_for_selector("#event-new-guest:visible")
         assert pg.locator("#event-new-btn").is_hidden()
 
-        _sign_in(pg, base, "Org", new=True)
+        sign_in(pg, base, "Org", new=True)
         assert pg.locator("#event-new-guest").is_hidden()
         # Every field has its label.
         unlabelled = pg.evaluate(
@@ -202,14 +189,14 @@ def test_an_organiser_makes_a_swiss_event_by_keyboard(form_server: str, browser:
 def test_the_hindi_form_and_its_refusal_have_no_english(form_server: str, browser: Any) -> None:
     base = form_server
     errors: list[str] = []
-    ctx, pg = _context(browser, errors, "hi")
+    ctx, pg = desktop_page(browser, errors, "hi")
     try:
         pg.goto(base + "/")
         pg.wait_for_selector("#event-new-guest:visible")
         left = english(pg.evaluate(VISIBLE_TEXT, "#events-panel"))
         assert [(w, x) for w, x in left if x not in NAMES | ALLOWED] == []
 
-        _sign_in(pg, base, "Hindi", new=True)
+        sign_in(pg, base, "Hindi", new=True)
         pg.click("#event-new-btn")
         pg.wait_for_selector("#event-form:visible")
         pg.select_option("#event-form-kind", "arena")  # the arena's own field shows too
@@ -230,7 +217,7 @@ def test_the_hindi_form_and_its_refusal_have_no_english(form_server: str, browse
 def test_the_form_fits_a_phone(form_server: str, browser: Any, lang: str) -> None:
     ctx, pg, errors = phone_page(browser, lang)
     try:
-        _sign_in(pg, form_server, f"Phone{lang}", new=True)
+        sign_in(pg, form_server, f"Phone{lang}", new=True)
         pg.click("#event-new-btn")
         pg.wait_for_selector("#event-form:visible")
         pg.click("#event-form-submit")
@@ -254,7 +241,7 @@ def test_the_form_sends_what_it_collects(form_server: str, browser: Any) -> None
     decides what it serves): every field, the start as seconds, an arena's minutes only with
     an arena."""
     errors: list[str] = []
-    ctx, pg = _context(browser, errors)
+    ctx, pg = desktop_page(browser, errors)
     sent: list[dict[str, Any]] = []
 
     def catch(route: Any) -> None:
@@ -265,7 +252,7 @@ def test_the_form_sends_what_it_collects(form_server: str, browser: Any) -> None
         route.fulfill(status=422, json={"error": {"code": "not_allowed", "message": "caught"}})
 
     try:
-        _sign_in(pg, form_server, "Collector", new=True)
+        sign_in(pg, form_server, "Collector", new=True)
         pg.route("**/api/events", catch)
         pg.click("#event-new-btn")
         pg.fill("#event-form-name", "Arena night")

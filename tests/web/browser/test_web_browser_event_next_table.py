@@ -15,11 +15,9 @@ from typing import Any
 import httpx
 import pytest
 
-from seepkit.browser import TIMEOUT, play_turn, wait_turn, watch_csp
+from seepkit.browser import PASSWORD, TIMEOUT, account, play_turn, wait_turn, watch_csp
 
 pytestmark = pytest.mark.browser
-
-PASSWORD = "a long family password"
 
 
 @pytest.fixture(scope="module")
@@ -32,13 +30,6 @@ def event_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     env = {"SEEP_GRACE_SECONDS": "1", "SEEP_MESSAGE_BUDGET": "0", "SEEP_MAX_SIGNUPS_PER_HOUR": "0"}
     with app_server(tmp, **env) as base:
         yield base
-
-
-def _account(base: str, name: str) -> httpx.Client:
-    http = httpx.Client(base_url=base, timeout=20)
-    r = http.post("/api/accounts", json={"name": name, "password": PASSWORD})
-    assert r.status_code == 201, r.text
-    return http
 
 
 def _post(pg: Any, path: str, body: str = "{}") -> int:
@@ -60,8 +51,8 @@ def test_the_finished_tables_page_takes_the_player_to_his_next_table(
     event_server: str, browser: Any
 ) -> None:
     base = event_server
-    org = _account(base, "Org")
-    ravi = _account(base, "Ravi")
+    org = account(base, "Org")
+    ravi = account(base, "Ravi")
     body = {"name": "Next table", "format": "two", "rounds": 2, "deals": 1}
     r = org.post("/api/events", json={**body, "starts": time.time() + 3600})
     assert r.status_code == 201, r.text

@@ -26,18 +26,18 @@ import pytest
 
 from seepkit.browser import (
     ALLOWED,
-    TIMEOUT,
+    account,
+    desktop_page,
     english,
     phone_page,
     play_turn,
     screenshot,
+    sign_in,
     wait_turn,
-    watch_csp,
 )
 
 pytestmark = pytest.mark.browser
 
-PASSWORD = "a long family password"
 EVENT = "Diwali Seep"
 # The accounts' names, and the event's: the players' words, left as they are in Hindi.
 NAMES = {"Asha", "Ravi", "Mina", "Dev", "Org", "Diwali", "Kiran", "Om", "Lata", "Jai"}
@@ -95,34 +95,6 @@ def event_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield base
 
 
-def _account(base: str, name: str) -> httpx.Client:
-    http = httpx.Client(base_url=base, timeout=20)
-    r = http.post("/api/accounts", json={"name": name, "password": PASSWORD})
-    assert r.status_code == 201, r.text
-    return http
-
-
-def _page(browser: Any, errors: list[str], lang: str = "en") -> tuple[Any, Any]:
-    ctx = browser.new_context(viewport={"width": 1280, "height": 860})
-    ctx.set_default_timeout(TIMEOUT)
-    if lang != "en":
-        ctx.add_init_script(f"localStorage.setItem('seep:lang', '{lang}')")
-    pg = ctx.new_page()
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.on("dialog", lambda d: d.accept())
-    watch_csp(pg, errors)
-    return ctx, pg
-
-
-def _sign_in(pg: Any, base: str, name: str, new: bool) -> None:
-    pg.goto(base + "/")
-    pg.wait_for_selector("#account[data-signed-in=no]")
-    pg.fill("#account-name", name)
-    pg.fill("#account-password", PASSWORD)
-    pg.click("#sign-up-btn" if new else "#sign-in-btn")
-    pg.wait_for_selector("#account[data-signed-in=yes]")
-
-
 def _tab_to(pg: Any, target: str, most: int = 40) -> list[str]:
     """Press Tab until ``target`` (a CSS selector) has the focus; the focused elements seen on
     the way (id, else tag and text)."""
@@ -168,10 +140,10 @@ def test_a_player_registers_plays_a_round_and_reads_the_standings(
     event_server: str, browser: Any
 ) -> None:
     base = event_server
-    org = _account(base, "Org")
-    ravi = _account(base, "Ravi")
-    mina = _account(base, "Mina")
-    dev = _account(base, "Dev")
+    org = account(base, "Org")
+    ravi = account(base, "Ravi")
+    mina = account(base, "Mina")
+    dev = account(base, "Dev")
     body = {"name": EVENT, "format": "four", "rounds": 1, "deals": 1, "starts": time.time() + 3600}
     r = org.post("/api/events", json=body)
     assert r.status_code == 201, r.text
@@ -181,11 +153,11 @@ def test_a_player_registers_plays_a_round_and_reads_the_standings(
     assert mina.post(f"/api/events/{event}/checkin").status_code == 200
 
     errors: list[str] = []
-    ctx, pg = _page(browser, errors)
-    octx, opg = _page(browser, errors, "hi")  # the organiser reads Hindi
+    ctx, pg = desktop_page(browser, errors)
+    octx, opg = desktop_page(browser, errors, "hi")  # the organiser reads Hindi
     try:
         # The player signs up in the lobby and opens the event from its list.
-        _sign_in(pg, base, "Asha", new=True)
+        sign_in(pg, base, "Asha", new=True)
         pg.click(f"#event-list a[href='/events/{event}']")
         pg.wait_for_url(f"**/events/{event}")
         pg.wait_for_selector("#event-register")
@@ -211,7 +183,7 @@ def test_a_player_registers_plays_a_round_and_reads_the_standings(
         assert "Asha & Ravi · checked in" in pg.inner_text("#event-teams")
 
         # The organiser starts it from his page (in Hindi), by keyboard.
-        _sign_in(opg, base, "Org", new=False)
+        sign_in(opg, base, "Org", new=False)
         opg.goto(f"{base}/events/{event}")
         opg.wait_for_selector("#event-org-start")
         assert opg.inner_text("#event-organiser-title") == "आयोजक"
@@ -333,7 +305,7 @@ def _route(pg: Any, answer: dict[str, Any], me: str = "Asha") -> None:
 def test_a_duplicate_events_deal_by_deal_comparison(event_server: str, browser: Any) -> None:
     answer = _duplicate_answer()
     errors: list[str] = []
-    ctx, pg = _page(browser, errors)
+    ctx, pg = desktop_page(browser, errors)
     try:
         _route(pg, answer)
         pg.goto(f"{event_server}/events/7")
@@ -422,7 +394,7 @@ def test_a_finished_duplicate_event_as_the_server_answered_it(
     answer = json.loads((DATA / "event-duplicate-finished.json").read_text())
     mine = answer["me"]["team"]
     errors: list[str] = []
-    ctx, pg = _page(browser, errors)
+    ctx, pg = desktop_page(browser, errors)
     try:
         _route(pg, answer, me="Du0")
         pg.goto(f"{event_server}/events/{answer['id']}")
@@ -476,15 +448,15 @@ def test_the_organiser_pauses_withdraws_a_team_and_ends_the_event(
     event_server: str, browser: Any
 ) -> None:
     base = event_server
-    host = _account(base, "Host")
-    kiran = _account(base, "Kiran")
-    lata = _account(base, "Lata")
+    host = account(base, "Host")
+    kiran = account(base, "Kiran")
+    lata = account(base, "Lata")
     body = {"name": "Club night", "format": "two", "rounds": 2, "starts": time.time() + 600}
     event = host.post("/api/events", json=body).json()["id"]
     for c in (kiran, lata):
         assert c.post(f"/api/events/{event}/register", json={}).status_code == 201
     errors: list[str] = []
-    ctx, pg = _page(browser, errors)
+    ctx, pg = desktop_page(browser, errors)
     try:
         pg.goto(f"{base}/events/{event}")  # a guest: asked to sign in, no controls
         pg.wait_for_selector("#event-sign-in")
@@ -492,7 +464,7 @@ def test_the_organiser_pauses_withdraws_a_team_and_ends_the_event(
         pg.goto(f"{base}/events/999999")
         pg.wait_for_selector("text=No such event")
 
-        _sign_in(pg, base, "Host", new=False)
+        sign_in(pg, base, "Host", new=False)
         pg.goto(f"{base}/events/{event}")
         pg.wait_for_selector("#event-org-pause")
         assert [b.inner_text() for b in pg.locator("#event-organiser button").all()] == [
