@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Mapping
 from typing import Any
 
 from . import strength, wire
 from .messages import CreateTable, parse_body
+from .ratings import Rating
 from .table import TableError, checked, settings_of
 from .tables import TableManager
 
@@ -95,14 +97,18 @@ class Lobby:
         self._cache = (now, answer)
         return answer
 
-    def quick_table(self, body: Any, account: tuple[int, str] | None = None) -> str | None:
-        """Quick match: the first open public table held here with the settings of ``body``
-        (a create request) whose host is here, or ``None`` (then the caller opens one). A rated
-        request of ``account`` goes by strength instead (:mod:`.strength`)."""
+    def quick_table(
+        self,
+        wanted: dict[str, Any],
+        ratings: Mapping[str, Rating] | None = None,
+    ) -> str | None:
+        """Quick match: the first open public table held here with the settings ``wanted``
+        (:func:`quick_settings`) whose host is here, or ``None`` (then the caller opens one).
+        A rated request, with the player's ``ratings`` (:func:`strength.ratings_of`), goes by
+        strength instead (:mod:`.strength`)."""
         m = self.manager
-        wanted = quick_settings(body)
-        if wanted["rated"] and account is not None:
-            return strength.rated_quick_table(m, wanted, account[0])
+        if wanted["rated"] and ratings is not None:
+            return strength.rated_quick_table(m, wanted, ratings)
         fits = [
             t
             for t in m.tables.values()
@@ -124,10 +130,14 @@ class Lobby:
         player can sit at once. A rated request takes a claimed table only if he fits it by
         strength."""
         m = self.manager
-        code = self.quick_table(body, account)
+        wanted = quick_settings(body)
+        ratings = None
+        if wanted["rated"] and account is not None:
+            # Off the loop: the tables wait for no database read.
+            ratings = await asyncio.to_thread(strength.ratings_of, m.store, account[0])
+        code = self.quick_table(wanted, ratings)
         if code is not None or not m.clustered or m.store is None:
             return code
-        wanted = quick_settings(body)
         for row in await asyncio.to_thread(m.store.waiting_tables, LOBBY_SCAN):
             if row["settings"] != wanted or all(s["kind"] != "empty" for s in row["seats"]):
                 continue
@@ -137,8 +147,8 @@ class Lobby:
                 continue  # held elsewhere and not handed over in time: the next one
             t = m.tables.get(row["code"])
             if t is not None and t.status == "waiting" and t.settings == wanted and t.free_seats():
-                if wanted["rated"] and account is not None:
-                    if not strength.fits_table(m, t, account[0]):
+                if ratings is not None:
+                    if not strength.fits_table(m, t, ratings):
                         continue  # too far apart by strength (its waits count from the load)
                 return t.code
         return None
