@@ -381,3 +381,41 @@ def test_an_event_without_bots_gives_no_seat_to_a_bot(
     ranks = {s["team"]: s["points"] for s in page["standings"]}
     mine = page["teams"][0]["id"] if page["teams"][0]["name"] == "Asha" else page["teams"][1]["id"]
     assert ranks[mine] == 2 and sorted(ranks.values()) == [0, 2]
+
+
+def test_a_round_of_baazis_is_played_until_a_side_has_won_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An event whose rounds are baazis ("deals or baazis a round"): its table plays until a
+    side has won the baazi (R45, R46), whatever the deals it takes, and the round's result
+    counts it; a duplicate event's rounds are deals only."""
+    # The absent player's side says no "next" after each deal: the table goes on at once.
+    monkeypatch.setenv("SEEP_READY_SECONDS", "0.05")
+    server = web_client(tmp_path, grace_seconds=0.05)
+    with server as (client, manager, checker):
+        org = sign_up(client.app, "Org")
+        players = [sign_up(client.app, n) for n in ("Asha", "Ravi")]
+        refused = org.post(
+            "/api/events",
+            json={"name": "D", "kind": "duplicate", "baazis": 1, "starts": time.time() + 60},
+        )
+        assert refused.status_code == 400 and "baazis" in refused.json()["error"]["message"]
+        event = _event(org, rounds=1, baazis=1)
+        for b in players:
+            assert b.post(f"/api/events/{event}/register", json={}).status_code == 201
+            assert b.post(f"/api/events/{event}/checkin").status_code == 200
+        assert org.post(f"/api/events/{event}/start").status_code == 200
+        store = client.app.state.store
+        until(lambda: round_open(store, event, 1))
+        [row] = store.event_tables(event, 1)
+        table = manager.get(row["code"])
+        assert table.settings["baazis"] == 1 and table.settings["deals"] is None
+        # Asha plays her seat to the baazi's end; a bot plays for Ravi, who does not come.
+        _play_round((client, manager, checker), players, event, random.Random(12), alone=True)
+        until(lambda: store.event(event)["status"] == "finished")
+        page = client.get(f"/api/events/{event}").json()
+    assert page["baazis"] == 1 and page["planned"] == {"rounds": 1, "deals": 1, "baazis": 1}
+    [played] = page["rounds"][0]["tables"]
+    result = played["result"]
+    assert sorted(result["baazis"]) == [0, 1] and result["winner"] == result["baazis"].index(1)
+    assert result["deals"] >= 1

@@ -175,6 +175,38 @@ def test_a_database_at_0010_gains_event_deals(tmp_path: Path) -> None:
     assert [_dump(db, t) for t in ("events", "event_tables")] == before
 
 
+def test_a_database_at_0011_gains_event_baazis(tmp_path: Path) -> None:
+    """Revision 0012 on a database at 0011 with an arena event: it is kept, with no baazis
+    (its rounds are deals, as before); a downgrade to 0011 removes the column again."""
+    db = tmp_path / "seep.db"
+    engine = create_engine(f"sqlite:///{db}")
+    with engine.begin() as c:
+        migrations.upgrade(c, "0011")
+        c.exec_driver_sql(
+            "INSERT INTO events (name, organiser, organiser_name, kind, format, rated, partners,"
+            " bots, starts, rounds, deals, minutes, status, round, seed, created) VALUES"
+            " ('A', 1, 'Org', 'arena', 'two', 0, 'registered', 1, 1.0, 1, 2, 45, 'running', 1,"
+            " '5', 1.0)"
+        )
+    engine.dispose()
+    before = _dump(db, "events")
+    store = Store(f"sqlite:///{db}")
+    try:
+        with store.engine.connect() as c:
+            assert migrations.current(c) == migrations.head()
+        assert "0012" in migrations.revisions()
+        found = store.event(1)
+        assert found is not None and found["baazis"] is None
+        assert (found["name"], found["deals"], found["minutes"]) == ("A", 2, 45)
+    finally:
+        store.close()
+    engine = create_engine(f"sqlite:///{db}")
+    with engine.begin() as c:
+        command.downgrade(migrations.config(c), "0011")
+    engine.dispose()
+    assert _dump(db, "events") == before
+
+
 def test_a_duplicate_deal_closes_once_and_opens_the_next(tmp_path: Path) -> None:
     """A duplicate deal's results are written once, with the next deal's tables; the deal's
     tables are sealed until then, open after."""

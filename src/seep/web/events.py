@@ -40,6 +40,7 @@ KINDS = ("swiss", "arena", "duplicate")
 SERVED_KINDS = ("swiss", "duplicate", "arena")  # the kinds whose rounds the server runs so far
 MAX_ROUNDS = 12  # a Swiss event's rounds (docs/web.md: the pairing's time grows past teams - 1)
 MAX_DEALS = 20
+MAX_BAAZIS = 5  # baazis a round: a baazi is a few deals, often more (R45, R46)
 MAX_MINUTES = 24 * 60  # an arena's longest window
 MAX_AHEAD = 90 * 24 * 3600.0  # how far ahead an event may start
 
@@ -68,6 +69,15 @@ class CreateEvent(_Body):
     starts: Annotated[float, Field(description="the start, in seconds since 1970 (UTC)")]
     rounds: Annotated[int, Field(ge=1, le=MAX_ROUNDS)] = 3
     deals: Annotated[int, Field(ge=1, le=MAX_DEALS, description="deals a round")] = 1
+    baazis: Annotated[
+        int | None,
+        Field(
+            ge=1,
+            le=MAX_BAAZIS,
+            description="baazis a round instead of deals (Swiss and arena: a game is played "
+            "until a side has won this many baazis)",
+        ),
+    ] = None
     partners: Literal["registered", "individual"] = "registered"
     bots: Annotated[bool, Field(description="bots play for players who do not come")] = True
     minutes: Annotated[
@@ -107,6 +117,9 @@ class Events(EventRunner):
             # A rated table's result is on its players' profiles the moment it ends: a
             # duplicate deal's must wait for every table of the round (docs/web.md "Events").
             raise TableError("not_allowed", "duplicate events are not rated: make it unrated")
+        if body.baazis is not None and body.kind == "duplicate":
+            # Every table of a duplicate round plays the same deals: a number of them.
+            raise TableError("bad_request", "baazis: a duplicate round is a number of deals")
         if body.minutes is not None and body.kind != "arena":
             raise TableError("bad_request", "minutes: an arena's window, for arenas only")
         if body.partners == "individual" and (body.kind != "swiss" or body.format != "four"):
@@ -129,6 +142,7 @@ class Events(EventRunner):
             "starts": body.starts,
             "rounds": body.rounds,
             "deals": body.deals,
+            "baazis": body.baazis,
             "minutes": (body.minutes or 60) if body.kind == "arena" else None,
             "seed": str(secrets.randbits(62)),
         }

@@ -108,6 +108,7 @@ def summary(r: Mapping[str, Any]) -> dict[str, Any]:
         "round": r["round"],
         "organiser": r["organiser_name"],
         "minutes": r["minutes"],
+        "baazis": r.get("baazis"),
     }
 
 
@@ -167,7 +168,11 @@ def page(
         "rounds": out_rounds,
         # The summary's numbers of rounds and deals a round, which the lists above and the
         # duplicate comparison's ``deals`` take the names of.
-        "planned": {"rounds": event["rounds"], "deals": event["deals"]},
+        "planned": {
+            "rounds": event["rounds"],
+            "deals": event["deals"],
+            "baazis": event.get("baazis"),
+        },
         "me": None if mine is None else {"team": mine["id"]},
     }
     if event["kind"] == "arena":

@@ -373,7 +373,12 @@ class EventRunner:
             {
                 "preset": "standard" if players == 4 else "two_player",
                 "bots": "medium",
-                "deals": 1 if dup else int(ev["deals"]),
+                # A round of baazis plays until a side has won them (R45, R46).
+                **(
+                    {"baazis": int(ev["baazis"])}
+                    if ev.get("baazis") and not dup
+                    else {"deals": 1 if dup else int(ev["deals"])}
+                ),
                 "rated": bool(ev["rated"]),
             }
         )

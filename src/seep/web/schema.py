@@ -388,6 +388,8 @@ events_t = SqlTable(
     Column("deals", Integer, nullable=False),  # deals a round
     # An arena's window in minutes from its start (revision 0011; other kinds: None).
     Column("minutes", Integer),
+    # Baazis a round (revision 0012; None: the round is ``deals`` deals). Swiss and arena only.
+    Column("baazis", Integer),
     Column("status", String(10), nullable=False),  # open, running, paused, finished
     Column("round", Integer, nullable=False),  # the round being played or last played (0: none)
     Column("seed", String(24), nullable=False),

@@ -168,8 +168,10 @@ export class EventView {
     let rounds = [];
     if (total) rounds = [t(total > 1 ? "{n} rounds" : "{n} round", { n: total })];
     else if (played) rounds = [t(played > 1 ? "{n} rounds played" : "{n} round played", { n: played })];
+    const baazis = this.planned("baazis");
     const perRound = this.planned("deals");
-    const deals = perRound ? [t(perRound > 1 ? "{n} deals a round" : "{n} deal a round", { n: perRound })] : [];
+    let deals = perRound ? [t(perRound > 1 ? "{n} deals a round" : "{n} deal a round", { n: perRound })] : [];
+    if (baazis) deals = [t(baazis > 1 ? "{n} baazis a round" : "{n} baazi a round", { n: baazis })];
     const parts = [word(KIND_WORDS, d.kind), word(FORMAT_WORDS, d.format), d.rated ? t("Rated") : t("Not rated"), ...rounds, ...deals, t("Starts {when}", { when: when(d.starts) }), t("by {name}", { name: d.organiser })];
     return parts.join(" · ");
   }

@@ -68,6 +68,8 @@ function formHtml() {
           <input id="event-form-rounds" name="rounds" type="number" inputmode="numeric" step="1" value="${ROUNDS}"></label>
         <label for="event-form-deals"><span>${t("Deals a round")}</span>
           <input id="event-form-deals" name="deals" type="number" inputmode="numeric" step="1" value="${DEALS}"></label>
+        <label for="event-form-baazis"><span>${t("Or baazis a round")}</span>
+          <input id="event-form-baazis" name="baazis" type="number" inputmode="numeric" step="1"></label>
       </div>
       <label class="inline check" for="event-form-rated"><input type="checkbox" id="event-form-rated" name="rated"> <span>${t("Rated: the results change the players' ratings")}</span></label>
       <label class="inline check" for="event-form-bots"><input type="checkbox" id="event-form-bots" name="bots" checked> <span>${t("Bots play for players who do not come")}</span></label>
@@ -91,6 +93,9 @@ function bodyOf(form) {
     partners: form.partners.value,
     bots: form.bots.checked,
   };
+  // Baazis a round replace its deals, when the organiser gave a number (the server says for
+  // which kinds).
+  if (form.baazis.value.trim()) body.baazis = numberOf(form.baazis);
   // An arena's length goes only with an arena, and only when the organiser gave one.
   if (body.kind === "arena" && form.minutes.value.trim()) body.minutes = numberOf(form.minutes);
   return body;
