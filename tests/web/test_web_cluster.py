@@ -161,6 +161,56 @@ def test_a_lease_has_one_holder_and_turns_other_writers_away(db_url: str) -> Non
         b.close()
 
 
+def test_a_group_commit_refuses_only_the_moves_it_must(db_url: str) -> None:
+    """Many tables' moves in one transaction (seep.web.group_commit): a move stored already
+    and a move of a table another instance holds are refused, each alone; the others are
+    stored once. PostgreSQL aborts a transaction at its first error, SQLite does not: both
+    must come out the same."""
+    a, b = Store(db_url, owner="a"), Store(db_url, owner="b")
+    try:
+        now = time.time()
+        for code, store in (("GCA", a), ("GCB", b), ("GCC", a), ("GCD", a)):
+            store.create_table(_table(code))
+            assert store.take_lease(code, 30, now).taken
+        a.add_move(_table("GCA"), 0, _move(0), 1)
+        outcomes = a.write_moves(
+            [
+                ("GCC", 0, _move(0), 1),
+                ("GCA", 0, _move(9), 2),  # stored already
+                ("GCB", 0, _move(0), 1),  # b holds it
+                ("GCD", 0, _move(0), 1),
+            ]
+        )
+        assert [type(o).__name__ if o else None for o in outcomes] == [
+            None,
+            "StoreConflict",
+            "StoreConflict",
+            None,
+        ]
+        assert "already stored" in str(outcomes[1]) and "another instance" in str(outcomes[2])
+        # All at once when nothing is wrong: each stored once, in one transaction.
+        assert a.write_moves([("GCC", 1, _move(1), 2), ("GCD", 1, _move(1), 2)]) == [None, None]
+        with a.engine.connect() as c:
+            rows = c.execute(
+                sqlalchemy.select(moves_t.c.code, moves_t.c.seq, moves_t.c.move).order_by(
+                    moves_t.c.code, moves_t.c.seq
+                )
+            ).all()
+            versions = dict(c.execute(sqlalchemy.select(tables_t.c.code, tables_t.c.version)).all())
+        assert [(r.code, r.seq) for r in rows] == [
+            ("GCA", 0),
+            ("GCC", 0),
+            ("GCC", 1),
+            ("GCD", 0),
+            ("GCD", 1),
+        ]
+        assert json.loads(rows[0].move) == _move(0)  # the first write of GCA's move 0 stands
+        assert versions["GCC"] == versions["GCD"] == 2 and versions["GCB"] == 0
+    finally:
+        a.close()
+        b.close()
+
+
 def _take_all(stores: list[Store], code: str, at: float | None) -> list[Any]:
     return _race(len(stores), lambda i: stores[i].take_lease(code, 30, at).taken)
 

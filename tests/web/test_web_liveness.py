@@ -38,6 +38,13 @@ class DiskFull:
             return int(execute(raw, params))
 
         moves.execute = refuse
+        execute_all = moves.execute_all
+
+        def refuse_all(raw: Any, writes: Any) -> int:  # many tables' moves at once
+            self._execute(None, None, "INSERT", writes, None, None)
+            return int(execute_all(raw, writes))
+
+        moves.execute_all = refuse_all
 
     def _execute(self, _c: Any, _cur: Any, stmt: str, params: Any, _ctx: Any, _m: Any) -> None:
         if not self.on or not stmt.lstrip().upper().startswith(("INSERT", "UPDATE", "DELETE")):

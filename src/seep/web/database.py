@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +21,7 @@ from .schema import StoreConflict, StoreUnavailable
 __all__ = [
     "BUSY_TIMEOUT_SECONDS",
     "DEFAULT_URL",
+    "MOVES_BUSY_TIMEOUT_SECONDS",
     "UPGRADE_LOCK",
     "WAL_LIMIT_BYTES",
     "BadDatabase",
@@ -76,9 +77,12 @@ def check_sqlite_file(path: Path) -> None:
 
 
 # How long a write waits for another writer's lock before it gives up (SQLite's busy timeout).
-# Short: writes run on the event loop's thread, so every table waits as long as one write
+# Short: other writes run on the event loop's thread, so every table waits as long as one write
 # does (the driver retries a failed move with backoff instead; docs/web.md "Liveness").
 BUSY_TIMEOUT_SECONDS = 0.2
+# The moves' own: they are written in a thread of their own (seep.web.group_commit), where a
+# wait holds up the moves alone, so they wait out a checkpoint rather than fail.
+MOVES_BUSY_TIMEOUT_SECONDS = 1.0
 
 
 def db_reason(exc: Exception) -> str:
@@ -152,14 +156,20 @@ def sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cur.close()
 
 
+#: One write of :meth:`MoveWriter.write_many`: its statements' parameters (one dict each), what it
+#: writes (for the error's words) and the check of the last statement's row count.
+Write = tuple[tuple[dict[str, Any], ...], str, Callable[[int], None]]
+
+
 class MoveWriter:
     """:meth:`Store.add_move`'s transaction (the move's row, then the table's version, whose
     row count says whether the lease is held) on the database driver's own connection.
 
-    A move is written on the event loop's thread while every table waits, once for each move
-    of every table: through SQLAlchemy's execution layer its two statements cost about four
-    times what the database itself spends on them (bench/server.py, issue 24). So they are
-    compiled once, for this database's dialect, and run on the driver's cursor. A failure
+    A move is written once for each move of every table: through SQLAlchemy's execution layer
+    its two statements cost about four times what the database itself spends on them
+    (bench/server.py, issue 24). So they are compiled once, for this database's dialect, and
+    run on the driver's cursor; the server writes many tables' moves at once
+    (:meth:`write_many`, from :class:`seep.web.group_commit.GroupCommit`'s thread). A failure
     other than the move's key (another writer stored it first) rolls back and drops the
     connection: the next move takes a fresh one from the pool, as after the database's
     restart.
@@ -185,13 +195,7 @@ class MoveWriter:
     def write(self, *params: dict[str, Any], what: str, check: Callable[[int], None]) -> None:
         """Run the statements with ``params`` (one dict each) in one transaction, committed
         when ``check`` takes the last one's row count (its exception rolls it back)."""
-        if self._raw is None:
-            try:
-                self._conn = self.engine.connect()
-            except OperationalError as exc:
-                raise StoreUnavailable(db_reason(exc)) from None
-            self._raw = self._conn.connection.dbapi_connection
-        raw = self._raw
+        raw = self._connection()
         try:
             count = self.execute(raw, params)
             try:
@@ -207,6 +211,98 @@ class MoveWriter:
             self._rollback()
             self.close()
             raise StoreUnavailable(db_reason(exc)) from None
+
+    def write_many(self, writes: Sequence[Write]) -> list[Exception | None]:
+        """Run several writes (each ``(params, what, check)`` as :meth:`write` takes them) in
+        one transaction: a group commit, far cheaper a write than one transaction each. Each
+        write's outcome, in order: ``None`` (stored), :class:`StoreConflict` or
+        :class:`StoreUnavailable`.
+
+        A write that fails is left out and the others are tried again in a new transaction:
+        one table's refused write (its lease lost, a move stored twice) never fails another's.
+        A refusal by the database itself (locked, disk full) is tried again once without the
+        write it came at; a second refusal is every remaining write's, so a locked database
+        costs three busy timeouts (all at once, then one by one twice), not one per write.
+        """
+        if len(writes) > 1 and self._all_at_once(writes):
+            return [None] * len(writes)
+        outcomes: list[Exception | None] = [None] * len(writes)
+        left = list(range(len(writes)))
+        refused = False
+        while left:
+            at = 0
+            try:
+                raw = self._connection()
+                while at < len(left):  # ``at``: the write a failure comes at
+                    params, _, check = writes[left[at]]
+                    check(self.execute(raw, params))
+                    at += 1
+                at -= 1  # the commit's refusal: the last write's, to leave one out
+                raw.commit()
+                return outcomes
+            except StoreConflict as exc:  # a lease lost: that table's write only
+                self._rollback()
+                outcomes[left.pop(at)] = exc
+            except self._integrity:
+                self._rollback()
+                i = left.pop(at)
+                outcomes[i] = StoreConflict(f"{writes[i][1]} is already stored")
+            except (self._failure, StoreUnavailable) as exc:
+                self._rollback()
+                self.close()
+                failure = (
+                    exc if isinstance(exc, StoreUnavailable) else StoreUnavailable(db_reason(exc))
+                )
+                if refused:
+                    for i in left:
+                        outcomes[i] = failure
+                    return outcomes
+                refused = True
+                outcomes[left.pop(at)] = failure
+        return outcomes
+
+    def _all_at_once(self, writes: Sequence[Write]) -> bool:
+        """Every write at once, a statement for all (``executemany``: the database's driver
+        lets go of the interpreter a few times a batch, not a few times a write): True when
+        each was stored, False (nothing stored) when one must be told apart."""
+        try:
+            raw = self._connection()
+            count = self.execute_all(raw, [params for params, _, _ in writes])
+            if count != len(writes):  # a write's check would see no row: told apart
+                self._rollback()
+                return False
+            for _, _, check in writes:
+                check(1)
+            raw.commit()
+            return True
+        except Exception:  # told apart, one by one, by the writes that follow
+            self._rollback()
+            return False
+
+    def execute_all(self, raw: Any, writes: Sequence[tuple[dict[str, Any], ...]]) -> int:
+        """Run the statements for every write's parameters at once on the driver connection
+        ``raw``; the last statement's row count, all writes together."""
+        cur = raw.cursor()
+        try:
+            for j, (sql, bind) in enumerate(self._statements):
+                cur.executemany(sql, [bind(params[j]) for params in writes])
+            count: int = cur.rowcount
+        finally:
+            cur.close()
+        return count
+
+    def _connection(self) -> Any:
+        """The driver connection the moves are written on, connected at need."""
+        if self._raw is None:
+            try:
+                self._conn = self.engine.connect()
+            except OperationalError as exc:
+                raise StoreUnavailable(db_reason(exc)) from None
+            self._raw = self._conn.connection.dbapi_connection
+            if self.engine.dialect.name == "sqlite":
+                ms = int(MOVES_BUSY_TIMEOUT_SECONDS * 1000)
+                self._raw.execute(f"PRAGMA busy_timeout = {ms}")
+        return self._raw
 
     def execute(self, raw: Any, params: tuple[dict[str, Any], ...]) -> int:
         """Run the statements on the driver connection ``raw``; the last one's row count."""

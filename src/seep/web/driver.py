@@ -62,7 +62,9 @@ class Callbacks:
     # The choice at once from a bot that answers in a fraction of a millisecond; None for
     # one that thinks elsewhere (then ``think`` is awaited).
     think_now: Callable[[Table, int], Decision | None]
-    commit: Callable[[Table, int], None]  # check, store, apply and broadcast a move
+    # Check, store, apply and broadcast a move: done once made, failed if not stored.
+    commit: Callable[[Table, int], asyncio.Future[None]]
+    writing: Callable[[Table], bool]  # a move of the table is being written
     leave_deal: Callable[[Table], None]
     tell: Callable[[str, str, str], None]  # (table code, error code, words) to all
     drop: Callable[[str, str], None]  # (table code, why): another instance holds it
@@ -130,6 +132,9 @@ class Driver:
         with self._guard(table):
             if table.game_version != key[0]:
                 return
+            if self.on.writing(table):  # a player's move: its outcome drives the table again
+                self.tasks.pop(table.code, None)
+                return
             if key[1] < 0:
                 self.tasks.pop(table.code, None)
                 self.on.leave_deal(table)
@@ -139,11 +144,25 @@ class Driver:
                 self._start(table, key, lambda: self._think_and_commit(table, key))
                 return
             self.tasks.pop(table.code, None)  # the move's own drive schedules the next
-            try:
-                self.on.commit(table, int(decision.move))
-            except StoreUnavailable as exc:
-                move, failed = int(decision.move), exc  # ``exc`` ends with the except block
-                self._start(table, key, lambda: self._commit_stored(table, key, move, failed))
+            move = int(decision.move)
+            made = self.on.commit(table, move)
+            made.add_done_callback(lambda done: self._committed(table, key, move, done))
+
+    def _committed(
+        self, table: Table, key: tuple[int, int, bool], move: int, made: asyncio.Future[None]
+    ) -> None:
+        """The outcome of a move :meth:`_fire` committed: refused by the database, it is
+        tried again in a task."""
+        if made.cancelled():
+            return
+        failed = made.exception()
+        if failed is None:
+            return
+        with self._guard(table):
+            if not isinstance(failed, StoreUnavailable):
+                raise failed
+            refused = failed
+            self._start(table, key, lambda: self._commit_stored(table, key, move, refused))
 
     def _start(
         self, table: Table, key: tuple[int, int, bool], work: Callable[[], Awaitable[None]]
@@ -195,7 +214,7 @@ class Driver:
             if failed is None:
                 self.tasks.pop(table.code, None)  # the move's own drive schedules the next
                 try:
-                    self.on.commit(table, move)
+                    await self.on.commit(table, move)
                 except StoreUnavailable as exc:
                     failed = exc
                 else:

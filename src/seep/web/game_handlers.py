@@ -9,6 +9,7 @@ A move goes the keeper's one commit path (:meth:`~seep.web.keeper.TableKeeper.co
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -24,8 +25,13 @@ __all__ = ["HANDLERS"]
 
 async def on_move(k: TableKeeper, table: Table, conn: Connection, msg: Any) -> None:
     assert conn.seat is not None and isinstance(msg, MoveMessage)
-    k.commit(table, msg.move, seat=conn.seat, version=msg.version)
-    conn.answer_due = conn.received  # its writer times the state it now sends
+    made = k.commit(table, msg.move, seat=conn.seat, version=msg.version)
+    conn.answer_due = conn.received  # its writer times the state it sends once it is made
+    try:
+        await asyncio.shield(made)  # the socket closing does not undo a move being written
+    except BaseException:
+        conn.answer_due = 0.0
+        raise
 
 
 async def on_start(k: TableKeeper, table: Table, conn: Connection, msg: Any) -> None:
@@ -95,6 +101,8 @@ async def on_hint(k: TableKeeper, table: Table, conn: Connection, msg: Any) -> N
 
 async def on_undo(k: TableKeeper, table: Table, conn: Connection, msg: Any) -> None:
     assert conn.seat is not None
+    if k.writing(table):  # the move being written would come back after the undo
+        raise TableError("stale", "a move is being made at this table: wait for its state")
     table.undo(conn.seat)
     table.review = None  # the deal goes on: its review would show what is to come
     if k.store is not None:

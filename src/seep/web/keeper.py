@@ -30,6 +30,7 @@ from .cluster import Leases
 from .driver import STORE_RETRY_FIRST as STORE_RETRY_FIRST
 from .driver import STORE_RETRY_MAX as STORE_RETRY_MAX
 from .driver import Callbacks, Driver, log_store_problem
+from .group_commit import GroupCommit
 from .hub import RATE_LIMIT, Connection, Hub
 from .limits import MessageBudget, SocketCounts
 from .matchmaking import Policy
@@ -102,11 +103,15 @@ class TableKeeper:
         self.clock = clock
         self.tables: dict[str, Table] = {}
         self.hub = Hub()
+        # The moves' writer thread (group commit), and the tables with a move in it.
+        self.moves = GroupCommit(store) if store is not None else None
+        self._writing: set[str] = set()
         self.driver = Driver(
             Callbacks(
                 think=self.thinker.think,
                 think_now=self.thinker.now,
                 commit=self.commit,
+                writing=self.writing,
                 leave_deal=self._leave_deal,
                 tell=self.hub.tell,
                 drop=self.drop,
@@ -199,23 +204,71 @@ class TableKeeper:
 
     # --- the commit path ----------------------------------------------------------------------
 
-    def commit(self, table: Table, move: Any, *, seat: int | None = None, version: int = 0) -> None:
+    def commit(
+        self, table: Table, move: Any, *, seat: int | None = None, version: int = 0
+    ) -> asyncio.Future[None]:
         """Make a move at ``table``, checked once: a player's (``seat`` given) by the table
         (turn, ``version``, the rules: :meth:`Table.check_move`), a bot's code by membership
-        (:meth:`Table.check_code`). Then stored, made, driven and broadcast."""
+        (:meth:`Table.check_code`). Then stored, made, driven and broadcast.
+
+        The check is made here and now (its :class:`TableError` raised). The move is written
+        by the :class:`~seep.web.group_commit.GroupCommit` thread, and made and sent when the
+        write is done: the future returned is then done, or failed with
+        :class:`StoreUnavailable` (nothing of the move made: it may be sent again). While a
+        table's move is being written, another move there is ``stale``."""
+        if table.code in self._writing:
+            raise TableError("stale", "a move is being made at this table: wait for its state")
         code = table.check_code(move) if seat is None else table.check_move(seat, move, version)
-        mover = table.to_move
+        made: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        if self.moves is None:
+            self._make(table, code)
+            made.set_result(None)
+            return made
+        mover, seq = table.to_move, table.moves_made
         assert mover is not None
-        if self.store is not None:
-            # Written before anything is sent: a move a player has seen is never lost.
+
+        def stored(outcome: Exception | None) -> None:
+            self._writing.discard(table.code)
+            failed: Exception | None = None
             try:
-                self.store.add_move(
-                    table, table.moves_made, wire.move_record(mover, code), table.version + 1
-                )
-            except StoreConflict as exc:
-                # Another instance writes this table now: its stored moves are the truth.
-                self.drop(table.code, str(exc))
+                if isinstance(outcome, StoreConflict):
+                    # Another instance writes this table now: its stored moves are the truth.
+                    self.drop(table.code, str(outcome))
+                elif outcome is not None:
+                    failed = outcome
+                    if seat is not None:
+                        # A clock that ran out meanwhile found the table busy: it starts
+                        # again (the driver tries its own moves again itself).
+                        self.driver.drive(table, self.bot_delay, self.ready_seconds)
+                elif self.tables.get(table.code) is table and table.moves_made == seq:
+                    self._make(table, code)
+                # else: closed or handed over meanwhile; the store has the move, as the truth
+            except Exception as exc:
+                failed = exc
+            if made.done():  # cancelled by whoever waited for it
                 return
+            if failed is not None:
+                made.set_exception(failed)
+            else:
+                made.set_result(None)
+
+        # Written before anything is sent: a move a player has seen is never lost.
+        self._writing.add(table.code)
+        try:
+            self.moves.write(
+                table.code, seq, wire.move_record(mover, code), table.version + 1, stored
+            )
+        except StoreUnavailable:
+            self._writing.discard(table.code)
+            raise
+        return made
+
+    def writing(self, table: Table) -> bool:
+        """True while a move of ``table`` is being written (:meth:`commit`)."""
+        return table.code in self._writing
+
+    def _make(self, table: Table, code: int) -> None:
+        """Make a checked (and stored) move, and tell everyone."""
         table.apply(code)
         self.metrics.moved()
         if table.settings["practice"] and table.deal_over():

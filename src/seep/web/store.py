@@ -22,7 +22,7 @@ from __future__ import annotations
 import functools
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -322,6 +322,29 @@ class Store(
             )
         finally:
             self.timed("move", time.perf_counter() - start)
+
+    def write_moves(
+        self, moves: Sequence[tuple[str, int, dict[str, Any], int]]
+    ) -> list[Exception | None]:
+        """Store several tables' moves, each ``(code, seq, move, version)`` as :meth:`add_move`
+        takes them, in one transaction (a group commit: :class:`seep.web.group_commit.GroupCommit`
+        calls it from its thread). Each move's outcome, in order: ``None`` (stored), or the
+        :class:`StoreConflict` or :class:`StoreUnavailable` that :meth:`add_move` would raise;
+        one move's refusal is its own (:meth:`MoveWriter.write_many`). Not timed here: the
+        caller tells :attr:`timed` on the loop's thread."""
+        return self._moves.write_many(
+            [
+                (
+                    (
+                        {"code": code, "seq": seq, "move": json.dumps(move)},
+                        {"the_code": code, "the_version": version},
+                    ),
+                    f"table {code}: move {seq}",
+                    functools.partial(self._check_held, code=code),
+                )
+                for code, seq, move, version in moves
+            ]
+        )
 
     @_write
     def delete_moves(self, code: str, first: int) -> None:

@@ -178,7 +178,10 @@ class TableManager(TableKeeper):
         return None
 
     def shutdown(self) -> None:
-        """Cancel every timer (the tables themselves are all in the store)."""
+        """Write the moves handed to the writer, and cancel every timer (the tables themselves
+        are all in the store)."""
+        if self.moves is not None:
+            self.moves.close()
         self.driver.shutdown()
         self.hub.shutdown()
         if self.pusher is not None:
