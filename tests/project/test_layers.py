@@ -70,12 +70,14 @@ WEB_LAYERS: list[tuple[str, frozenset[str]]] = [
             }
         ),
     ),
-    # Persistence: the store and its schema's revisions; it does not know the tables.
+    # Persistence: the store and its schema's revisions, the moves' writer thread; it does not
+    # know the tables.
     (
         "store",
         frozenset(
             {
                 "seep.web.database",
+                "seep.web.group_commit",
                 "seep.web.migrations",
                 "seep.web.schema",
                 "seep.web.store",
@@ -122,6 +124,8 @@ WEB_LAYERS: list[tuple[str, frozenset[str]]] = [
                 "seep.web.push",
                 "seep.web.pusher",
                 "seep.web.records",
+                "seep.web.shown_ratings",
+                "seep.web.tablecodes",
                 "seep.web.thinking",
             }
         ),

@@ -72,8 +72,10 @@ def test_moves_handed_meanwhile_are_written_together_and_the_loop_goes_on() -> N
         while not store.calls:  # the thread has the first move and waits on the database
             await asyncio.sleep(0.001)
         turns = 0
-        for code in ("B", "TAKEN", "C", "D"):
+        for code in ("B", "TAKEN", "C"):  # one turn of the loop: handed over together
             writer.write(code, 0, _move(0), 1, then(code))
+        await asyncio.sleep(0)
+        writer.write("D", 0, _move(0), 1, then("D"))
         for _ in range(20):  # the loop keeps turning while the write waits
             await asyncio.sleep(0)
             turns += 1

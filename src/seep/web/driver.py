@@ -21,7 +21,7 @@ from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 
 from ..bots import Decision
-from .store import StoreConflict, StoreUnavailable
+from .store import Store, StoreConflict, StoreUnavailable
 from .table import Table
 
 __all__ = [
@@ -31,6 +31,7 @@ __all__ = [
     "STORE_UNAVAILABLE",
     "Callbacks",
     "Driver",
+    "finish_later",
     "log_store_problem",
 ]
 
@@ -303,3 +304,21 @@ class Driver:
         for h in self._countdowns.values():
             h.cancel()
         self._countdowns.clear()
+
+
+async def finish_later(store: Store, table: Table) -> None:
+    """Store a finished table's record, trying again with backoff while the database refuses
+    it (every move is stored already: only the record waits)."""
+    wait = STORE_RETRY_FIRST
+    while True:
+        await asyncio.sleep(wait)
+        try:
+            record = table.record()
+            store.finish(table, record, table.rated_match(record))
+        except StoreUnavailable as exc:
+            log_store_problem(table.code, exc)
+            wait = min(wait * 2, STORE_RETRY_MAX)
+        except StoreConflict:
+            return  # another instance holds the table now: its store is the truth
+        else:
+            return

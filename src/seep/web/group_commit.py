@@ -25,7 +25,8 @@ from .store import Store
 
 __all__ = ["MOST_AT_ONCE", "GroupCommit", "Then"]
 
-#: The most moves written in one transaction: a bound on how long one commit holds the rest.
+#: About the most moves written in one transaction (one turn of the loop's moves stay together):
+#: a bound on how long one commit holds the rest.
 MOST_AT_ONCE = 128
 
 #: Told a move's outcome, on the event loop's thread: ``None`` (stored), or the
@@ -49,7 +50,8 @@ class GroupCommit:
     def __init__(self, store: Store, *, most: int = MOST_AT_ONCE) -> None:
         self.store = store
         self.most = most
-        self._queue: queue.SimpleQueue[_Move | None] = queue.SimpleQueue()
+        self._queue: queue.SimpleQueue[list[_Move] | None] = queue.SimpleQueue()
+        self._handed: list[_Move] = []  # this turn of the loop's moves, not yet handed over
         self._thread: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
 
@@ -61,12 +63,23 @@ class GroupCommit:
             self._loop = asyncio.get_running_loop()
             self._thread = threading.Thread(target=self._run, name="seep-moves", daemon=True)
             self._thread.start()
-        self._queue.put((code, seq, move, version, then))
+        if not self._handed:
+            # Handed over once the loop has run what is due now (every bot whose timer ran
+            # out, every message read): waking the thread is paid once for all of them.
+            assert self._loop is not None
+            self._loop.call_soon(self._hand_over)
+        self._handed.append((code, seq, move, version, then))
+
+    def _hand_over(self) -> None:
+        if self._handed:
+            self._queue.put(self._handed)
+            self._handed = []
 
     def close(self) -> None:
         """Write what was handed, tell it, and end the thread (the app's shutdown; a move
         handed later starts another)."""
         if self._thread is not None:
+            self._hand_over()
             self._queue.put(_STOP)
             self._thread.join()
             self._thread = None
@@ -76,7 +89,7 @@ class GroupCommit:
             first = self._queue.get()
             if first is _STOP:
                 return
-            batch = [first]
+            batch = first
             stop = False
             while len(batch) < self.most:  # what came while the last batch was written
                 try:
@@ -86,7 +99,7 @@ class GroupCommit:
                 if more is _STOP:
                     stop = True
                     break
-                batch.append(more)
+                batch.extend(more)
             start = time.perf_counter()
             try:
                 outcomes = self.store.write_moves([m[:4] for m in batch])

@@ -4,8 +4,9 @@
 tables, their :class:`~seep.web.hub.Hub` of connections, their
 :class:`~seep.web.driver.Driver` of timers, and makes every change the same way. A move is
 checked once (a player's by the table: turn, version, rules; a bot's by membership), written
-to the :class:`~seep.web.store.Store` *before* anything is sent (a move a player has seen is
-never lost), made, then :meth:`TableKeeper._changed` bumps the version, sets the bots and the
+to the :class:`~seep.web.store.Store` by the moves' writer thread
+(:class:`~seep.web.group_commit.GroupCommit`) *before* anything is sent (a move a player has
+seen is never lost), made once written, then :meth:`TableKeeper._changed` bumps the version, sets the bots and the
 clock going and broadcasts. The socket message handlers (:mod:`seep.web.handlers`) and the
 manager call it; it calls neither.
 """
@@ -15,13 +16,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import secrets
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
-
-from sqlalchemy.exc import SQLAlchemyError
 
 from ..errors import SeepError
 from . import practice, wire
@@ -29,7 +27,7 @@ from .botpool import BotPool
 from .cluster import Leases
 from .driver import STORE_RETRY_FIRST as STORE_RETRY_FIRST
 from .driver import STORE_RETRY_MAX as STORE_RETRY_MAX
-from .driver import Callbacks, Driver, log_store_problem
+from .driver import Callbacks, Driver, finish_later, log_store_problem
 from .group_commit import GroupCommit
 from .hub import RATE_LIMIT, Connection, Hub
 from .limits import MessageBudget, SocketCounts
@@ -37,14 +35,14 @@ from .matchmaking import Policy
 from .metrics import Metrics
 from .moderation import Moderation
 from .pusher import Pusher
-from .ratings import Rating, format_of
+from .shown_ratings import show_ratings
 from .store import Store, StoreConflict, StoreUnavailable
 from .table import Table, TableError
+from .tablecodes import CODE_ALPHABET, new_code, store_new
 from .thinking import Thinker
 
 __all__ = ["CLOSE_MOVED", "CODE_ALPHABET", "Handler", "TableKeeper"]
 
-CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L: read aloud without doubt
 # WebSocket close code for a table this server no longer holds (RFC 6455 "service restart"):
 # the client reconnects, and the proxy sends it to the table's new owner.
 CLOSE_MOVED = 1012
@@ -254,13 +252,7 @@ class TableKeeper:
 
         # Written before anything is sent: a move a player has seen is never lost.
         self._writing.add(table.code)
-        try:
-            self.moves.write(
-                table.code, seq, wire.move_record(mover, code), table.version + 1, stored
-            )
-        except StoreUnavailable:
-            self._writing.discard(table.code)
-            raise
+        self.moves.write(table.code, seq, wire.move_record(mover, code), table.version + 1, stored)
         return made
 
     def writing(self, table: Table) -> bool:
@@ -319,28 +311,11 @@ class TableKeeper:
             except StoreUnavailable as exc:
                 # Every move is stored: the record is written when the database takes it.
                 log_store_problem(table.code, exc)
-                self._background(self._finish_later(table))
+                self._background(finish_later(self.store, table))
             else:
                 if table.settings["rated"]:
                     self.show_rating(table)  # the names show the new ratings
         self._changed(table, game=True)
-
-    async def _finish_later(self, table: Table) -> None:
-        """Store a finished table's record, trying again with backoff while refused."""
-        assert self.store is not None
-        wait = STORE_RETRY_FIRST
-        while True:
-            await asyncio.sleep(wait)
-            try:
-                record = table.record()
-                self.store.finish(table, record, table.rated_match(record))
-            except StoreUnavailable as exc:
-                log_store_problem(table.code, exc)
-                wait = min(wait * 2, STORE_RETRY_MAX)
-            except StoreConflict:
-                return  # another instance holds the table now: its store is the truth
-            else:
-                return
 
     def _background(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)
@@ -377,23 +352,9 @@ class TableKeeper:
             self._changed(table, game=False)
 
     def show_rating(self, table: Table) -> None:
-        """Read the signed-in players' ratings in the table's format for their seats' names,
-        in one query (a read refused: the seats show none)."""
-        if self.store is None:
-            return
-        fmt = format_of(table.players)
-        accounts = [s.account for s in table.seats if s.kind == "human" and s.account is not None]
-        try:
-            ratings = self.store.ratings_in(accounts, fmt)
-        except SQLAlchemyError:  # the database away: names without their ratings
-            ratings = None
-        for s in table.seats:
-            if ratings is None or s.kind != "human" or s.account is None:
-                s.rating = s.skill = None
-                continue
-            r = ratings.get(s.account, Rating())
-            s.rating = (r.shown(fmt), r.provisional)
-            s.skill = (r.mu, r.sigma)
+        """Read the seats' ratings for their names (:func:`seep.web.shown_ratings.show_ratings`)."""
+        if self.store is not None:
+            show_ratings(table, self.store)
 
     def _forfeit_over(self, code: str, seat: int) -> None:
         """A rated match's player did not come back: the match counts as lost for him
@@ -426,25 +387,12 @@ class TableKeeper:
     # --- tables entering and leaving memory ---------------------------------------------------
 
     def _new_code(self) -> str:
-        # 31**6 (about 887 million) codes: with lookups limited per client (docs/web.md
-        # "Limits") nobody finds a table he was not given the code of.
-        for length in (6, 6, 6, 7, 7, 8, 8, 8):
-            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(length))
-            if code not in self.tables and (self.store is None or not self.store.exists(code)):
-                return code
-        raise TableError("internal_error", "no free table code")  # pragma: no cover
+        store = self.store
+        return new_code(lambda c: c in self.tables or (store is not None and store.exists(c)))
 
     def _store_new(self, table: Table) -> None:
-        """Store a new table, drawing another code while another instance takes its code."""
-        if self.store is None:
-            return
-        for _ in range(8):
-            try:
-                self.store.create_table(table)
-                return
-            except StoreConflict:  # another instance took the code at the same moment
-                table.code = self._new_code()
-        raise TableError("internal_error", "no free table code")  # pragma: no cover
+        if self.store is not None:
+            store_new(self.store, table, self._new_code)
 
     def _restore(self, row: Mapping[str, Any]) -> Table | None:
         """A stored table rebuilt by replaying its moves and put in memory (its players' grace
