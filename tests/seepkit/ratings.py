@@ -118,10 +118,16 @@ def play_out(players: list[Player], table: Any, rng: random.Random) -> dict[str,
         # The state may be in already: the bidder plays the first card too (R13).
         turn = p.state if p.state is not None and mine(p.state) else p.until(mine)
         move = {"type": "move", "move": rng.choice(turn["legal"]), "version": turn["version"]}
+        made = table.moves_made
         while True:
             p.send(move)
+            # The answer is the state with the move made: a state of a player's coming, sent
+            # while the move was being written, is not it.
             got = p.until(
-                lambda m: m["type"] == "error" or (state(m) and m["version"] > turn["version"])  # noqa: B023
+                lambda m: (
+                    m["type"] == "error"
+                    or (state(m) and m["version"] > turn["version"] and table.moves_made != made)  # noqa: B023
+                )
             )
             if got["type"] == "state":
                 break

@@ -4,11 +4,10 @@
 tables, their :class:`~seep.web.hub.Hub` of connections, their
 :class:`~seep.web.driver.Driver` of timers, and makes every change the same way. A move is
 checked once (a player's by the table: turn, version, rules; a bot's by membership), written
-to the :class:`~seep.web.store.Store` by the moves' writer thread
-(:class:`~seep.web.group_commit.GroupCommit`) *before* anything is sent (a move a player has
-seen is never lost), made once written, then :meth:`TableKeeper._changed` bumps the version, sets the bots and the
-clock going and broadcasts. The socket message handlers (:mod:`seep.web.handlers`) and the
-manager call it; it calls neither.
+by the moves' thread (:class:`~seep.web.group_commit.GroupCommit`) *before* anything is sent
+(a move a player has seen is never lost), made, then :meth:`TableKeeper._changed` bumps the
+version, sets the bots and the clock going and broadcasts. The socket message handlers
+(:mod:`seep.web.handlers`) and the manager call it; it calls neither.
 """
 
 from __future__ import annotations
