@@ -35,8 +35,8 @@ def _members(d: dict[str, Any]) -> str:
     return dumps(d)[1:-1]
 
 
-# A view's text up to its seat, by its rules object (kept with it: an id is reused once its
-# object is gone), then by its rules: the rules are written once a table at most.
+# A view's text up to its seat, by its rules object (kept with its text, so that its id is not
+# reused while kept; hashing the rules costs more than the lookup): written once a table.
 _VIEW_HEADS: dict[int, tuple[Rules, str]] = {}
 _PHASES = tuple(dumps(name) for name in PHASE_NAMES)
 
