@@ -131,6 +131,7 @@ class StateWriter:
         self._moves: tuple[tuple[int, int], ...] = ()
         self._items: list[str] = []  # the JSON of each move record of ``_moves``
         self._sweeps = ""  # the JSON items of the sweeps of ``_moves``, comma-separated
+        self._latest: list[str] = []  # each seat's latest move of ``_moves``, its JSON or null
         self.history_id = next(_HISTORIES)  # the number of the kept history (see above)
         self._table: TableFacts | None = None
         self._shared: tuple[str, str] = ("", "")
@@ -141,15 +142,21 @@ class StateWriter:
         self._public: tuple[dict[str, Any] | None, str] = (None, "")  # table_public, its text
         self._match: tuple[dict[str, Any] | None, str] = (None, "null")  # match_info, its text
 
-    def _keep_history(self, history: tuple[tuple[int, int], ...], sweeps: list[int]) -> None:
+    def _keep_history(
+        self, history: tuple[tuple[int, int], ...], sweeps: list[int], players: int
+    ) -> None:
         n = len(self._moves)
-        if len(history) < n or history[:n] != self._moves:
+        if len(history) < n or history[:n] != self._moves or len(self._latest) != players:
             n = 0
             self._items = []
             self._sweeps = ""
+            self._latest = ["null"] * players
             self.history_id = next(_HISTORIES)
         if len(history) > n:
-            self._items += [record_text(s, c) for s, c in history[n:]]
+            latest = self._latest
+            for s, c in history[n:]:
+                self._items.append(record_text(s, c))
+                latest[s] = move_text(c)  # the seat's latest move, so far
             # A move's sweep never changes once made: only the new moves' are written.
             new = ",".join([f"{w:d}" for w in sweeps[n:]])
             self._sweeps = f"{self._sweeps},{new}" if n else new
@@ -174,20 +181,6 @@ class StateWriter:
         since = held[1] if held is not None and held[0] == self.history_id else 0
         return self.text(seat, since)
 
-    def _latest(self, players: int) -> str:
-        """``last_moves``: each seat's latest move of the kept history, ``null`` for none."""
-        latest: list[str | None] = [None] * players
-        missing = players
-        moves = self._moves
-        for i in range(len(moves) - 1, -1, -1):  # the latest moves, one a seat, usually do
-            seat, code = moves[i]
-            if latest[seat] is None:
-                latest[seat] = move_text(code)
-                missing -= 1
-                if not missing:
-                    break
-        return ",".join(["null" if m is None else m for m in latest])
-
     def begin(self, t: TableFacts) -> None:
         """Start a change's messages: the parts every connection's state shares."""
         session = t.session
@@ -195,12 +188,11 @@ class StateWriter:
         self._texts = {}
         self._history = None
         if session is not None:
-            sweeps = session.deal_sweeps()
-            self._keep_history(session.history, sweeps)
             public = PublicView.from_position(session.position)
             self._sizes = public.hand_sizes
+            self._keep_history(session.history, session.deal_sweeps(), len(public.hand_sizes))
             self._view = _view_parts(public)
-            latest = self._latest(len(public.hand_sizes))
+            latest = ",".join(self._latest)
             sweeps_text = f"[{self._sweeps}]"
         else:
             sweeps_text, self._view = "[]", None
