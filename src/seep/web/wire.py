@@ -112,7 +112,7 @@ def record_text(seat: int, code: int) -> str:
 # A set of cards' text, by its mask: a deal's floor, captures and hands recur from one state
 # to the next (a capture changes two sets, a throw one), so most are written once a deal.
 _CARDS_TEXTS: dict[int, str] = {}
-_CARDS_TEXTS_KEPT = 1 << 16
+_CARDS_TEXTS_KEPT = 1 << 14  # a few thousand live at once on a busy instance
 
 
 def card_names_text(mask: int) -> str:
