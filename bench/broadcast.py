@@ -9,10 +9,13 @@ deal, and over all of them: a broadcast that does not grow with the deal shows t
 at move 1 and move 48.
 
     python bench/broadcast.py [--tables 40] [--sockets 4] [--spectators 2] [--seed 1]
-                              [--history whole|append] [--json]
+                              [--history whole|append] [--writer] [--json]
 
 ``--sockets 1 --spectators 0`` is bench/server.py's table: one player's socket, the other
-seats' moves made by the server (as bots' are; their thinking left out).
+seats' moves made by the server (as bots' are; their thinking left out). ``--writer`` times
+the state writer alone (:class:`seep.web.statetext.StateWriter`: a change's shared parts and
+each socket's text), on the same deals whatever the tree: the deal's shuffle is ``--seed``
+plus the table's number.
 """
 
 from __future__ import annotations
@@ -27,6 +30,8 @@ import time
 from typing import Any
 
 from seep.moves import Move
+from seep.web.statetext import StateWriter
+from seep.web.table import Table, parse_settings
 from seep.web.tables import TableManager
 
 MOVES_SHOWN = (1, 12, 24, 48)
@@ -91,18 +96,64 @@ async def _one_deal(
     manager.shutdown()
 
 
+def _writer_deal(
+    seed: int,
+    sockets: int,
+    spectators: int,
+    times: dict[int, list[float]],
+    append: bool,
+    sizes: list[list[int]],
+) -> None:
+    """One deal of a table (shuffled by ``seed``), its writer's CPU at each move: the change's
+    shared parts, then each socket's text (the spectators share one)."""
+    rng = random.Random(seed)
+    table = Table("WRITER", parse_settings({"bots": "easy"}), seed)
+    for seat in range(4):
+        table.join(f"P{seat}", seat)
+    table.start(0)
+    writer = StateWriter()
+    held: list[tuple[int, int] | None] = [None] * sockets
+    deal_sizes: list[int] = []
+    index = 0
+    while table.to_move is not None:
+        table.apply(table.check_code(rng.choice(table.position.legal_codes())))
+        table.version += 1
+        t0 = time.process_time()
+        writer.begin(table)
+        for seat in range(sockets):
+            if append:
+                text = writer.appended(seat, held[seat])
+                held[seat] = writer.held
+            else:
+                text = writer.text(seat)
+            if seat == 0:
+                deal_sizes.append(len(text))
+        for _ in range(spectators):
+            writer.text(None)
+        writer.end()
+        spent = time.process_time() - t0
+        index += 1
+        times.setdefault(index, []).append(spent)
+    sizes.append(deal_sizes)
+
+
 async def _run(args: Any) -> dict[str, Any]:
     rng = random.Random(args.seed)
     times: dict[int, list[float]] = {}
     sizes: list[list[int]] = []  # each deal's states at the first seat, their lengths
-    for _ in range(args.tables):
-        await _one_deal(rng, args.sockets, args.spectators, times, args.history == "append", sizes)
+    append = args.history == "append"
+    for n in range(args.tables):
+        if args.writer:
+            _writer_deal(args.seed + n, args.sockets, args.spectators, times, append, sizes)
+        else:
+            await _one_deal(rng, args.sockets, args.spectators, times, append, sizes)
     every = [t for ts in times.values() for t in ts]
 
     def us(values: list[float]) -> float:
         return round(statistics.median(values) * 1e6, 1)
 
     return {
+        "measured": "the state writer" if args.writer else "TableManager.handle",
         "history": args.history,
         "tables": args.tables,
         "sockets": args.sockets,
@@ -131,6 +182,9 @@ def main() -> int:
         default="whole",
         help="the seated sockets' history: whole states, or appended (docs/web.md)",
     )
+    ap.add_argument(
+        "--writer", action="store_true", help="time the state writer alone, on seeded deals"
+    )
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     args = ap.parse_args()
     result = asyncio.run(_run(args))
@@ -141,7 +195,7 @@ def main() -> int:
         f"{result['tables']} deals, {result['sockets']} seated sockets and "
         f"{result['spectators']} spectators a "
         f"table ({result['history']} history), {result['moves']} moves: server CPU per move "
-        "(median)"
+        f"(median), {result['measured']}"
     )
     for k, v in result["cpu_us_per_move"].items():
         print(f"  move {k:>2}: {v:8.1f} us")

@@ -14,7 +14,7 @@ pytest.importorskip("pydantic")
 
 from seep.engine import Position
 from seep.view import PublicView
-from seep.web.statetext import StateWriter
+from seep.web.statetext import StateWriter, _view_parts
 from seep.web.table import Table, parse_settings
 from seep.web.wire import (
     dumps,
@@ -56,7 +56,7 @@ def _check(writer: StateWriter, table: Table, clients: list[AppendingClient] = (
     writer.end()
 
 
-@pytest.mark.parametrize("preset", ["standard", "two_player"])
+@pytest.mark.parametrize("preset", ["standard", "two_player", "family", "two_houses"])
 def test_state_text_is_the_state_as_json(preset: str) -> None:
     rng = random.Random(7)
     table = Table("WIRETS", parse_settings({"bots": "easy", "deals": 2, "preset": preset}), 11)
@@ -83,6 +83,33 @@ def test_state_text_is_the_state_as_json(preset: str) -> None:
         pos = session.position
         table.apply(table.check_code(rng.choice(pos.legal_codes())))
     _check(writer, table, clients)
+
+
+@pytest.mark.parametrize("preset", ["standard", "two_player", "family", "two_houses"])
+def test_the_views_text_is_the_views_dict(preset: str) -> None:
+    """The writer writes a public view field by field: what ``json`` writes of its dict, in
+    the bid, the play (houses cemented or not, with their owners) and at the deal's end."""
+    rng = random.Random(5)
+    houses = 0
+    for seed in range(8):
+        table = Table("WIRETS", parse_settings({"bots": "easy", "preset": preset}), seed)
+        table.join("Host", 0)
+        table.start(0)
+        session = table.session
+        assert session is not None
+        while True:
+            pos = session.position
+            view = PublicView.from_position(pos, session.history)
+            head, middle, tail = _view_parts(view)
+            history = dumps([move_record(s, c) for s, c in session.history])
+            sizes = ",".join(map(str, view.hand_sizes))
+            text = f"{head}null{middle}[{sizes}]{tail}{history}}}"
+            assert text == dumps(view.to_dict()), (seed, pos.plays)
+            houses += bool(view.houses)
+            if pos.is_over():
+                break
+            session.play(rng.choice(pos.legal_codes()))
+    assert houses > 20
 
 
 def test_a_spectator_sees_the_public_view() -> None:

@@ -138,9 +138,14 @@ class Hub:
 
     def watching(self, code: str) -> dict[str, Any]:
         """The spectators of table ``code`` as its state shows them: how many, and names."""
-        watchers = [c for c in self.conns.get(code, ()) if c.seat is None]
-        names = sorted({c.name for c in watchers if c.name})[:MAX_WATCHER_NAMES]
-        return {"count": len(watchers), "names": names}
+        count = 0
+        named: set[str] = set()
+        for c in self.conns.get(code, ()):
+            if c.seat is None:
+                count += 1
+                if c.name:
+                    named.add(c.name)
+        return {"count": count, "names": sorted(named)[:MAX_WATCHER_NAMES] if named else []}
 
     def _observe(self, table: Table) -> None:
         for observe in self.observers:

@@ -9,9 +9,10 @@ so the state at move 48 costs what it costs at move 1. The text is byte for byte
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping
 from typing import Any
 
+from ..codes import PHASE_BID, PHASE_NAMES, PHASE_OVER
+from ..options import Rules
 from ..view import PublicView
 from .wire import (
     TableFacts,
@@ -29,24 +30,79 @@ from .wire import (
 __all__ = ["StateWriter"]
 
 
-# Marks a hole in a view's JSON text: a view holds only the core's data (cards, numbers, the
-# rules' names), never this string, so the text is cut at its quoted form.
-_HOLE = "\x00hole\x00"
-_HOLE_TEXT = dumps(_HOLE)
-_VIEW_HOLES = ("rules", "seat", "hands", "history")
-
-
-def _cut(d: Mapping[str, Any], holes: tuple[str, ...]) -> list[str]:
-    """The JSON text of ``d`` cut at the values of ``holes`` (keys of ``d``, in its order):
-    ``pieces[0] + value_0 + pieces[1] + ... + pieces[-1]`` is the whole text."""
-    pieces = dumps({k: _HOLE if k in holes else v for k, v in d.items()}).split(_HOLE_TEXT)
-    assert len(pieces) == len(holes) + 1
-    return pieces
-
-
-def _members(d: Mapping[str, Any]) -> str:
+def _members(d: dict[str, Any]) -> str:
     """The members of a JSON object's text, without its braces (``"a":1,"b":2``)."""
     return dumps(d)[1:-1]
+
+
+# A view's text up to its seat, by its rules object (kept with its text, so that its id is not
+# reused while kept; hashing the rules costs more than the lookup): written once a table.
+_VIEW_HEADS: dict[int, tuple[Rules, str]] = {}
+_PHASES = tuple(dumps(name) for name in PHASE_NAMES)
+
+
+def _view_head(rules: Rules) -> str:
+    kept = _VIEW_HEADS.get(id(rules))
+    if kept is not None and kept[0] is rules:
+        return kept[1]
+    if len(_VIEW_HEADS) >= 1 << 12:
+        _VIEW_HEADS.clear()
+    head = f'{{"format":"seep/1","rules":{dumps(rules.to_dict())},"seat":'
+    _VIEW_HEADS[id(rules)] = (rules, head)
+    return head
+
+
+# A floor's houses' text, by the houses (a house outlives many moves).
+_HOUSES_TEXTS: dict[tuple[int, tuple[tuple[int, int, bool, int], ...]], str] = {}
+
+
+def _houses_text(houses: tuple[tuple[int, int, bool, int], ...], players: int) -> str:
+    if not houses:
+        return "[]"
+    key = (players, houses)
+    text = _HOUSES_TEXTS.get(key)
+    if text is None:
+        if len(_HOUSES_TEXTS) >= 1 << 12:
+            _HOUSES_TEXTS.clear()
+        text = _HOUSES_TEXTS[key] = _write_houses(houses, players)
+    return text
+
+
+def _write_houses(houses: tuple[tuple[int, int, bool, int], ...], players: int) -> str:
+    items = [
+        f'{{"value":{value:d},"cards":{card_names_text(cards)},'
+        f'"cemented":{"true" if cemented else "false"},'
+        f'"owners":[{",".join([f"{s:d}" for s in range(players) if owners >> s & 1])}]}}'
+        for value, cards, cemented, owners in houses
+    ]
+    return f"[{','.join(items)}]"
+
+
+def _view_parts(v: PublicView) -> tuple[str, str, str]:
+    """A public view's text (``dumps(v.to_dict(history=False))``) cut where a seat's view
+    differs and where the history goes: ``head`` + seat + ``middle`` + hands + ``tail`` +
+    history + ``"}"``. Written field by field in docs/format.md's order, each set of cards
+    once while kept (tests/web/test_web_wire.py holds it to the view's dict)."""
+    phase = v.phase_id
+    players = len(v.hand_sizes)
+    to_move = "null" if phase == PHASE_OVER else f"{v.to_move:d}"
+    loose = f"{v.facedown:d}" if phase == PHASE_BID else card_names_text(v.loose)
+    houses = _houses_text(v.houses, players)
+    diff, baazis, deals = v.match
+    last = "null" if v.last_capture < 0 else f"{v.last_capture:d}"
+    middle = (
+        f',"dealer":{v.dealer:d},"phase":{_PHASES[phase]},'
+        f'"bid":{f"{v.bid:d}" if v.bid else "null"},"plays":{v.plays:d},'
+        f'"to_move":{to_move},"hands":'
+    )
+    tail = (
+        f',"stock":{v.stock_size:d},"loose":{loose},"houses":{houses},'
+        f'"captured":[{card_names_text(v.captured[0])},{card_names_text(v.captured[1])}],'
+        f'"sweeps":[{v.sweeps[0]:d},{v.sweeps[1]:d}],"last_capture":{last},'
+        f'"match":{{"diff":{diff:d},"baazis":[{",".join([f"{b:d}" for b in baazis])}],'
+        f'"deals":{deals:d}}},"history":'
+    )
+    return _view_head(v.rules), middle, tail
 
 
 _NOT_TO_MOVE = _members({"legal": [], "dead": {}, "dead_reasons": {}})
@@ -62,10 +118,10 @@ class StateWriter:
     view (:class:`~seep.view.PublicView`, cut where a seat's view differs: its ``seat`` and
     its ``hands``), the match, the summary; :meth:`text` then fills in a seat's (or the
     spectator's) own part and the history. The deal's history is kept serialised move by
-    move: a new move is one more item, and a history that is no longer an extension of the
-    kept one (an undo, a new deal) is written again and numbered anew (:attr:`history_id`).
-    What does not change from one move to the next (the rules, the table's seats) is written
-    again only when it changes.
+    move, and so are the sweeps its moves scored: a new move is one more item, and a history
+    that is no longer an extension of the kept one (an undo, a new deal) is written again and
+    numbered anew (:attr:`history_id`). What does not change from one move to the next (the
+    rules, the table's seats, the match) is written again only when it changes.
 
     A connection that asked for the appended history is sent, with ``since``, only the moves
     from that number on, and ``history_from`` says where they start.
@@ -74,32 +130,43 @@ class StateWriter:
     def __init__(self) -> None:
         self._moves: tuple[tuple[int, int], ...] = ()
         self._items: list[str] = []  # the JSON of each move record of ``_moves``
+        self._sweeps = ""  # the JSON items of the sweeps of ``_moves``, comma-separated
+        self._latest: list[str] = []  # each seat's latest move of ``_moves``, its JSON or null
         self.history_id = next(_HISTORIES)  # the number of the kept history (see above)
         self._table: TableFacts | None = None
         self._shared: tuple[str, str] = ("", "")
-        self._view: list[str] = []  # the public view cut at rules, seat, hands and history
-        self._sizes: list[Any] = []
+        self._view: tuple[str, str, str] | None = None  # the public view's parts (_view_parts)
+        self._sizes: tuple[int, ...] = ()
         self._history: str | None = None  # the whole history's text, once written
         self._texts: dict[tuple[int | None, int | None], str] = {}
-        self._rules: tuple[object, str] = (None, "")  # the rules and their text
         self._public: tuple[dict[str, Any] | None, str] = (None, "")  # table_public, its text
         self._match: tuple[dict[str, Any] | None, str] = (None, "null")  # match_info, its text
 
-    def _keep_history(self, history: tuple[tuple[int, int], ...]) -> None:
+    def _keep_history(
+        self, history: tuple[tuple[int, int], ...], sweeps: list[int], players: int
+    ) -> None:
         n = len(self._moves)
-        if len(history) < n or history[:n] != self._moves:
+        if len(history) < n or history[:n] != self._moves or len(self._latest) != players:
             n = 0
             self._items = []
+            self._sweeps = ""
+            self._latest = ["null"] * players
             self.history_id = next(_HISTORIES)
-        for s, c in history[n:]:
-            self._items.append(record_text(s, c))
+        if len(history) > n:
+            latest = self._latest
+            for s, c in history[n:]:
+                self._items.append(record_text(s, c))
+                latest[s] = move_text(c)  # the seat's latest move, so far
+            # A move's sweep never changes once made: only the new moves' are written.
+            new = ",".join([f"{w:d}" for w in sweeps[n:]])
+            self._sweeps = f"{self._sweeps},{new}" if n else new
         self._moves = history
 
     @property
     def held(self) -> tuple[int, int] | None:
         """What a connection sent this change's state holds: the history's number and its
         moves (``None`` before the start: no view)."""
-        if not self._view:
+        if self._view is None:
             return None
         return self.history_id, len(self._items)
 
@@ -121,20 +188,14 @@ class StateWriter:
         self._texts = {}
         self._history = None
         if session is not None:
-            self._keep_history(session.history)
-            sweeps = dumps(session.deal_sweeps())
             public = PublicView.from_position(session.position)
-            self._sizes = list(public.hand_sizes)
-            if self._rules[0] is not public.rules:
-                self._rules = (public.rules, dumps(public.rules.to_dict()))
-            view = public.to_dict(history=False)
-            view["history"] = None
-            self._view = _cut(view, _VIEW_HOLES)
-            latest = ",".join(
-                "null" if m is None else move_text(m.code) for m in session.last_moves()
-            )
+            self._sizes = public.hand_sizes
+            self._keep_history(session.history, session.deal_sweeps(), len(public.hand_sizes))
+            self._view = _view_parts(public)
+            latest = ",".join(self._latest)
+            sweeps_text = f"[{self._sweeps}]"
         else:
-            sweeps, self._view = "[]", []
+            sweeps_text, self._view = "[]", None
             latest = ",".join(["null"] * t.players)
         self._public = self._text_of(self._public, table_public(t))
         self._match = self._text_of(self._match, match_info(session))
@@ -143,7 +204,7 @@ class StateWriter:
         head = f'{{"type":"state","version":{t.version:d},"seat":'
         self._shared = (
             head,
-            f',"last_moves":[{latest}],"history_sweeps":{sweeps},"match":{self._match[1]},'
+            f',"last_moves":[{latest}],"history_sweeps":{sweeps_text},"match":{self._match[1]},'
             f'"summary":{"null" if out is None else dumps(out)},'
             f'"clock":{"null" if clock is None else dumps(clock)},"legal_counts":',
         )
@@ -160,7 +221,7 @@ class StateWriter:
         assert t is not None, "begin() first"
         head, tail = self._shared
         seat_text = "null" if seat is None else f"{seat:d}"
-        if not self._view or t.session is None:
+        if self._view is None or t.session is None:
             view_text = "null"
         else:
             hands = [f"{n:d}" for n in self._sizes]
@@ -170,11 +231,12 @@ class StateWriter:
                 if self._history is None:
                     self._history = "[" + ",".join(self._items) + "]"
                 history = self._history
-            else:
+            elif since:
                 history = "[" + ",".join(self._items[since:]) + "]"
-            a, b, c, d, e = self._view
-            rules = self._rules[1]
-            view_text = f"{a}{rules}{b}{seat_text}{c}[{','.join(hands)}]{d}{history}{e}"
+            else:
+                history = self._history = self._history or "[" + ",".join(self._items) + "]"
+            a, b, c = self._view
+            view_text = f"{a}{seat_text}{b}[{','.join(hands)}]{c}{history}}}"
         if seat is not None and t.to_move == seat:
             moves, counts_text = moves_text(t, seat)
         else:

@@ -109,10 +109,21 @@ def record_text(seat: int, code: int) -> str:
     return f'{move_text(code)[:-1]},"seat":{seat:d}}}'
 
 
+# A set of cards' text, by its mask: a deal's floor, captures and hands recur from one state
+# to the next (a capture changes two sets, a throw one), so most are written once a deal.
+_CARDS_TEXTS: dict[int, str] = {}
+_CARDS_TEXTS_KEPT = 1 << 14  # a few thousand live at once on a busy instance
+
+
 def card_names_text(mask: int) -> str:
-    """``dumps(card_list(mask))`` (a card's name needs no escaping)."""
-    names = card_list(mask)
-    return '["' + '","'.join(names) + '"]' if names else "[]"
+    """``dumps(card_list(mask))`` (a card's name needs no escaping), written once while kept."""
+    text = _CARDS_TEXTS.get(mask)
+    if text is None:
+        if len(_CARDS_TEXTS) >= _CARDS_TEXTS_KEPT:
+            _CARDS_TEXTS.clear()
+        names = card_list(mask)
+        text = _CARDS_TEXTS[mask] = '["' + '","'.join(names) + '"]' if names else "[]"
+    return text
 
 
 def reason_dict(refusal: Refusal) -> dict[str, Any]:
@@ -132,9 +143,13 @@ def dead_cards(
     texts: dict[str, str] = {}
     reasons: dict[str, dict[str, Any]] = {}
     legal = pos.legal
-    for card in range(52):
-        if pos.hands[seat] >> card & 1 and card_name(card) not in used:
-            name = card_name(card)
+    hand = pos.hands[seat]
+    while hand:  # the hand's cards, lowest first
+        low = hand & -hand
+        hand ^= low
+        card = low.bit_length() - 1
+        name = card_name(card)
+        if name not in used:
             refusal = legal.why_dead(card)
             if refusal is None:
                 texts[name] = "no legal use now"
@@ -329,7 +344,10 @@ def moves_text(t: TableFacts, seat: int) -> tuple[str, str]:
     assert session is not None
     codes, counts, dead, dead_reasons = _offered(session.position, seat)
     legal = ",".join(map(move_text, codes))
-    moves = f'"legal":[{legal}],"dead":{dumps(dead)},"dead_reasons":{dumps(dead_reasons)}'
+    if dead:
+        moves = f'"legal":[{legal}],"dead":{dumps(dead)},"dead_reasons":{dumps(dead_reasons)}'
+    else:  # a dead card has its text (and often a reason): none, neither
+        moves = f'"legal":[{legal}],"dead":{{}},"dead_reasons":{{}}'
     return moves, "null" if counts is None else dumps(counts)
 
 
