@@ -22,7 +22,6 @@ from __future__ import annotations
 import _random
 import hashlib
 import random
-from array import array
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Final, NamedTuple
 
@@ -147,28 +146,17 @@ _NO_USES: Final[tuple[list[int] | None, ...]] = (None,) * 14
 def _shuffle_here(seed: int) -> list[int]:
     """``random.Random(seed).shuffle`` of the sorted pack, written out as CPython's
     ``Random.shuffle`` does it (from the top down, each index drawn by ``getrandbits`` with
-    rejection, as ``Random._randbelow``): compiled, without a Python call per card.
-
-    CPython's ``getrandbits(k)`` for k <= 32 is the top k bits of the generator's next 32-bit
-    word, and ``getrandbits(32 * n)`` is its next n words, the first the lowest: so the words
-    are drawn 64 at a time and each draw is a shift. The generator is ``random.Random``'s C
-    base, which ``Random(seed)`` seeds the same way for an int seed.
-    """
+    rejection, as ``Random._randbelow``): compiled, without a Python call per card. The
+    generator is ``random.Random``'s C base, which an int seed seeds the same way without
+    ``Random``'s two interpreted methods."""
     deck = list(range(52))
     getrandbits = _random.Random(seed).getrandbits
-    words: list[int] = []
-    w = 0
     for i in range(51, 0, -1):
         n = i + 1
-        shift = 32 - n.bit_length()
-        while True:
-            if w == len(words):
-                words = array("I", getrandbits(32 * 64).to_bytes(4 * 64, "little")).tolist()
-                w = 0
-            j = words[w] >> shift
-            w += 1
-            if j < n:
-                break
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
         deck[i], deck[j] = deck[j], deck[i]
     return deck
 
@@ -181,8 +169,8 @@ def _shuffle_stdlib(seed: int) -> list[int]:
 
 # Checked once against the standard library, so that another Python's shuffle can never give
 # other deals (every seed must deal the same cards everywhere).
-_SHUFFLE_HERE: Final = array("I").itemsize == 4 and all(
-    _shuffle_here(s) == _shuffle_stdlib(s) for s in (0, 1, 7, 1 << 40, (1 << 64) + 3)
+_SHUFFLE_HERE: Final = all(
+    _shuffle_here(s) == _shuffle_stdlib(s) for s in (0, 1, 7, -7, 1 << 40, (1 << 64) + 3)
 )
 
 
