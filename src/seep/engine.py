@@ -19,6 +19,7 @@ Rules are cited by their numbers in docs/rules.md (docs/rules.md).
 
 from __future__ import annotations
 
+import _random
 import hashlib
 import random
 from collections.abc import Iterable, Iterator, Mapping
@@ -109,9 +110,29 @@ _CARD_FIELDS: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
 _THROW_CODES: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
     tuple(tuple(_THROW_TAG | f for f in fields) for fields in by_nib) for by_nib in _CARD_FIELDS
 )
+# _ONE_FIELD[v][nib]: the card field of the one card of value v whose suit is the bit of nib,
+# 0 when nib holds no card or several. A value of which the mover holds one card has its uses
+# made with the card already in them: a code is a long integer, and each operation on one makes
+# a new object, so stamping the card afterwards would double the work of each such move.
+_ONE_FIELD: Final[tuple[tuple[int, ...], ...]] = tuple(
+    tuple(fields[0] if len(fields) == 1 else 0 for fields in by_nib) for by_nib in _CARD_FIELDS
+)
 _CAPTURE_TAGS: Final = tuple(CAPTURE << SH_ACTION | v << SH_VALUE for v in range(14))
 _BUILD_TAGS: Final = tuple(BUILD << SH_ACTION | v << SH_VALUE for v in range(14))
 _CEMENT_TAGS: Final = tuple(CEMENT << SH_ACTION | v << SH_VALUE for v in range(14))
+
+
+def _tags_with_card(tag: int) -> tuple[tuple[int, ...], ...]:
+    """``tag`` with :data:`_ONE_FIELD` of each card value ``v`` and suits ``nib`` in it."""
+    return tuple(tuple(tag | one for one in by_nib) for by_nib in _ONE_FIELD)
+
+
+# _CAPTURE_ONE[v][nib]: the capture tag of value v with the card in it when the mover holds one
+# card of v (nib), else the bare tag; _BUILD_ONE[V][v][nib] and _CEMENT_ONE[V][v][nib] the same
+# for a house of V made with a card of value v: the tag and the card in one object, made once.
+_CAPTURE_ONE: Final = tuple(_tags_with_card(t)[v] for v, t in enumerate(_CAPTURE_TAGS))
+_BUILD_ONE: Final = tuple(_tags_with_card(t) for t in _BUILD_TAGS)
+_CEMENT_ONE: Final = tuple(_tags_with_card(t) for t in _CEMENT_TAGS)
 
 
 _ZERO_ONLY: Final[tuple[int, ...]] = (0,)
@@ -125,9 +146,11 @@ _NO_USES: Final[tuple[list[int] | None, ...]] = (None,) * 14
 def _shuffle_here(seed: int) -> list[int]:
     """``random.Random(seed).shuffle`` of the sorted pack, written out as CPython's
     ``Random.shuffle`` does it (from the top down, each index drawn by ``getrandbits`` with
-    rejection, as ``Random._randbelow``): compiled, without a Python call per card."""
+    rejection, as ``Random._randbelow``): compiled, without a Python call per card. The
+    generator is ``random.Random``'s C base, which an int seed seeds the same way without
+    ``Random``'s two interpreted methods."""
     deck = list(range(52))
-    getrandbits = random.Random(seed).getrandbits
+    getrandbits = _random.Random(seed).getrandbits
     for i in range(51, 0, -1):
         n = i + 1
         k = n.bit_length()
@@ -146,7 +169,9 @@ def _shuffle_stdlib(seed: int) -> list[int]:
 
 # Checked once against the standard library, so that another Python's shuffle can never give
 # other deals (every seed must deal the same cards everywhere).
-_SHUFFLE_HERE: Final = all(_shuffle_here(s) == _shuffle_stdlib(s) for s in (0, 1, 1 << 40))
+_SHUFFLE_HERE: Final = all(
+    _shuffle_here(s) == _shuffle_stdlib(s) for s in (0, 1, 7, -7, 1 << 40, (1 << 64) + 3)
+)
 
 
 def _shuffled_pack(seed: int) -> list[int]:
@@ -508,7 +533,7 @@ class Position:
                         if w < v and hpresent >> w & 1:
                             extra.extend(_HOUSE_ITEM[w] | s for s in subsets[v - w])
                     groups = (*extra, *groups)
-                tag = _CAPTURE_TAGS[v]
+                tag = _CAPTURE_ONE[v][hand >> (4 * v - 4) & 15]
                 if len(groups) == 1:
                     if not fragile & low or groups[0] & _HOUSE_ITEM[v]:
                         uses[v] = [tag | groups[0]]
@@ -537,7 +562,7 @@ class Position:
                 build_vals ^= lowV
                 V = lowV.bit_length() - 1
                 singles = loose & VALUE_MASK[V]
-                tag = _BUILD_TAGS[V]
+                tags = _BUILD_ONE[V]
                 v_groups = () if absorb_never else subsets[V]
                 # The sums t whose card value V - t is held and free (see _REVERSED_SUMS).
                 ts = avail & (_REVERSED_SUMS[free & values] << V) >> 13
@@ -550,12 +575,13 @@ class Position:
                     if out is None:
                         out = uses[v] = []
                         order.append(v)
+                    tagv = tags[v][hand >> (4 * v - 4) & 15]
                     bases = subsets[t]
                     # Absorbing what several t-groups leave can reach one set twice (R31).
                     repeats = 1 << v if len(bases) > 1 else 0
                     for s in bases:
                         taken = s | singles
-                        base = tag | taken
+                        base = tagv | taken
                         if v_groups:
                             g = tuple([x for x in v_groups if not x & taken])
                             if g:
@@ -574,7 +600,7 @@ class Position:
                     singles = loose & VALUE_MASK[v]
                     if not singles:
                         continue
-                    base = _BUILD_TAGS[v] | singles
+                    base = _BUILD_ONE[v][v][hand >> (4 * v - 4) & 15] | singles
                     g = () if absorb_never else tuple([x for x in subsets[v] if not x & singles])
                     out = uses[v]
                     if out is None:
@@ -597,7 +623,7 @@ class Position:
                 # `breakers`: who may is mover_facts' (R21d, R28, R29, R33, A13, A14), read
                 # here as seep.mover.cementers and breakers read it.
                 may = free & ~(keep_once & lowV) & values if cementable & lowV else 0
-                tag = _CEMENT_TAGS[V]
+                tags = _CEMENT_ONE[V]
                 v_groups = () if absorb_never else subsets[V]
                 ts = avail0 & (_REVERSED_SUMS[may] << V) >> 13
                 while ts:
@@ -609,10 +635,11 @@ class Position:
                     if out is None:
                         out = uses[v] = []
                         order.append(v)
+                    tagv = tags[v][hand >> (4 * v - 4) & 15]
                     bases = subsets[t] if t else _ZERO_ONLY
                     repeats = 1 << v if len(bases) > 1 else 0  # as for builds
                     for s in bases:
-                        base = tag | s
+                        base = tagv | s
                         if v_groups:
                             g = tuple([x for x in v_groups if not x & s])
                             if g:
@@ -631,7 +658,13 @@ class Position:
                     v = low.bit_length() - 1
                     V2 = V + v
                     singles = loose & VALUE_MASK[V2]
-                    tag = _BREAK_TAG | V2 << SH_VALUE | V << SH_HOUSE | singles
+                    tag = (
+                        _BREAK_TAG
+                        | V2 << SH_VALUE
+                        | V << SH_HOUSE
+                        | singles
+                        | _ONE_FIELD[v][hand >> (4 * v - 4) & 15]
+                    )
                     g = () if absorb_never else tuple([x for x in subsets[V2] if not x & singles])
                     out = uses[v]
                     if out is None:
@@ -653,7 +686,7 @@ class Position:
                 if throw_vals >> v & 1:
                     out = uses[v]
                     assert out is not None
-                    out.append(_THROW_TAG)
+                    out.append(_ONE_FIELD[v][hand >> (4 * v - 4) & 15])  # THROW's tag is 0
                     throw_vals ^= 1 << v
         # Cards whose only use is a throw (under "no_other_move": every card without a house
         # when no other use is possible).
@@ -663,14 +696,18 @@ class Position:
             v = low.bit_length() - 1
             result += _THROW_CODES[v][hand >> (4 * v - 4) & 15]
 
-        # Stamp each value's uses with each card of that value.
+        # Stamp each value's uses with each card of that value (the uses of a value held once
+        # have their card already).
         for v in order:
             out = uses[v]
             assert out is not None
-            fields = _CARD_FIELDS[v][hand >> (4 * v - 4) & 15]
+            nib = hand >> (4 * v - 4) & 15
             if dup >> v & 1 and len(out) > 1:
                 out = _first_of_each(out)
-            for cb in fields:
+            if _ONE_FIELD[v][nib]:
+                result += out
+                continue
+            for cb in _CARD_FIELDS[v][nib]:
                 for code in out:
                     result.append(code | cb)
         return result
@@ -766,7 +803,7 @@ class Position:
         hands = self.hands[:]
         p = seat_to_move(self.dealer, plays, len(hands))  # a hand per player (R2P1)
         cbit = 1 << (top >> _TOP_CARD & 63)
-        hands[p] &= ~cbit
+        hands[p] = hands[p] & ~cbit  # compiled, an augmented item assignment is a generic call
         self.hands = hands
         if action == THROW:
             self.loose |= cbit
@@ -792,7 +829,7 @@ class Position:
                 self.hcem = hcem
             self.loose &= ~moved
             captured = self.captured[:]
-            captured[team] |= taken
+            captured[team] = captured[team] | taken
             self.captured = captured
             self.last_capture = team
             if not self.loose and not self.hpresent:
@@ -800,7 +837,7 @@ class Position:
                 n = plays + 1
                 r = self.rules
                 sweeps = self.sweeps[:]
-                sweeps[team] += (
+                sweeps[team] = sweeps[team] + (
                     r.sweep_first if n == 1 else r.sweep_last if n == 48 else r.sweep_value
                 )
                 self.sweeps = sweeps
@@ -818,7 +855,7 @@ class Position:
                 howners[V] = 1 << p
                 self.hpresent |= 1 << V
             elif action == CEMENT:
-                hcards[V] |= cbit | moved
+                hcards[V] = hcards[V] | cbit | moved
                 hcem[V] = True
                 owners = howners[V]
                 if (
@@ -840,8 +877,8 @@ class Position:
                 self.hpresent &= ~(1 << H)
                 if self.hpresent >> V & 1:
                     # R30 / A15: merge with the existing house of the new value.
-                    hcards[V] |= cards
-                    howners[V] |= 1 << p
+                    hcards[V] = hcards[V] | cards
+                    howners[V] = howners[V] | 1 << p
                     hcem[V] = True
                 else:
                     hcards[V] = cards
@@ -906,7 +943,7 @@ class Position:
         dealt = min(len(order), len(stock) // 4)
         for i in range(dealt):
             seat = order[i] & 3
-            hands[seat] |= mask_of(stock[4 * i : 4 * i + 4])
+            hands[seat] = hands[seat] | mask_of(stock[4 * i : 4 * i + 4])
         self.hands = hands
         self.stock = stock[4 * dealt :]
 
@@ -923,7 +960,7 @@ class Position:
                 self.hcem = [False] * 14
                 self.hpresent = 0
             captured = self.captured[:]
-            captured[self.last_capture] |= left
+            captured[self.last_capture] = captured[self.last_capture] | left
             self.captured = captured
             self.loose = 0
         self.phase_id = PHASE_OVER

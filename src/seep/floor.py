@@ -50,6 +50,10 @@ _CACHE_LIMIT: Final = 50_000
 # at 512 entries than at 50,000: docs/performance.md).
 _FLOOR_LIMIT: Final = 512
 _NO_FLOOR: Final[tuple[tuple[tuple[int, ...], ...], int]] = (((),) * 14, 0)
+# The floors of one or two cards (more than half of the floors met in play), at index
+# 52 * low card + high card (53 * card for one card): built once, then read without a hash
+# look-up, never evicted, and the parent of every floor of three.
+_SMALL: Final[list[tuple[tuple[tuple[int, ...], ...], int] | None]] = [None] * (52 * 52)
 _ZERO_ONLY: Final[tuple[int, ...]] = (0,)
 # Copied into a list where one is needed (compiled, `[None] * 14` makes two lists).
 _NO_LISTS: Final[tuple[list[int] | None, ...]] = (None,) * 14
@@ -63,6 +67,8 @@ MAXIMAL_UNIONS: Final = 1
 def clear_caches() -> None:
     """Empty the caches (benchmarks measure cold; tests show nothing depends on them)."""
     _FLOOR.clear()
+    for i in range(len(_SMALL)):
+        _SMALL[i] = None
     for families in _FAMILIES:
         families.clear()
     _SWEEPERS.clear()
@@ -72,20 +78,23 @@ def floor_index(loose: int) -> tuple[tuple[tuple[int, ...], ...], int]:
     """Every non-empty subset of ``loose`` with a value sum ``t`` <= 13, grouped by ``t``,
     and a bitmask with bit ``t`` set when some subset sums to ``t``.
 
-    Index ``t`` (1..13) of the first item holds the masks summing to ``t``: the t-groups of R23.
-    A floor whose highest card was added to an indexed floor is extended from it; any other
-    floor is built card by card, in the same order.
+    Index ``t`` (1..13) of the first item holds the masks summing to ``t``: the t-groups of R23,
+    each sum's in increasing order of their masks. A floor whose highest card was added to an
+    indexed floor is extended from it; any other floor is built card by card, in the same order.
     """
+    rest = loose & (loose - 1)
+    if not rest & (rest - 1):
+        return _small_floor(loose)
     hit = _FLOOR.get(loose)
     if hit is not None:
         return hit
-    if not loose:
-        return _NO_FLOOR
     # Only the floor without its highest card is a parent: extending it gives the buckets in
     # exactly the order of the full build, so the order of legal moves never depends on what
     # happens to be cached.
     low = 1 << (loose.bit_length() - 1)
-    parent = _FLOOR.get(loose ^ low)
+    rest = loose ^ low
+    rest2 = rest & (rest - 1)
+    parent = _small_floor(rest) if not rest2 & (rest2 - 1) else _FLOOR.get(rest)
     if parent is not None:
         by_sum = list(parent[0])
         avail = parent[1]
@@ -97,46 +106,66 @@ def floor_index(loose: int) -> tuple[tuple[tuple[int, ...], ...], int]:
         avail |= (avail << v | 1 << v) & _SUM_BITS
         result = (tuple(by_sum), avail)
     else:
-        # Cards are added in index order: each extends every subset found before it (values
-        # are >= 1, so only sums up to 13 - v take a card of value v; going down, no subset
-        # takes the card twice) and then stands alone. A sum's list is made when first met.
-        lists: list[list[int] | None] = list(_NO_LISTS)
-        avail = 0  # bit t: lists[t] is made
-        m = loose
-        while m:
-            low = m & -m
-            m ^= low
-            v = VALUE[low.bit_length() - 1]
-            ts = avail & ((2 << (13 - v)) - 1)  # the sums found that still take v, downwards
-            while ts:
-                t = ts.bit_length() - 1
-                ts ^= 1 << t
-                bucket = lists[t]
-                assert bucket is not None
-                grown = lists[t + v]
-                if grown is None:
-                    grown = lists[t + v] = []
-                for s in bucket:
-                    grown.append(s | low)
-            alone = lists[v]
-            if alone is None:
-                lists[v] = [low]
-            else:
-                alone.append(low)
-            avail |= (avail << v | 1 << v) & _SUM_BITS
-        buckets = list(_NO_FLOOR[0])
-        ts = avail
-        while ts:
-            t = ts.bit_length() - 1
-            ts ^= 1 << t
-            found = lists[t]
-            assert found is not None
-            buckets[t] = tuple(found)
-        result = (tuple(buckets), avail)
+        result = _build_floor(loose)
     if len(_FLOOR) > _FLOOR_LIMIT:
         _FLOOR.clear()
     _FLOOR[loose] = result
     return result
+
+
+def _small_floor(loose: int) -> tuple[tuple[tuple[int, ...], ...], int]:
+    """:func:`floor_index` of a floor of at most two cards, from its table."""
+    if not loose:
+        return _NO_FLOOR
+    low = loose & -loose
+    a = low.bit_length() - 1
+    k = 53 * a if loose == low else 52 * a + loose.bit_length() - 1
+    hit = _SMALL[k]
+    if hit is None:
+        hit = _SMALL[k] = _build_floor(loose)
+    return hit
+
+
+def _build_floor(loose: int) -> tuple[tuple[tuple[int, ...], ...], int]:
+    """:func:`floor_index` built card by card, without a cache.
+
+    Cards are added in index order: each extends every subset found before it (values are
+    >= 1, so only sums up to 13 - v take a card of value v; going down, no subset takes the
+    card twice) and then stands alone. A sum's list is made when first met.
+    """
+    lists: list[list[int] | None] = list(_NO_LISTS)
+    avail = 0  # bit t: lists[t] is made
+    m = loose
+    while m:
+        low = m & -m
+        m ^= low
+        v = VALUE[low.bit_length() - 1]
+        ts = avail & ((2 << (13 - v)) - 1)  # the sums found that still take v, downwards
+        while ts:
+            t = ts.bit_length() - 1
+            ts ^= 1 << t
+            bucket = lists[t]
+            assert bucket is not None
+            grown = lists[t + v]
+            if grown is None:
+                grown = lists[t + v] = []
+            for s in bucket:
+                grown.append(s | low)
+        alone = lists[v]
+        if alone is None:
+            lists[v] = [low]
+        else:
+            alone.append(low)
+        avail |= (avail << v | 1 << v) & _SUM_BITS
+    buckets = list(_NO_FLOOR[0])
+    ts = avail
+    while ts:
+        t = ts.bit_length() - 1
+        ts ^= 1 << t
+        found = lists[t]
+        assert found is not None
+        buckets[t] = tuple(found)
+    return (tuple(buckets), avail)
 
 
 def loose_subsets(loose: int) -> tuple[tuple[int, ...], ...]:

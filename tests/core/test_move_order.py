@@ -23,3 +23,30 @@ def test_order_does_not_depend_on_caches() -> None:
         assert pos.legal_codes() == order
     for pos, order in warm:
         assert pos.legal_codes() == order
+
+
+def test_floor_index_is_the_sorted_groups_whatever_the_path() -> None:
+    """Each sum's groups in increasing order of their masks, the same from the table of small
+    floors, from a parent floor, from the cache and from a build card by card."""
+    rng = random.Random(9)
+    floors = [0]
+    for _ in range(3000):
+        floors.append(sum(1 << c for c in rng.sample(range(52), rng.randrange(1, 9))))
+    floor.clear_caches()
+    for _ in range(2):  # from cold caches, then from warm ones
+        for loose in floors:
+            # The parent (without the highest card) first, so the extension path runs too.
+            if loose:
+                floor.floor_index(loose ^ 1 << (loose.bit_length() - 1))
+            by_sum, avail = floor.floor_index(loose)
+            expected: list[list[int]] = [[] for _ in range(14)]
+            sub = 0
+            while True:
+                sub = (sub - loose) & loose  # the subsets of loose in increasing order
+                if not sub:
+                    break
+                t = sum(c // 4 + 1 for c in range(52) if sub >> c & 1)
+                if t <= 13:
+                    expected[t].append(sub)
+            assert [list(b) for b in by_sum] == expected
+            assert avail == sum(1 << t for t in range(14) if expected[t])
