@@ -192,29 +192,11 @@ class MoveWriter:
             return compiled.string, lambda p: {**fixed, **p}
         return compiled.string, lambda p: tuple(p[k] if k in p else fixed[k] for k in order)
 
-    def write(self, *params: dict[str, Any], what: str, check: Callable[[int], None]) -> None:
-        """Run the statements with ``params`` (one dict each) in one transaction, committed
-        when ``check`` takes the last one's row count (its exception rolls it back)."""
-        raw = self._connection()
-        try:
-            count = self.execute(raw, params)
-            try:
-                check(count)
-            except BaseException:
-                self._rollback()
-                raise
-            raw.commit()
-        except self._integrity:
-            self._rollback()
-            raise StoreConflict(f"{what} is already stored") from None
-        except self._failure as exc:
-            self._rollback()
-            self.close()
-            raise StoreUnavailable(db_reason(exc)) from None
-
     def write_many(self, writes: Sequence[Write]) -> list[Exception | None]:
-        """Run several writes (each ``(params, what, check)`` as :meth:`write` takes them) in
-        one transaction: a group commit, far cheaper a write than one transaction each. Each
+        """Run several writes in one transaction: each its statements' parameters (one dict
+        each), what it writes (for the error's words) and the check of the last statement's
+        row count (its exception refuses that write). A group commit, far cheaper a write than
+        one transaction each. Each
         write's outcome, in order: ``None`` (stored), :class:`StoreConflict` or
         :class:`StoreUnavailable`.
 

@@ -314,14 +314,11 @@ class Store(
         the write."""
         start = time.perf_counter()
         try:
-            self._moves.write(
-                {"code": table.code, "seq": seq, "move": json.dumps(move)},
-                {"the_code": table.code, "the_version": version},
-                what=f"table {table.code}: move {seq}",
-                check=lambda rows: self._check_held(rows, table.code),  # not held: rolled back
-            )
+            [outcome] = self.write_moves([(table.code, seq, move, version)])
         finally:
             self.timed("move", time.perf_counter() - start)
+        if outcome is not None:
+            raise outcome
 
     def write_moves(
         self, moves: Sequence[tuple[str, int, dict[str, Any], int]]
