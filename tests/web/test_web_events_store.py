@@ -46,22 +46,40 @@ def _event(store: Store, organiser: int = 1, **values: Any) -> int:
     return store.create_event({**base, **values}, per_organiser=2)
 
 
+def _database_at(db: Path, revision: str, *rows: str) -> None:
+    """An SQLite file at schema ``revision`` holding ``rows`` (INSERT statements)."""
+    engine = create_engine(f"sqlite:///{db}")
+    with engine.begin() as c:
+        migrations.upgrade(c, revision)
+    with engine.begin() as c:
+        for row in rows:
+            c.exec_driver_sql(row)
+    engine.dispose()
+
+
+def _downgrade(db: Path, revision: str) -> set[str]:
+    """Take the file back to ``revision``; the names of its tables then."""
+    engine = create_engine(f"sqlite:///{db}")
+    with engine.begin() as c:
+        command.downgrade(migrations.config(c), revision)
+        names = set(c.exec_driver_sql("SELECT name FROM sqlite_master").scalars())
+    engine.dispose()
+    return names
+
+
 def test_a_database_at_0009_gains_events_and_loses_nothing(tmp_path: Path) -> None:
     """Revision 0010 on a database at 0009 with an account, its session and a push key:
     every row is kept, the new tables take an event with a team, and a downgrade to 0009
     removes them again."""
     db = tmp_path / "seep.db"
-    engine = create_engine(f"sqlite:///{db}")
-    with engine.begin() as c:
-        migrations.upgrade(c, "0009")
-    with engine.begin() as c:
-        c.exec_driver_sql(
-            "INSERT INTO accounts (name, name_key, password_hash, created) "
-            "VALUES ('Before', 'before', 'hash', 1.0)"
-        )
-        c.exec_driver_sql("INSERT INTO sessions VALUES ('h', 1, 1.0, 2.0)")
-        c.exec_driver_sql("INSERT INTO server_keys VALUES ('vapid', '{}', 1.0)")
-    engine.dispose()
+    _database_at(
+        db,
+        "0009",
+        "INSERT INTO accounts (name, name_key, password_hash, created) "
+        "VALUES ('Before', 'before', 'hash', 1.0)",
+        "INSERT INTO sessions VALUES ('h', 1, 1.0, 2.0)",
+        "INSERT INTO server_keys VALUES ('vapid', '{}', 1.0)",
+    )
     kept = ("accounts", "sessions", "server_keys")
     before = {t: _dump(db, t) for t in kept}
     store = Store(f"sqlite:///{db}")
@@ -80,12 +98,8 @@ def test_a_database_at_0009_gains_events_and_loses_nothing(tmp_path: Path) -> No
         assert found is not None and found["organiser"] is None
     finally:
         store.close()
-    engine = create_engine(f"sqlite:///{db}")
-    with engine.begin() as c:
-        command.downgrade(migrations.config(c), "0009")
-        names = set(c.exec_driver_sql("SELECT name FROM sqlite_master").scalars())
-        assert not names & {"events", "event_teams", "event_rounds", "event_tables"}
-    engine.dispose()
+    names = _downgrade(db, "0009")
+    assert not names & {"events", "event_teams", "event_rounds", "event_tables"}
 
 
 def test_an_organiser_keeps_few_events_and_a_player_registers_once(tmp_path: Path) -> None:
@@ -141,20 +155,16 @@ def test_a_database_at_0010_gains_event_deals(tmp_path: Path) -> None:
     kept, the table reads as deal 0 and the event has no arena window; a downgrade to 0010
     removes the columns again."""
     db = tmp_path / "seep.db"
-    engine = create_engine(f"sqlite:///{db}")
-    with engine.begin() as c:
-        migrations.upgrade(c, "0010")
-        c.exec_driver_sql(
-            "INSERT INTO events (name, organiser, organiser_name, kind, format, rated, partners,"
-            " bots, starts, rounds, deals, status, round, seed, created) VALUES"
-            " ('E', 1, 'Org', 'swiss', 'two', 0, 'registered', 1, 1.0, 3, 1, 'running', 1,"
-            " '5', 1.0)"
-        )
-        c.exec_driver_sql(
-            "INSERT INTO event_tables (code, event, round, board, team_a, team_b, swapped,"
-            " result) VALUES ('ABCDEF', 1, 1, 1, 1, 2, 0, NULL)"
-        )
-    engine.dispose()
+    _database_at(
+        db,
+        "0010",
+        "INSERT INTO events (name, organiser, organiser_name, kind, format, rated, partners,"
+        " bots, starts, rounds, deals, status, round, seed, created) VALUES"
+        " ('E', 1, 'Org', 'swiss', 'two', 0, 'registered', 1, 1.0, 3, 1, 'running', 1,"
+        " '5', 1.0)",
+        "INSERT INTO event_tables (code, event, round, board, team_a, team_b, swapped,"
+        " result) VALUES ('ABCDEF', 1, 1, 1, 1, 2, 0, NULL)",
+    )
     before = [_dump(db, t) for t in ("events", "event_tables")]
     store = Store(f"sqlite:///{db}")
     try:
@@ -168,10 +178,7 @@ def test_a_database_at_0010_gains_event_deals(tmp_path: Path) -> None:
         assert store.sealed_table("ABCDEF") is None  # a Swiss event's table is never sealed
     finally:
         store.close()
-    engine = create_engine(f"sqlite:///{db}")
-    with engine.begin() as c:
-        command.downgrade(migrations.config(c), "0010")
-    engine.dispose()
+    _downgrade(db, "0010")
     assert [_dump(db, t) for t in ("events", "event_tables")] == before
 
 
@@ -179,16 +186,14 @@ def test_a_database_at_0011_gains_event_baazis(tmp_path: Path) -> None:
     """Revision 0012 on a database at 0011 with an arena event: it is kept, with no baazis
     (its rounds are deals, as before); a downgrade to 0011 removes the column again."""
     db = tmp_path / "seep.db"
-    engine = create_engine(f"sqlite:///{db}")
-    with engine.begin() as c:
-        migrations.upgrade(c, "0011")
-        c.exec_driver_sql(
-            "INSERT INTO events (name, organiser, organiser_name, kind, format, rated, partners,"
-            " bots, starts, rounds, deals, minutes, status, round, seed, created) VALUES"
-            " ('A', 1, 'Org', 'arena', 'two', 0, 'registered', 1, 1.0, 1, 2, 45, 'running', 1,"
-            " '5', 1.0)"
-        )
-    engine.dispose()
+    _database_at(
+        db,
+        "0011",
+        "INSERT INTO events (name, organiser, organiser_name, kind, format, rated, partners,"
+        " bots, starts, rounds, deals, minutes, status, round, seed, created) VALUES"
+        " ('A', 1, 'Org', 'arena', 'two', 0, 'registered', 1, 1.0, 1, 2, 45, 'running', 1,"
+        " '5', 1.0)",
+    )
     before = _dump(db, "events")
     store = Store(f"sqlite:///{db}")
     try:
@@ -200,10 +205,7 @@ def test_a_database_at_0011_gains_event_baazis(tmp_path: Path) -> None:
         assert (found["name"], found["deals"], found["minutes"]) == ("A", 2, 45)
     finally:
         store.close()
-    engine = create_engine(f"sqlite:///{db}")
-    with engine.begin() as c:
-        command.downgrade(migrations.config(c), "0011")
-    engine.dispose()
+    _downgrade(db, "0011")
     assert _dump(db, "events") == before
 
 
