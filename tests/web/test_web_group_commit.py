@@ -1,6 +1,8 @@
-"""The moves' writer thread (seep.web.group_commit, issue 24): moves handed while a batch is
-written go in the next transaction together, the event loop never waits for the database,
-each move's outcome is its own, and the app's shutdown writes what it was handed.
+"""The moves' group commit (seep.web.group_commit, issue 24): a turn's moves go in one
+transaction, on the event loop when SQLite takes them at once, else in the writer thread,
+where moves handed while a batch is written go in the next transaction together; the event
+loop never waits for a lock, each move's outcome is its own, and the app's shutdown writes
+what it was handed.
 
 The refusals as several instances see them (a lease lost, a move stored twice), on SQLite and
 PostgreSQL, are in test_web_cluster.py
@@ -53,6 +55,9 @@ class HeldStore:
         if len(self.calls) == 1:
             assert self.release.wait(10)
         return [StoreConflict("taken") if code == "TAKEN" else None for code, *_ in moves]
+
+    def write_moves_now(self, moves: list[tuple[str, int, dict[str, Any], int]]) -> bool:
+        return False  # always busy: every move goes through the thread
 
     def timed(self, what: str, seconds: float) -> None:
         self.timed_calls.append(what)
@@ -188,3 +193,85 @@ def test_a_locked_database_refuses_the_batch_after_two_tries_and_stores_nothing(
     finally:
         store.close()
     assert len(_stored(tmp_path)) == 6
+
+
+def test_a_free_sqlite_file_takes_a_turns_moves_on_the_loop_in_one_transaction(
+    tmp_path: Path,
+) -> None:
+    store = _store(tmp_path, "AAA", "BBB", "CCC")
+    now: list[list[str]] = []
+    write_moves_now = store.write_moves_now
+
+    def counted(moves: Any) -> bool:
+        now.append([m[0] for m in moves])
+        return write_moves_now(moves)
+
+    store.write_moves_now = counted  # type: ignore[method-assign]
+    told: list[tuple[str, Any]] = []
+
+    async def play() -> GroupCommit:
+        writer = GroupCommit(store)
+        for code in ("AAA", "BBB", "CCC"):
+            writer.write(code, 0, _move(0), 1, lambda o, code=code: told.append((code, o)))
+        await asyncio.sleep(0)  # the turn ends: written at once, told on the loop
+        await asyncio.sleep(0)
+        writer.write("AAA", 1, _move(1), 2, lambda o: told.append(("AAA", o)))
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        return writer
+
+    try:
+        writer = asyncio.run(play())
+    finally:
+        store.close()
+    assert now == [["AAA", "BBB", "CCC"], ["AAA"]]
+    assert told == [("AAA", None), ("BBB", None), ("CCC", None), ("AAA", None)]
+    assert writer._thread is None  # no thread was needed
+    assert _stored(tmp_path) == [("AAA", 0), ("AAA", 1), ("BBB", 0), ("CCC", 0)]
+
+
+def test_a_locked_sqlite_file_sends_the_moves_to_the_thread_and_the_loop_goes_on(
+    tmp_path: Path,
+) -> None:
+    store = _store(tmp_path, "AAA", "BBB")
+    now: list[list[str]] = []
+    write_moves_now = store.write_moves_now
+
+    def counted(moves: Any) -> bool:
+        now.append([m[0] for m in moves])
+        return write_moves_now(moves)
+
+    store.write_moves_now = counted  # type: ignore[method-assign]
+    told: list[tuple[str, Any]] = []
+    locker = sqlite3.connect(tmp_path / "seep.db", isolation_level=None)
+
+    async def play() -> int:
+        writer = GroupCommit(store)
+        locker.execute("BEGIN EXCLUSIVE")  # what a checkpoint's last step does to writers
+        writer.write("AAA", 0, _move(0), 1, lambda o: told.append(("AAA", o)))
+        await asyncio.sleep(0)  # refused at once on the loop: the thread waits for the lock
+        writer.write("BBB", 0, _move(0), 1, lambda o: told.append(("BBB", o)))
+        turns = 0
+        for _ in range(20):  # the loop keeps turning meanwhile
+            await asyncio.sleep(0)
+            turns += 1
+        assert told == []
+        locker.execute("ROLLBACK")
+        while len(told) < 2:
+            await asyncio.sleep(0.001)
+        writer.write("AAA", 1, _move(1), 2, lambda o: told.append(("AAA", o)))
+        while len(told) < 3:
+            await asyncio.sleep(0.001)
+        writer.close()
+        return turns
+
+    try:
+        assert asyncio.run(play()) == 20
+    finally:
+        locker.close()
+        store.close()
+    # BBB, handed while the thread held AAA, went to the thread without a try on the loop;
+    # once the thread had told everything, the loop wrote again.
+    assert now == [["AAA"], ["AAA"]]
+    assert told == [("AAA", None), ("BBB", None), ("AAA", None)]
+    assert _stored(tmp_path) == [("AAA", 0), ("AAA", 1), ("BBB", 0)]

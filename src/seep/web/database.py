@@ -80,8 +80,9 @@ def check_sqlite_file(path: Path) -> None:
 # Short: other writes run on the event loop's thread, so every table waits as long as one write
 # does (the driver retries a failed move with backoff instead; docs/web.md "Liveness").
 BUSY_TIMEOUT_SECONDS = 0.2
-# The moves' own: they are written in a thread of their own (seep.web.group_commit), where a
-# wait holds up the moves alone, so they wait out a checkpoint rather than fail.
+# The moves' own when they are written in a thread of their own (seep.web.group_commit), where
+# a wait holds up the moves alone, so they wait out a checkpoint rather than fail. Written on
+# the event loop's thread, they do not wait at all (MoveWriter.write_all_now).
 MOVES_BUSY_TIMEOUT_SECONDS = 1.0
 
 
@@ -169,7 +170,8 @@ class MoveWriter:
     its two statements cost about four times what the database itself spends on them
     (bench/server.py, issue 24). So they are compiled once, for this database's dialect, and
     run on the driver's cursor; the server writes many tables' moves at once
-    (:meth:`write_many`, from :class:`seep.web.group_commit.GroupCommit`'s thread). A failure
+    (:class:`seep.web.group_commit.GroupCommit`: :meth:`write_all_now` on the event loop,
+    :meth:`write_many` from its thread). A failure
     other than the move's key (another writer stored it first) rolls back and drops the
     connection: the next move takes a fresh one from the pool, as after the database's
     restart.
@@ -183,6 +185,11 @@ class MoveWriter:
         self._statements = [self._compile(s) for s in statements]
         self._conn: Any = None  # SQLAlchemy's pooled connection, while it works
         self._raw: Any = None  # its driver connection
+        #: The database takes a write without a server's round trip (an SQLite file): a write
+        #: that need not wait for a lock may be made on the event loop's thread.
+        self.wait_free = engine.dialect.name == "sqlite"
+        self._wait_ms = int(MOVES_BUSY_TIMEOUT_SECONDS * 1000)  # SQLite's busy timeout wanted
+        self._waits_ms: int | None = None  # and the one set on the driver connection
 
     def _compile(self, statement: Any) -> tuple[str, Callable[[dict[str, Any]], Any]]:
         compiled = statement.compile(dialect=self.engine.dialect)
@@ -206,6 +213,7 @@ class MoveWriter:
         write it came at; a second refusal is every remaining write's, so a locked database
         costs three busy timeouts (all at once, then one by one twice), not one per write.
         """
+        self._wait_ms = int(MOVES_BUSY_TIMEOUT_SECONDS * 1000)
         if len(writes) > 1 and self._all_at_once(writes):
             return [None] * len(writes)
         outcomes: list[Exception | None] = [None] * len(writes)
@@ -242,6 +250,13 @@ class MoveWriter:
                 refused = True
                 outcomes[left.pop(at)] = failure
         return outcomes
+
+    def write_all_now(self, writes: Sequence[Write]) -> bool:
+        """Every write in one transaction without waiting for another writer's lock (SQLite's
+        busy timeout 0 meanwhile): True when each was stored, False when none was (a lock held,
+        a write refused: :meth:`write_many` tells them apart)."""
+        self._wait_ms = 0
+        return self._all_at_once(writes)
 
     def _all_at_once(self, writes: Sequence[Write]) -> bool:
         """Every write at once, a statement for all (``executemany``: the database's driver
@@ -281,9 +296,10 @@ class MoveWriter:
             except OperationalError as exc:
                 raise StoreUnavailable(db_reason(exc)) from None
             self._raw = self._conn.connection.dbapi_connection
-            if self.engine.dialect.name == "sqlite":
-                ms = int(MOVES_BUSY_TIMEOUT_SECONDS * 1000)
-                self._raw.execute(f"PRAGMA busy_timeout = {ms}")
+            self._waits_ms = None
+        if self.wait_free and self._waits_ms != self._wait_ms:
+            self._raw.execute(f"PRAGMA busy_timeout = {self._wait_ms}")
+            self._waits_ms = self._wait_ms
         return self._raw
 
     def execute(self, raw: Any, params: tuple[dict[str, Any], ...]) -> int:

@@ -1,12 +1,16 @@
-"""The moves' writer: a thread of its own that stores many tables' moves in one transaction.
+"""The moves' writer: many tables' moves stored in one transaction, without the event loop
+ever waiting for the database.
 
 A move is stored before anything of it is sent, so that a move a player has seen is never
-lost. Written on the event loop's thread, every table waited for each move's transaction, and
-for SQLite's checkpoint whenever one held the log: 40 % of the loop's stalls over 20 ms in
-``bench/server.py`` (docs/web.md "Broadcast cost"). Here the loop hands the move to
-:class:`GroupCommit` and goes on with the other tables; the thread writes every move waiting
-for it in one transaction (a *group commit*: SQLite's commit, the costly part, is paid once
-for all of them) and hands each move's outcome back to the loop, which makes and sends it.
+lost. Written one by one on the event loop's thread, every table waited for each move's
+transaction, and for SQLite's checkpoint whenever one held the log: 40 % of the loop's stalls
+over 20 ms in ``bench/server.py`` (docs/web.md "Broadcast cost"). Here the moves of one turn of
+the loop go together (a *group commit*: the commit, the costly part, is paid once for all of
+them). On SQLite the loop writes them itself when the database lets it at once (no busy wait:
+handing them to a thread and back costs more than the write); when it does not (a checkpoint
+holds it, a move must be told apart) and always on PostgreSQL (a round trip to the server), a
+thread of its own writes them, waiting as long as it must, and hands each move's outcome back
+to the loop, which makes and sends it.
 """
 
 from __future__ import annotations
@@ -39,13 +43,16 @@ _STOP = None
 
 
 class GroupCommit:
-    """Writes the moves :meth:`write` is handed in a thread of its own, all the moves waiting
-    at once in one transaction (:meth:`Store.write_moves <seep.web.store.Store.write_moves>`),
-    and tells each one's outcome on the event loop that handed it. The thread starts with the
-    first move and ends with :meth:`close`, after the moves handed before.
+    """Writes the moves :meth:`write` is handed, each turn of the event loop's in one
+    transaction, and tells each one's outcome on the loop. The loop writes a turn's moves itself
+    when the store can without waiting (:meth:`Store.write_moves_now
+    <seep.web.store.Store.write_moves_now>`, while the thread has none); else the thread
+    writes them (:meth:`Store.write_moves <seep.web.store.Store.write_moves>`), with whatever
+    else came meanwhile. The thread starts with the first move it is handed and ends with
+    :meth:`close`, after the moves handed before.
 
-    A batch is what came while the last one was written: nothing waits for company, so a quiet
-    server writes each move at once, and a busy one many moves a commit."""
+    Nothing waits for company: a quiet server writes each move at once, a busy one many moves a
+    commit."""
 
     def __init__(self, store: Store, *, most: int = MOST_AT_ONCE) -> None:
         self.store = store
@@ -54,32 +61,43 @@ class GroupCommit:
         self._handed: list[_Move] = []  # this turn of the loop's moves, not yet handed over
         self._thread: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
+        # Batches handed to the thread and not told yet: while there are, the loop writes
+        # nothing itself (the thread has the connection; the moves keep their order).
+        self._in_thread = 0
 
     def write(self, code: str, seq: int, move: dict[str, Any], version: int, then: Then) -> None:
         """Store move number ``seq`` of table ``code``, made in state ``version`` (as
         :meth:`Store.add_move <seep.web.store.Store.add_move>`), then call ``then`` with its
         outcome on this event loop. Call it on the event loop's thread."""
-        if self._thread is None:
+        if self._loop is None:
             self._loop = asyncio.get_running_loop()
-            self._thread = threading.Thread(target=self._run, name="seep-moves", daemon=True)
-            self._thread.start()
         if not self._handed:
-            # Handed over once the loop has run what is due now (every bot whose timer ran
-            # out, every message read): waking the thread is paid once for all of them.
-            assert self._loop is not None
+            # Written once the loop has run what is due now (every bot whose timer ran out,
+            # every message read): one transaction for all of them.
             self._loop.call_soon(self._hand_over)
         self._handed.append((code, seq, move, version, then))
 
     def _hand_over(self) -> None:
-        if self._handed:
-            self._queue.put(self._handed)
-            self._handed = []
+        batch = self._handed
+        if not batch:
+            return
+        self._handed = []
+        if not self._in_thread:
+            start = time.perf_counter()
+            if self.store.write_moves_now([m[:4] for m in batch]):
+                self._told(batch, [None] * len(batch), time.perf_counter() - start)
+                return
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="seep-moves", daemon=True)
+            self._thread.start()
+        self._in_thread += 1
+        self._queue.put(batch)
 
     def close(self) -> None:
         """Write what was handed, tell it, and end the thread (the app's shutdown; a move
         handed later starts another)."""
+        self._hand_over()
         if self._thread is not None:
-            self._hand_over()
             self._queue.put(_STOP)
             self._thread.join()
             self._thread = None
@@ -90,6 +108,7 @@ class GroupCommit:
             if first is _STOP:
                 return
             batch = first
+            handed = 1
             stop = False
             while len(batch) < self.most:  # what came while the last batch was written
                 try:
@@ -100,6 +119,7 @@ class GroupCommit:
                     stop = True
                     break
                 batch.extend(more)
+                handed += 1
             start = time.perf_counter()
             try:
                 outcomes = self.store.write_moves([m[:4] for m in batch])
@@ -107,14 +127,22 @@ class GroupCommit:
                 logging.getLogger("seep.web").exception("moves not written: %s", exc)
                 outcomes = [StoreUnavailable(str(exc))] * len(batch)
             seconds = time.perf_counter() - start
-            self._tell(batch, outcomes, seconds)
+            self._tell(batch, outcomes, seconds, handed)
             if stop:
                 return
 
-    def _tell(self, batch: list[_Move], outcomes: list[Exception | None], seconds: float) -> None:
+    def _tell(
+        self, batch: list[_Move], outcomes: list[Exception | None], seconds: float, handed: int
+    ) -> None:
         assert self._loop is not None
         with contextlib.suppress(RuntimeError):  # the loop has closed: nobody is left to tell
-            self._loop.call_soon_threadsafe(self._told, batch, outcomes, seconds)
+            self._loop.call_soon_threadsafe(self._back, batch, outcomes, seconds, handed)
+
+    def _back(
+        self, batch: list[_Move], outcomes: list[Exception | None], seconds: float, handed: int
+    ) -> None:
+        self._in_thread -= handed  # the batches the thread wrote together
+        self._told(batch, outcomes, seconds)
 
     def _told(self, batch: list[_Move], outcomes: list[Exception | None], seconds: float) -> None:
         for move, outcome in zip(batch, outcomes, strict=True):

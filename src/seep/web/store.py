@@ -42,6 +42,7 @@ from .database import (
     BUSY_TIMEOUT_SECONDS,
     BadDatabase,
     MoveWriter,
+    Write,
     check_sqlite_file,
     database_url,
     db_reason,
@@ -325,23 +326,34 @@ class Store(
     ) -> list[Exception | None]:
         """Store several tables' moves, each ``(code, seq, move, version)`` as :meth:`add_move`
         takes them, in one transaction (a group commit: :class:`seep.web.group_commit.GroupCommit`
-        calls it from its thread). Each move's outcome, in order: ``None`` (stored), or the
-        :class:`StoreConflict` or :class:`StoreUnavailable` that :meth:`add_move` would raise;
-        one move's refusal is its own (:meth:`MoveWriter.write_many`). Not timed here: the
-        caller tells :attr:`timed` on the loop's thread."""
-        return self._moves.write_many(
-            [
+        calls it from its thread), waiting for the database as long as a move may. Each move's
+        outcome, in order: ``None`` (stored), or the :class:`StoreConflict` or
+        :class:`StoreUnavailable` that :meth:`add_move` would raise; one move's refusal is its
+        own (:meth:`MoveWriter.write_many`). Not timed here: the caller tells :attr:`timed` on
+        the loop's thread."""
+        return self._moves.write_many(self._move_writes(moves))
+
+    def write_moves_now(self, moves: Sequence[tuple[str, int, dict[str, Any], int]]) -> bool:
+        """Store these moves in one transaction if the database takes them at once, on the
+        caller's thread (the event loop's): True when every one is stored, False when none is
+        (a lock held, a move that :meth:`write_moves` must tell apart, or a database that is
+        not an SQLite file: a server's round trip is a wait). Never waits for a lock."""
+        if not self._moves.wait_free:
+            return False
+        return self._moves.write_all_now(self._move_writes(moves))
+
+    def _move_writes(self, moves: Sequence[tuple[str, int, dict[str, Any], int]]) -> list[Write]:
+        return [
+            (
                 (
-                    (
-                        {"code": code, "seq": seq, "move": json.dumps(move)},
-                        {"the_code": code, "the_version": version},
-                    ),
-                    f"table {code}: move {seq}",
-                    functools.partial(self._check_held, code=code),
-                )
-                for code, seq, move, version in moves
-            ]
-        )
+                    {"code": code, "seq": seq, "move": json.dumps(move)},
+                    {"the_code": code, "the_version": version},
+                ),
+                f"table {code}: move {seq}",
+                functools.partial(self._check_held, code=code),
+            )
+            for code, seq, move, version in moves
+        ]
 
     @_write
     def delete_moves(self, code: str, first: int) -> None:
