@@ -33,7 +33,7 @@ from ..codes import BID, BREAK, BUILD, CAPTURE, CEMENT, REDEAL
 from ..engine import Position
 from ..view import View
 from .actions import NUM_ACTIONS, NUM_USES, MoveBuilder
-from .hotpath import NUM_REALS, REAL_FIELDS, observation_parts, view_parts
+from .hotpath import INTS_PER_GAME, NUM_REALS, REAL_FIELDS, observation_parts, view_parts
 
 __all__ = [
     "MOVE_FEATURES",
@@ -150,6 +150,10 @@ class ObservationBatch:
         self._obs_bytes = self.obs.reshape(num * _OBS_BYTES, 8)
         self._mask_bits = np.zeros((num, 8 * _MASK_BYTES), np.int8)
         self._mask_bytes = self._mask_bits.reshape(num * _MASK_BYTES, 8)
+        # write_ints: the mask comes as 3 chunks of 7 bytes.
+        self._mask_bits21 = np.zeros((num, 8 * 21), np.int8)
+        self._mask_bytes21 = self._mask_bits21.reshape(num * 21, 8)
+        self._num = num
 
     def write(self, obs: bytes, reals: list[float], masks: bytes) -> None:
         """Fill both arrays from :func:`~seep.integrations.hotpath.batch_parts`."""
@@ -157,6 +161,42 @@ class ObservationBatch:
         self.obs[:, _REAL_IDX] = np.array(reals, np.float32).reshape(-1, NUM_REALS)
         _BYTE_I8.take(np.frombuffer(masks, np.uint8), 0, self._mask_bytes)
         self.mask[:] = self._mask_bits[:, :NUM_ACTIONS]
+
+    def write_ints(self, ints: list[int], players: int, baazi_lead: int) -> None:
+        """Fill both arrays from :func:`~seep.integrations.hotpath.games_ints` (the games'
+        rules: ``players`` and ``baazi_lead``): the same values as :meth:`write` of
+        :func:`~seep.integrations.hotpath.batch_parts`."""
+        num = self._num
+        a = np.array(ints, "<i8").reshape(num, INTS_PER_GAME)
+        # Each chunk's 7 low bytes (little end first), one game's after the other.
+        chunks = a[:, :12].view(np.uint8).reshape(num, 12, 8)[:, :, :7]
+        _BYTE_F32.take(chunks[:, :9].reshape(num * _OBS_BYTES), 0, self._obs_bytes)
+        _BYTE_I8.take(chunks[:, 9:].reshape(num * 21), 0, self._mask_bytes21)
+        self.mask[:] = self._mask_bits21[:, :NUM_ACTIONS]
+        # hotpath._reals' arithmetic, column by column: the same doubles, then float32.
+        r = a[:, 12:] / _divisors(players, baazi_lead)
+        r[:, _CAPPED] = np.minimum(r[:, _CAPPED], 1.0)
+        r[:, _DIFF] = np.clip(0.5 + r[:, _DIFF], 0.0, 1.0)
+        self.obs[:, _REAL_IDX] = r
+
+
+# write_ints' real values: the columns capped at 1 (sweeps, baazis, deals) and the baazi
+# difference (0.5 = level, clipped to [0, 1]).
+_CAPPED = np.array([7, 8, 10, 11, 12])
+_DIFF = 9
+_DIVISORS: dict[tuple[int, int], npt.NDArray[np.float64]] = {}
+
+
+def _divisors(players: int, baazi_lead: int) -> npt.NDArray[np.float64]:
+    key = (players, baazi_lead)
+    d = _DIVISORS.get(key)
+    if d is None:
+        most = 48.0 / players
+        lead = baazi_lead if baazi_lead > 1 else 1
+        d = _DIVISORS[key] = np.array(
+            [most, most, most, most, 44.0, 4.0, 48.0, 200.0, 200.0, 2.0 * lead, 10.0, 10.0, 50.0]
+        )
+    return d
 
 
 def mask_array(mask: int) -> npt.NDArray[np.int8]:
