@@ -173,30 +173,38 @@ class ObservationBatch:
         _BYTE_F32.take(chunks[:, :9].reshape(num * _OBS_BYTES), 0, self._obs_bytes)
         _BYTE_I8.take(chunks[:, 9:].reshape(num * 21), 0, self._mask_bytes21)
         self.mask[:] = self._mask_bits21[:, :NUM_ACTIONS]
-        # hotpath._reals' arithmetic, column by column: the same doubles, then float32.
-        r = a[:, 12:] / _divisors(players, baazi_lead)
-        r[:, _CAPPED] = np.minimum(r[:, _CAPPED], 1.0)
-        r[:, _DIFF] = np.clip(0.5 + r[:, _DIFF], 0.0, 1.0)
+        # hotpath._reals' arithmetic on every column at once, the same doubles: x / divisor,
+        # + 0.5 for the baazi difference (+ 0.0, nothing, elsewhere), then capped at 1 where
+        # it is (at inf elsewhere) and at 0 for the difference (-inf elsewhere); then float32.
+        divisors, offsets, highs, lows = _real_rows(players, baazi_lead)
+        r = a[:, 12:] / divisors
+        r += offsets
+        np.minimum(r, highs, out=r)
+        np.maximum(r, lows, out=r)
         self.obs[:, _REAL_IDX] = r
 
 
-# write_ints' real values: the columns capped at 1 (sweeps, baazis, deals) and the baazi
-# difference (0.5 = level, clipped to [0, 1]).
-_CAPPED = np.array([7, 8, 10, 11, 12])
-_DIFF = 9
-_DIVISORS: dict[tuple[int, int], npt.NDArray[np.float64]] = {}
+_Row = npt.NDArray[np.float64]
+_REAL_ROWS: dict[tuple[int, int], tuple[_Row, _Row, _Row, _Row]] = {}
 
 
-def _divisors(players: int, baazi_lead: int) -> npt.NDArray[np.float64]:
+def _real_rows(players: int, baazi_lead: int) -> tuple[_Row, _Row, _Row, _Row]:
+    """write_ints' rows for the 13 real values: divisors, offsets, upper and lower bounds (the
+    order of hotpath.REAL_FIELDS: hand sizes 4, stock, face-down, plays, sweeps 2, baazi
+    difference, baazis 2, deals)."""
     key = (players, baazi_lead)
-    d = _DIVISORS.get(key)
-    if d is None:
+    rows = _REAL_ROWS.get(key)
+    if rows is None:
         most = 48.0 / players
         lead = baazi_lead if baazi_lead > 1 else 1
-        d = _DIVISORS[key] = np.array(
-            [most, most, most, most, 44.0, 4.0, 48.0, 200.0, 200.0, 2.0 * lead, 10.0, 10.0, 50.0]
+        inf = np.inf
+        rows = _REAL_ROWS[key] = (
+            np.array([most] * 4 + [44.0, 4.0, 48.0, 200.0, 200.0, 2.0 * lead, 10.0, 10.0, 50.0]),
+            np.array([0.0] * 9 + [0.5] + [0.0] * 3),
+            np.array([inf] * 7 + [1.0] * 6),
+            np.array([-inf] * 9 + [0.0] + [-inf] * 3),
         )
-    return d
+    return rows
 
 
 def mask_array(mask: int) -> npt.NDArray[np.int8]:

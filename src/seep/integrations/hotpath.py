@@ -319,13 +319,13 @@ def games_ints(games: list[Game], seats: list[int], out: list[int]) -> None:
 def _game_ints(pos: Position, seat: int, builder: MoveBuilder, out: list[int]) -> None:
     """:func:`games_ints` of one game (the fields of :func:`observation_parts`, cut where
     the 56-bit chunks fall: the offsets of the module's field constants)."""
-    n = pos.rules.players
+    hands = pos.hands
+    n = len(hands)  # a hand per player
     team = seat & 1
     phase = pos.phase_id
-    hands = pos.hands
     if phase == PHASE_BID:
         loose = 0
-        facedown = pos.loose.bit_count()
+        facedown = _cards_in(pos.loose)
     else:
         loose = pos.loose
         facedown = 0
@@ -394,7 +394,7 @@ def _game_ints(pos: Position, seat: int, builder: MoveBuilder, out: list[int]) -
     out.append(m >> 56 & _M56)
     out.append(m >> 112)
     for s in range(4):
-        out.append(hands[(seat + s) % n].bit_count() if s < n else 0)
+        out.append(_cards_in(hands[(seat + s) % n]) if s < n else 0)
     out.append(len(pos.stock))
     out.append(facedown)
     out.append(plays)
@@ -406,6 +406,24 @@ def _game_ints(pos: Position, seat: int, builder: MoveBuilder, out: list[int]) -
     out.append(baazis[team])
     out.append(baazis[1 - team])
     out.append(pos.match_deals)
+
+
+# The cards in a mask, a byte at a time: compiled, int.bit_count is a generic method call.
+_ONES: Final = [b.bit_count() for b in range(256)]
+
+
+def _cards_in(mask: int) -> int:
+    """The number of cards in a card mask (bits 0..51)."""
+    ones = _ONES
+    return (
+        ones[mask & 255]
+        + ones[mask >> 8 & 255]
+        + ones[mask >> 16 & 255]
+        + ones[mask >> 24 & 255]
+        + ones[mask >> 32 & 255]
+        + ones[mask >> 40 & 255]
+        + ones[mask >> 48 & 255]
+    )
 
 
 # --- the random bot ---------------------------------------------------------------------------
