@@ -167,7 +167,8 @@ class ObservationBatch:
         rules: ``players`` and ``baazi_lead``): the same values as :meth:`write` of
         :func:`~seep.integrations.hotpath.batch_parts`."""
         num = self._num
-        a = np.array(ints, "<i8").reshape(num, INTS_PER_GAME)
+        # fromiter: np.array would first look at every item to find the shape and type.
+        a = np.fromiter(ints, "<i8", num * INTS_PER_GAME).reshape(num, INTS_PER_GAME)
         # Each chunk's 7 low bytes (little end first), one game's after the other.
         chunks = a[:, :12].view(np.uint8).reshape(num, 12, 8)[:, :, :7]
         _BYTE_F32.take(chunks[:, :9].reshape(num * _OBS_BYTES), 0, self._obs_bytes)
