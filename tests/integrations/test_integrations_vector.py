@@ -159,6 +159,14 @@ _SEEDED_RUNS = {
     "seat2_scaled": (lambda: SeepVectorEnv(num_envs=4, seat=2, reward_scale=0.1), 1, 200, 0),
     "two_players": (lambda: SeepVectorEnv(num_envs=4, seat=1, rules="two_player"), 2, 200, 0),
     "vs_greedy": (lambda: SeepVectorEnv(num_envs=3, opponents="greedy"), 3, 120, 0),
+    "float32_rewards": (
+        lambda: SeepVectorEnv(
+            num_envs=4, reward_scale=np.float32(0.1), illegal_reward=np.float32(-0.3)
+        ),
+        7,
+        200,
+        5,
+    ),
     "team_retention": (
         lambda: SeepVectorEnv(num_envs=3, rules={"add_retention": "team"}),
         5,
@@ -175,6 +183,7 @@ _DIGESTS = {
     "seat2_scaled": "f3a6985a9bcba0e8",
     "two_players": "2452bbab00117e1a",
     "vs_greedy": "dc0182a6ed3f1216",
+    "float32_rewards": "01be6d79583d87d7",
     "team_retention": "88d8c85d36c5483a",
     "self_play": "d646580e53815933",
     "self_play_illegal": "5e37a73f45541384",

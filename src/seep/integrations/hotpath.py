@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Final
+from typing import Any, Final
 
 from ..cards import FULL_DECK
 from ..codes import BID, PHASE_BID, PHASE_OVER, SH_ACTION, SH_CARD
@@ -528,16 +528,18 @@ def step_against_bots(
     keep_history: bool,
     other: Callable[[Game, int], None] | None,
     rules: Rules,
-    illegal_reward: float,
+    illegal_reward: Any,
     max_illegal: int,
-    reward_scale: float,
-) -> tuple[list[float], list[bool], list[bool], list[bool]]:
+    reward_scale: Any,
+) -> tuple[list[object], list[bool], list[bool], list[bool]]:
     """One step of :class:`~seep.integrations.vector.SeepVectorEnv`: game ``i`` takes the
     learning seat's sub-decision ``acts[i]`` (or starts its next deal when ``autoreset[i]``),
     then its bots move (:func:`bots_play`). Returns the rewards, terminated, truncated and the
-    next step's autoreset flags."""
+    next step's autoreset flags. ``illegal_reward`` and ``reward_scale`` are whatever numbers
+    the environment was given: the rewards are made with Python's arithmetic on them (a
+    numpy float32 scale rounds as it did in the interpreted step)."""
     n = len(games)
-    rewards = [0.0] * n
+    rewards: list[object] = [0.0] * n
     terminated = [False] * n
     truncated = [False] * n
     again = [False] * n
