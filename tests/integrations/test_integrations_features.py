@@ -140,14 +140,20 @@ def _expected(view: View) -> dict[str, list[float]]:
 
 @pytest.mark.parametrize(
     "rules",
-    [Rules(), Rules.parse("two_player"), Rules(capture_rule="any", sweep_value=-50)],
-    ids=["standard", "two_player", "negative_sweeps"],
+    [
+        Rules(),
+        Rules.parse("two_player"),
+        Rules(capture_rule="any", sweep_value=-50),
+        Rules(baazi_lead=3, sweep_value=150),
+    ],
+    ids=["standard", "two_player", "negative_sweeps", "short_baazi"],
 )
 def test_observation_of_the_position_is_the_views(rules: Rules) -> None:
-    """What the environments compute on every step (position_observation, the batch) is the
-    View's observation, field by field as documented, on every seat, through whole baazis."""
+    """What the environments compute on every step (position_observation, the batch, the
+    batched environments' ints) is the View's observation, field by field as documented, on
+    every seat, through whole baazis."""
     from seep.integrations.features import ObservationBatch, position_observation
-    from seep.integrations.hotpath import batch_parts
+    from seep.integrations.hotpath import Game, batch_parts, games_ints
     from seep.session import Session
 
     rng = random.Random(4)
@@ -165,6 +171,16 @@ def test_observation_of_the_position_is_the_views(rules: Rules) -> None:
                     b = builders[pos.to_move or 0] = c
         batch = ObservationBatch(len(seats))
         batch.write(*batch_parts([pos] * len(seats), seats, builders))
+        games = [Game(0) for _ in seats]
+        for g, b in zip(games, builders, strict=True):
+            g.pos = pos
+            g.builder = b
+        ints: list[int] = []
+        games_ints(games, seats, ints)
+        from_ints = ObservationBatch(len(seats))
+        from_ints.write_ints(ints, rules.players, rules.baazi_lead)
+        assert from_ints.obs.tobytes() == batch.obs.tobytes()
+        assert from_ints.mask.tobytes() == batch.mask.tobytes()
         for seat in seats:
             view = View.from_position(pos, seat)
             obs = observation(view, builders[seat])
@@ -186,3 +202,45 @@ def test_observation_of_the_position_is_the_views(rules: Rules) -> None:
 def _mask_or_all(b: MoveBuilder) -> list[int]:
     m = b.mask() or (1 << 133) - 1
     return [m >> a & 1 for a in range(133)]
+
+
+@pytest.mark.parametrize("lead", [1, 3, 100, 10**12])
+def test_batch_ints_at_the_ends_of_the_real_values(lead: int) -> None:
+    """The batched environments' ints give the batch's values where the real-valued entries
+    are capped or clipped: sweeps past 200 or below 0, baazis past 10, deals past 50, a baazi
+    difference past the lead either way."""
+    from seep.integrations.features import ObservationBatch
+    from seep.integrations.hotpath import Game, batch_parts, games_ints
+
+    rules = Rules(baazi_lead=lead)
+    dealt = Position.new_deal(5, 1, rules)
+    cases = [
+        ((450, -100), (-5 * lead, (12, 3), 70)),
+        ((0, 200), (lead + 1, (0, 10), 50)),
+        ((199, 201), (lead - 1, (9, 11), 49)),
+        ((25, 0), (0, (0, 0), 0)),
+    ]
+    for sweeps, match in cases:
+        pos = Position(
+            rules,
+            dealt.dealer,
+            hands=dealt.hands,
+            stock=dealt.stock,
+            loose=dealt.loose,
+            sweeps=sweeps,
+            match=match,
+        )
+        seats = [0, 1, 2, 3]
+        builders = [MoveBuilder(pos.legal_codes()) for _ in seats]
+        batch = ObservationBatch(4)
+        batch.write(*batch_parts([pos] * 4, seats, builders))
+        games = [Game(0) for _ in seats]
+        for g, b in zip(games, builders, strict=True):
+            g.pos = pos
+            g.builder = b
+        ints: list[int] = []
+        games_ints(games, seats, ints)
+        from_ints = ObservationBatch(4)
+        from_ints.write_ints(ints, rules.players, rules.baazi_lead)
+        assert from_ints.obs.tobytes() == batch.obs.tobytes()
+        assert from_ints.mask.tobytes() == batch.mask.tobytes()

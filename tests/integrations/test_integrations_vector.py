@@ -123,3 +123,78 @@ def test_inline_random_bots_play_as_random_bot(rules: str) -> None:
 
     inline, viewed = run("random"), run(_ViewRandom())
     assert all(np.array_equal(a, b) for a, b in zip(inline, viewed, strict=True))
+
+
+def _digest(envs: object, seed: int, steps: int, illegal_every: int = 0) -> str:
+    """A digest of every array a seeded run returns (observations, masks, rewards, flags,
+    infos), for the byte-equality check of a change made for speed."""
+    import hashlib
+
+    h = hashlib.sha256()
+
+    def put(*arrays: np.ndarray) -> None:
+        for a in arrays:
+            a = np.asarray(a)
+            h.update(f"{a.dtype}{a.shape}".encode())
+            h.update(a.tobytes())
+
+    obs, info = envs.reset(seed=seed)  # type: ignore[attr-defined]
+    rng = np.random.default_rng(seed)
+    put(obs["observation"], obs["action_mask"], *info.values())
+    for k in range(steps):
+        acts = _random_actions(obs["action_mask"], rng)
+        if illegal_every and k % illegal_every == 0:
+            acts = rng.integers(-2, 140, size=acts.shape)
+        obs, r, te, tr, info = envs.step(acts)  # type: ignore[attr-defined]
+        put(obs["observation"], obs["action_mask"], r, te, tr, *info.values())
+        put(envs.action_masks())  # type: ignore[attr-defined]
+    return h.hexdigest()[:16]
+
+
+# Recorded before the environments' step was compiled (seep.integrations.hotpath): what they
+# return must never change for speed.
+_SEEDED_RUNS = {
+    "vs_random": (lambda: SeepVectorEnv(num_envs=8), 4, 250, 0),
+    "illegal": (lambda: SeepVectorEnv(num_envs=5, max_illegal=3, illegal_reward=-0.5), 9, 200, 3),
+    "seat2_scaled": (lambda: SeepVectorEnv(num_envs=4, seat=2, reward_scale=0.1), 1, 200, 0),
+    "two_players": (lambda: SeepVectorEnv(num_envs=4, seat=1, rules="two_player"), 2, 200, 0),
+    "vs_greedy": (lambda: SeepVectorEnv(num_envs=3, opponents="greedy"), 3, 120, 0),
+    "float32_rewards": (
+        lambda: SeepVectorEnv(
+            num_envs=4, reward_scale=np.float32(0.1), illegal_reward=np.float32(-0.3)
+        ),
+        7,
+        200,
+        5,
+    ),
+    "team_retention": (
+        lambda: SeepVectorEnv(num_envs=3, rules={"add_retention": "team"}),
+        5,
+        120,
+        0,
+    ),
+    "self_play": (lambda: SeepSelfPlayVectorEnv(num_envs=8), 4, 250, 0),
+    "self_play_illegal": (lambda: SeepSelfPlayVectorEnv(num_envs=4, max_illegal=2), 8, 200, 2),
+    "self_play_two": (lambda: SeepSelfPlayVectorEnv(num_envs=4, rules="two_player"), 6, 200, 0),
+}
+_DIGESTS = {
+    "vs_random": "57632d76d5e662aa",
+    "illegal": "311e3fb38da08ea0",
+    "seat2_scaled": "f3a6985a9bcba0e8",
+    "two_players": "2452bbab00117e1a",
+    "vs_greedy": "dc0182a6ed3f1216",
+    "float32_rewards": "01be6d79583d87d7",
+    "team_retention": "88d8c85d36c5483a",
+    "self_play": "d646580e53815933",
+    "self_play_illegal": "5e37a73f45541384",
+    "self_play_two": "17794d7b8a9ac538",
+}
+
+
+@pytest.mark.parametrize("name", sorted(_SEEDED_RUNS))
+def test_seeded_runs_return_what_they_returned(name: str) -> None:
+    """Byte for byte what a seeded run returned before the step was compiled: observations,
+    masks, rewards, flags and infos (random opponents inline, others through their views,
+    illegal actions, two players, self-play)."""
+    make, seed, steps, illegal_every = _SEEDED_RUNS[name]
+    assert _digest(make(), seed, steps, illegal_every) == _DIGESTS[name]

@@ -33,7 +33,7 @@ from ..codes import BID, BREAK, BUILD, CAPTURE, CEMENT, REDEAL
 from ..engine import Position
 from ..view import View
 from .actions import NUM_ACTIONS, NUM_USES, MoveBuilder
-from .hotpath import NUM_REALS, REAL_FIELDS, observation_parts, view_parts
+from .hotpath import INTS_PER_GAME, NUM_REALS, REAL_FIELDS, observation_parts, view_parts
 
 __all__ = [
     "MOVE_FEATURES",
@@ -150,6 +150,10 @@ class ObservationBatch:
         self._obs_bytes = self.obs.reshape(num * _OBS_BYTES, 8)
         self._mask_bits = np.zeros((num, 8 * _MASK_BYTES), np.int8)
         self._mask_bytes = self._mask_bits.reshape(num * _MASK_BYTES, 8)
+        # write_ints: the mask comes as 3 chunks of 7 bytes.
+        self._mask_bits21 = np.zeros((num, 8 * 21), np.int8)
+        self._mask_bytes21 = self._mask_bits21.reshape(num * 21, 8)
+        self._num = num
 
     def write(self, obs: bytes, reals: list[float], masks: bytes) -> None:
         """Fill both arrays from :func:`~seep.integrations.hotpath.batch_parts`."""
@@ -157,6 +161,51 @@ class ObservationBatch:
         self.obs[:, _REAL_IDX] = np.array(reals, np.float32).reshape(-1, NUM_REALS)
         _BYTE_I8.take(np.frombuffer(masks, np.uint8), 0, self._mask_bytes)
         self.mask[:] = self._mask_bits[:, :NUM_ACTIONS]
+
+    def write_ints(self, ints: list[int], players: int, baazi_lead: int) -> None:
+        """Fill both arrays from :func:`~seep.integrations.hotpath.games_ints` (the games'
+        rules: ``players`` and ``baazi_lead``): the same values as :meth:`write` of
+        :func:`~seep.integrations.hotpath.batch_parts`."""
+        num = self._num
+        # fromiter: np.array would first look at every item to find the shape and type.
+        a = np.fromiter(ints, "<i8", num * INTS_PER_GAME).reshape(num, INTS_PER_GAME)
+        # Each chunk's 7 low bytes (little end first), one game's after the other.
+        chunks = a[:, :12].view(np.uint8).reshape(num, 12, 8)[:, :, :7]
+        _BYTE_F32.take(chunks[:, :9].reshape(num * _OBS_BYTES), 0, self._obs_bytes)
+        _BYTE_I8.take(chunks[:, 9:].reshape(num * 21), 0, self._mask_bytes21)
+        self.mask[:] = self._mask_bits21[:, :NUM_ACTIONS]
+        # hotpath._reals' arithmetic on every column at once, the same doubles: x / divisor,
+        # + 0.5 for the baazi difference (+ 0.0, nothing, elsewhere), then capped at 1 where
+        # it is (at inf elsewhere) and at 0 for the difference (-inf elsewhere); then float32.
+        divisors, offsets, highs, lows = _real_rows(players, baazi_lead)
+        r = a[:, 12:] / divisors
+        r += offsets
+        np.minimum(r, highs, out=r)
+        np.maximum(r, lows, out=r)
+        self.obs[:, _REAL_IDX] = r
+
+
+_Row = npt.NDArray[np.float64]
+_REAL_ROWS: dict[tuple[int, int], tuple[_Row, _Row, _Row, _Row]] = {}
+
+
+def _real_rows(players: int, baazi_lead: int) -> tuple[_Row, _Row, _Row, _Row]:
+    """write_ints' rows for the 13 real values: divisors, offsets, upper and lower bounds (the
+    order of hotpath.REAL_FIELDS: hand sizes 4, stock, face-down, plays, sweeps 2, baazi
+    difference, baazis 2, deals)."""
+    key = (players, baazi_lead)
+    rows = _REAL_ROWS.get(key)
+    if rows is None:
+        most = 48.0 / players
+        lead = baazi_lead if baazi_lead > 1 else 1
+        inf = np.inf
+        rows = _REAL_ROWS[key] = (
+            np.array([most] * 4 + [44.0, 4.0, 48.0, 200.0, 200.0, 2.0 * lead, 10.0, 10.0, 50.0]),
+            np.array([0.0] * 9 + [0.5] + [0.0] * 3),
+            np.array([inf] * 7 + [1.0] * 6),
+            np.array([-inf] * 9 + [0.0] + [-inf] * 3),
+        )
+    return rows
 
 
 def mask_array(mask: int) -> npt.NDArray[np.int8]:

@@ -7,6 +7,9 @@
   :class:`~seep.integrations.features.ObservationBatch` turn them into float32 arrays with a
   few numpy calls (per batch): no per-entry work.
 * :func:`random_choice` and :func:`play_random`: the ``random`` bot's moves without its view.
+* :class:`Game`, :func:`bots_play`, :func:`step_against_bots` and :func:`games_ints`: the
+  games of :class:`seep.integrations.vector.SeepVectorEnv` and its step, one call per batch
+  (its loop over the games runs here, compiled, rather than in the interpreter).
 
 The observation reads what :meth:`seep.view.View.from_position` reads for the seat (his own
 hand, the public floor, piles, counters and sizes) and nothing else: no other hand, no stock
@@ -20,21 +23,28 @@ This module imports no numpy, so it is compiled with the core (mypyc, ``setup.py
 from __future__ import annotations
 
 import random
-from typing import Final
+from collections.abc import Callable
+from typing import Any, Final
 
 from ..cards import FULL_DECK
 from ..codes import BID, PHASE_BID, PHASE_OVER, SH_ACTION, SH_CARD
 from ..engine import Position
+from ..options import Rules
 from ..view import View
 from .actions import ITEM_BITS, STAGE_CARD, STAGE_ITEMS, USE0, MoveBuilder, use_action
 
 __all__ = [
+    "INTS_PER_GAME",
     "NUM_REALS",
     "REAL_FIELDS",
+    "Game",
     "batch_parts",
+    "bots_play",
+    "games_ints",
     "observation_parts",
     "play_random",
     "random_choice",
+    "step_against_bots",
     "view_parts",
 ]
 
@@ -279,6 +289,142 @@ def batch_parts(
 
 _ALL_ACTIONS: Final = (1 << 133) - 1
 
+#: The ints :func:`games_ints` gives per game: the 504 0/1 entries as 9 chunks of 56 bits (7
+#: bytes each, little end first), the action mask as 3 more, then the 13 integers the real
+#: values are made of (:data:`REAL_FIELDS` order; see :func:`games_ints`).
+INTS_PER_GAME: Final = 25
+_M56: Final = (1 << 56) - 1
+
+
+def games_ints(games: list[Game], seats: list[int], out: list[int]) -> None:
+    """The observations of the games of a batched environment (game ``i`` seen by
+    ``seats[i]``, building its own move), appended to ``out`` as :data:`INTS_PER_GAME` ints
+    a game, each below 2**56 but the last 13 (any sign), so numpy reads them in one call:
+
+    * 9 chunks of 56 bits: bit ``k`` of chunk ``j`` is 0/1 entry ``56 * j + k`` of
+      :func:`observation_parts` (the same entries, made without a 504-bit int: each chunk
+      fits a machine word, so the compiled code makes no long integer);
+    * 3 chunks of 56 bits of the action mask (every action allowed when none is: a finished
+      deal);
+    * the hand sizes by relative seat (4), the stock, the face-down cards, the plays, the
+      sweeps (own team, other), the baazi difference seen from the seat's team, the baazis
+      (own, other) and the deals, which :func:`observation_parts` divides into its 13 real
+      values (:meth:`seep.integrations.features.ObservationBatch.write_ints` does the same
+      arithmetic)."""
+    for i in range(len(games)):
+        g = games[i]
+        _game_ints(g.pos, seats[i], g.builder, out)
+
+
+def _game_ints(pos: Position, seat: int, builder: MoveBuilder, out: list[int]) -> None:
+    """:func:`games_ints` of one game (the fields of :func:`observation_parts`, cut where
+    the 56-bit chunks fall: the offsets of the module's field constants)."""
+    hands = pos.hands
+    n = len(hands)  # a hand per player
+    team = seat & 1
+    phase = pos.phase_id
+    if phase == PHASE_BID:
+        loose = 0
+        facedown = _cards_in(pos.loose)
+    else:
+        loose = pos.loose
+        facedown = 0
+    captured = pos.captured
+    own = captured[team]
+    other = captured[1 - team]
+    house_cards = 0
+    houses = 0
+    hp = pos.hpresent
+    if hp:
+        rot = (_ROT4 if n == 4 else _ROT2)[seat]
+        hcards = pos.hcards
+        hcem = pos.hcem
+        howners = pos.howners
+        for v in range(9, 14):
+            if hp >> v & 1:
+                house_cards |= hcards[v]
+                h = 1 | rot[howners[v] & 15] << 2
+                if hcem[v]:
+                    h |= 2
+                houses |= h << 6 * (v - 9)
+    hand = hands[seat]
+    unseen = FULL_DECK & ~(hand | loose | own | other | house_cards)
+    # The move being built (_public): its card, use and items so far, and the stage.
+    pcard = 0
+    puse = 0
+    pitems = 0
+    if not builder.cands:
+        stage_bits = 1
+    else:
+        stage = builder.stage
+        stage_bits = 1 << (1 + stage)
+        if stage != STAGE_CARD:
+            first = builder.cands[0]
+            top = first >> SH_CARD
+            if top >> (SH_ACTION - SH_CARD) & 7 < BID:  # a card play (a bid is never pending)
+                pcard = 1 << (top & 63)
+            if stage == STAGE_ITEMS:
+                puse = 1 << (use_action(first) - USE0)
+                pitems = first & ITEM_BITS & ((1 << builder.below) - 1)
+    dealer = pos.dealer
+    plays = pos.plays
+    bid = pos.bid
+    lc = pos.last_capture
+    last = 2 if lc < 0 else 0 if lc == team else 1
+    # Chunk 8 holds bits 448..503: houses from 442, phase 479, bid 482, to move 487, dealer
+    # 491, last capture 497 (the real-valued entries between them are 0 here).
+    c8 = houses >> 6 | 1 << (31 + phase) | 1 << (43 + (dealer - seat) % n) | 1 << (49 + last)
+    if bid:
+        c8 |= 1 << (34 + bid - 9)
+    if phase != PHASE_OVER:
+        c8 |= 1 << (39 + (dealer + 1 + plays - seat) % n)  # R19: seat_to_move
+    out.append(hand | (loose & 0xF) << 52)
+    out.append(loose >> 4 | (house_cards & 0xFF) << 48)
+    out.append(house_cards >> 8 | (own & 0xFFF) << 44)
+    out.append(own >> 12 | (other & 0xFFFF) << 40)
+    out.append(other >> 16 | (unseen & 0xFFFFF) << 36)
+    out.append(unseen >> 20 | (pcard & 0xFFFFFF) << 32)
+    out.append(pcard >> 24 | (pitems & 0xFFFFFFF) << 28)
+    out.append(pitems >> 28 | puse << 29 | stage_bits << 46 | (houses & 63) << 50)
+    out.append(c8)
+    m = builder.mask()
+    if not m:
+        m = _ALL_ACTIONS
+    out.append(m & _M56)
+    out.append(m >> 56 & _M56)
+    out.append(m >> 112)
+    for s in range(4):
+        out.append(_cards_in(hands[(seat + s) % n]) if s < n else 0)
+    out.append(len(pos.stock))
+    out.append(facedown)
+    out.append(plays)
+    sweeps = pos.sweeps
+    out.append(sweeps[team])
+    out.append(sweeps[1 - team])
+    out.append(pos.match_diff if team == 0 else -pos.match_diff)
+    baazis = pos.match_baazis
+    out.append(baazis[team])
+    out.append(baazis[1 - team])
+    out.append(pos.match_deals)
+
+
+# The cards in a mask, a byte at a time: compiled, int.bit_count is a generic method call.
+_ONES: Final = [b.bit_count() for b in range(256)]
+
+
+def _cards_in(mask: int) -> int:
+    """The number of cards in a card mask (bits 0..51)."""
+    ones = _ONES
+    return (
+        ones[mask & 255]
+        + ones[mask >> 8 & 255]
+        + ones[mask >> 16 & 255]
+        + ones[mask >> 24 & 255]
+        + ones[mask >> 32 & 255]
+        + ones[mask >> 40 & 255]
+        + ones[mask >> 48 & 255]
+    )
+
 
 # --- the random bot ---------------------------------------------------------------------------
 
@@ -316,3 +462,114 @@ def play_random(
         if history is not None:
             history.append((seat, code))
     return -1
+
+
+# --- the batched environments' games ----------------------------------------------------------
+
+
+class Game:
+    """One deal of a batched environment: the position, its moves, the move being built, the
+    random sources. The deal is driven on the :class:`~seep.engine.Position` itself (no
+    :class:`~seep.session.Session`: an episode is one deal, and the moves are kept only when a
+    bot needs them for its view)."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+        # One per seat (two used with two players): each bot draws from its own.
+        self.seat_rngs = [random.Random(f"{seed}:{s}") for s in range(4)]
+        self.pos = Position()  # the deal, made by deal()
+        self.history: list[tuple[int, int]] = []  # (seat, move code), for bots' views
+        self.builder = MoveBuilder()
+        self.illegal = 0
+        self.steps = 0
+
+    def deal(self, rules: Rules) -> None:
+        """Start the next deal: its dealer and shuffle from the game's random source."""
+        rng = self.rng
+        dealer = rng.randrange(rules.players)
+        self.pos = Position.new_deal(rng.getrandbits(62), dealer, rules)
+        self.history = []
+        self.illegal = 0
+        self.steps = 0
+
+
+def bots_play(
+    g: Game,
+    seat: int,
+    stop: list[bool],
+    keep_history: bool,
+    other: Callable[[Game, int], None] | None,
+) -> None:
+    """The bots of ``g`` move until ``seat`` (the learning seat) is to move, its moves then
+    offered by ``g.builder``, or the deal is over. The ``random`` bots move inline
+    (:func:`play_random`); a seat with ``stop[seat]`` other than ``seat`` is played by
+    ``other(g, seat)``, which makes its move and records it in ``g.history``. The moves are
+    kept in ``g.history`` only with ``keep_history``."""
+    pos = g.pos
+    history = g.history if keep_history else None
+    while True:
+        s = play_random(pos, stop, g.seat_rngs, history)
+        if s < 0:
+            g.builder.reset(())
+            return
+        if s == seat:
+            g.builder.reset(pos.legal_codes())
+            return
+        assert other is not None
+        other(g, s)
+
+
+def step_against_bots(
+    games: list[Game],
+    acts: list[int],
+    autoreset: list[bool],
+    seat: int,
+    stop: list[bool],
+    keep_history: bool,
+    other: Callable[[Game, int], None] | None,
+    rules: Rules,
+    illegal_reward: Any,
+    max_illegal: int,
+    reward_scale: Any,
+) -> tuple[list[object], list[bool], list[bool], list[bool]]:
+    """One step of :class:`~seep.integrations.vector.SeepVectorEnv`: game ``i`` takes the
+    learning seat's sub-decision ``acts[i]`` (or starts its next deal when ``autoreset[i]``),
+    then its bots move (:func:`bots_play`). Returns the rewards, terminated, truncated and the
+    next step's autoreset flags. ``illegal_reward`` and ``reward_scale`` are whatever numbers
+    the environment was given: the rewards are made with Python's arithmetic on them (a
+    numpy float32 scale rounds as it did in the interpreted step)."""
+    n = len(games)
+    rewards: list[object] = [0.0] * n
+    terminated = [False] * n
+    truncated = [False] * n
+    again = [False] * n
+    team = seat & 1
+    for i in range(n):
+        g = games[i]
+        if autoreset[i]:
+            g.deal(rules)
+            bots_play(g, seat, stop, keep_history, other)
+            continue
+        g.steps += 1
+        b = g.builder
+        action = acts[i]
+        if action < 0 or not b.mask() >> action & 1:
+            g.illegal += 1
+            rewards[i] = illegal_reward
+            if g.illegal >= max_illegal:
+                truncated[i] = again[i] = True
+            continue
+        g.illegal = 0
+        code = b.apply(action)
+        if code is None:
+            continue
+        pos = g.pos
+        pos.advance(code)  # from the builder, made of legal_codes()
+        if keep_history:
+            g.history.append((seat, code))
+        bots_play(g, seat, stop, keep_history, other)
+        if pos.phase_id == PHASE_OVER:
+            s = pos.deal_scores()
+            rewards[i] = (s[team] - s[1 - team]) * reward_scale
+            terminated[i] = again[i] = True
+    return rewards, terminated, truncated, again

@@ -43,14 +43,14 @@ from gymnasium.vector.utils import batch_space
 from ..bots import Bot, make_bot
 from ..bots.base import RandomBot
 from ..codes import PHASE_OVER
-from ..engine import Position
 from ..errors import IllegalMoveError
 from ..options import Rules
 from ..verify import verify_move
 from ..view import View
-from .actions import NUM_ACTIONS, MoveBuilder
+from .actions import NUM_ACTIONS
 from .features import OBS_SIZE, ObservationBatch
-from .hotpath import batch_parts, play_random
+from .hotpath import Game as _Game
+from .hotpath import bots_play, games_ints, step_against_bots
 
 __all__ = ["SeepSelfPlayVectorEnv", "SeepVectorEnv"]
 
@@ -66,32 +66,6 @@ def _single_spaces() -> tuple[spaces.Dict, spaces.Discrete]:
         }
     )
     return obs, spaces.Discrete(NUM_ACTIONS)
-
-
-class _Game:
-    """One deal of a batch: the position, its moves, the move being built, the random
-    sources. The deal is driven on the :class:`~seep.engine.Position` itself (no
-    :class:`~seep.session.Session`: an episode is one deal, and the moves are kept only when a
-    bot needs them for its view)."""
-
-    __slots__ = ("builder", "history", "illegal", "pos", "rng", "seat_rngs", "steps")
-
-    def __init__(self, seed: int) -> None:
-        self.rng = random.Random(seed)
-        self.seat_rngs = [random.Random(f"{seed}:{s}") for s in range(4)]  # 2 used at two
-        self.pos = Position()  # the deal, made by deal()
-        self.history: list[tuple[int, int]] = []  # (seat, move code), for bots' views
-        self.builder = MoveBuilder()
-        self.illegal = 0
-        self.steps = 0
-
-    def deal(self, rules: Rules) -> None:
-        rng = self.rng
-        dealer = rng.randrange(rules.players)
-        self.pos = Position.new_deal(rng.getrandbits(62), dealer, rules)
-        self.history = []
-        self.illegal = 0
-        self.steps = 0
 
 
 class _Batch(VectorEnv[Obs, Any, Any]):
@@ -162,10 +136,10 @@ class _Batch(VectorEnv[Obs, Any, Any]):
     def _observe(self) -> Obs:
         games = self.games
         # A finished deal waits for the autoreset step, which ignores its action: every
-        # action is allowed there (batch_parts), so a masked policy never meets an empty mask.
-        self._batch.write(
-            *batch_parts([g.pos for g in games], self._seats(), [g.builder for g in games])
-        )
+        # action is allowed there (games_ints), so a masked policy never meets an empty mask.
+        ints: list[int] = []
+        games_ints(games, self._seats(), ints)
+        self._batch.write_ints(ints, self.rules.players, self.rules.baazi_lead)
         return {"observation": self._obs, "action_mask": self._mask}
 
     def _info(self) -> dict[str, Any]:
@@ -234,28 +208,18 @@ class SeepVectorEnv(_Batch):
     def _new_episode(self, i: int) -> None:
         g = self.games[i]
         g.deal(self.rules)
-        self._bots_play(g)
+        bots_play(g, self.seat, self._stop, self._keep_history, self._bot_move)
 
-    def _bots_play(self, g: _Game) -> None:
-        """The bots move until the learning seat is to move (its moves offered) or the deal
-        is over."""
+    def _bot_move(self, g: _Game, seat: int) -> None:
+        """The move of a bot that is not played inline, chosen from its view."""
         pos = g.pos
-        history = g.history if self._keep_history else None
-        while True:
-            seat = play_random(pos, self._stop, g.seat_rngs, history)
-            if seat < 0:
-                g.builder.reset(())
-                return
-            if seat == self.seat:
-                g.builder.reset(pos.legal_codes())
-                return
-            view = View.from_position(pos, seat, g.history)
-            code = int(self.bots[seat].choose(view, g.seat_rngs[seat]).move)
-            if not pos.is_legal(code):
-                verify_move(pos, code)  # raises with the reason
-                raise IllegalMoveError(f"{code:#x} is not a legal move here")
-            pos.advance(code)
-            g.history.append((seat, code))
+        view = View.from_position(pos, seat, g.history)
+        code = int(self.bots[seat].choose(view, g.seat_rngs[seat]).move)
+        if not pos.is_legal(code):
+            verify_move(pos, code)  # raises with the reason
+            raise IllegalMoveError(f"{code:#x} is not a legal move here")
+        pos.advance(code)
+        g.history.append((seat, code))
 
     def step(
         self, actions: Any
@@ -264,32 +228,20 @@ class SeepVectorEnv(_Batch):
     ]:
         n = self.num_envs
         acts: list[int] = np.asarray(actions, dtype=np.int64).reshape(n).tolist()
-        rewards = [0.0] * n
-        terminated = [False] * n
-        truncated = [False] * n
-        team = self.seat & 1
-        autoreset = self._autoreset
-        keep = self._keep_history
-        for i, g in enumerate(self.games):
-            if autoreset[i]:
-                self._new_episode(i)
-                continue
-            legal, code = self._take(g, acts[i])
-            if not legal:
-                rewards[i] = self.illegal_reward
-                truncated[i] = g.illegal >= self.max_illegal
-                continue
-            if code is None:
-                continue
-            if keep:
-                g.history.append((self.seat, code))
-            self._bots_play(g)
-            pos = g.pos
-            if pos.phase_id == PHASE_OVER:
-                s = pos.deal_scores()
-                rewards[i] = (s[team] - s[1 - team]) * self.reward_scale
-                terminated[i] = True
-        self._autoreset = [t or u for t, u in zip(terminated, truncated, strict=True)]
+        # The loop over the games is compiled (seep.integrations.hotpath).
+        rewards, terminated, truncated, self._autoreset = step_against_bots(
+            self.games,
+            acts,
+            self._autoreset,
+            self.seat,
+            self._stop,
+            self._keep_history,
+            self._bot_move,
+            self.rules,
+            self.illegal_reward,
+            self.max_illegal,
+            self.reward_scale,
+        )
         return (
             self._observe(),
             np.array(rewards, np.float64),
