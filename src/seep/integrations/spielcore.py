@@ -12,7 +12,8 @@ are OpenSpiel's (``CHANCE`` -1, ``TERMINAL`` -4; ``seep.integrations.openspiel``
 from __future__ import annotations
 
 import math
-from typing import Any, Final
+import operator
+from typing import Any, Final, SupportsIndex
 
 from ..cards import seat_to_move
 from ..codes import PHASE_OVER
@@ -21,7 +22,16 @@ from ..options import STANDARD, Rules
 from ..session import Session
 from .actions import MoveBuilder
 
-__all__ = ["CHANCE", "TERMINAL", "SpielCore"]
+__all__ = [
+    "CHANCE",
+    "TERMINAL",
+    "ChanceOutcomes",
+    "CurrentPlayer",
+    "IsTerminal",
+    "Returns",
+    "SpielCore",
+    "pseudo_player_error",
+]
 
 CHANCE: Final = -1  # pyspiel.PlayerId.CHANCE
 TERMINAL: Final = -4  # pyspiel.PlayerId.TERMINAL
@@ -33,6 +43,17 @@ _HIGH: Final = 32  # cards 32..51, value 9 and above: a hand that can bid (R13)
 _UNIFORM: Final[tuple[tuple[Any, ...], ...]] = tuple(
     tuple((card, 1.0 / n) for card in range(52)) if n else () for n in range(53)
 )
+
+
+# What legal_actions raises for a negative player (pyspiel.SpielError once the game is
+# registered: this module does not import pyspiel).
+_PSEUDO_PLAYER_ERROR: Final[list[type[Exception]]] = [ValueError]
+
+
+def pseudo_player_error(error: type[Exception]) -> None:
+    """Make :meth:`SpielCore.legal_actions` raise ``error`` for a negative player, as
+    OpenSpiel's own ``legal_actions`` raises ``pyspiel.SpielError``."""
+    _PSEUDO_PLAYER_ERROR[0] = error
 
 
 class SpielCore:
@@ -51,6 +72,7 @@ class SpielCore:
         "legal",
         "over",
         "past",
+        "pending",
         "player",
         "pos",
         "prefix",
@@ -71,6 +93,10 @@ class SpielCore:
     prefix: list[int]  # sub-decisions of the move in progress
     builder: MoveBuilder
     past: list[tuple[int, int, list[int], list[int] | None]]  # earlier deals, for strings
+    # Actions applied by :meth:`play` that OpenSpiel's C++ history does not hold yet, each
+    # ``action << 3 | player + 4``, oldest first (``seep.integrations.openspiel`` replays them
+    # into it before anything reads it).
+    pending: list[int]
 
     def __init__(self, cfg: tuple[str, int, Rules, int] = ("deal", 1, STANDARD, 0)) -> None:
         """The initial state: nothing dealt, chance to act. (``cfg`` has a default for
@@ -89,6 +115,7 @@ class SpielCore:
         self.prefix = []
         self.builder = MoveBuilder()
         self.past = []
+        self.pending = []
 
     # --- what the state answers ---------------------------------------------------------------
 
@@ -155,27 +182,57 @@ class SpielCore:
             legal = self.legal = self.builder.legal_actions()
         return legal
 
-    def legal_actions(self) -> list[int]:
-        """The legal actions, a new list: none at the end, the chance outcomes' cards at a
-        chance node, else the player's."""
+    def current_player(self) -> int:
+        """OpenSpiel's ``current_player()``: the seat to act, ``CHANCE`` or ``TERMINAL``."""
+        return self.player
+
+    def is_chance_node(self) -> bool:
+        """OpenSpiel's ``is_chance_node()``."""
+        return self.player == CHANCE
+
+    def is_terminal(self) -> bool:
+        """OpenSpiel's ``is_terminal()``."""
+        return self.over
+
+    def legal_actions(self, player: SupportsIndex | None = None) -> list[int]:
+        """The legal actions of ``player`` (default: the player to act), a new list, as
+        OpenSpiel's ``State.legal_actions`` answers: none at the end or for a player not to
+        act, the chance outcomes' cards at a chance node, else the player's. A negative
+        player at a player node raises :func:`pseudo_player_error`'s error."""
         if self.over:
             return []
+        if player is not None and self.player != CHANCE:
+            p = operator.index(player)
+            if p != self.player:
+                if p < 0:
+                    raise _PSEUDO_PLAYER_ERROR[0](f"Called LegalActions for pseudo-player {p}")
+                return []
         if self.player == CHANCE:
             return [a for a, _ in self.chance_outcomes()]
         legal = self.legal
         if legal is None:
-            legal = self.legal = self.builder.legal_actions()
+            # A new list every time the builder is asked (it keeps what it worked out).
+            return self.builder.legal_actions()
         return legal[:]
 
     # --- actions ------------------------------------------------------------------------------
+
+    def play(self, action: SupportsIndex) -> None:
+        """OpenSpiel's ``apply_action()`` (any integer ``action``: numpy's too): :meth:`apply`,
+        keeping the action with its player in :attr:`pending` (applied from Python, it is not
+        in OpenSpiel's C++ history yet)."""
+        a = action if isinstance(action, int) else operator.index(action)
+        player = self.player
+        self.apply(a)
+        self.pending.append(a << 3 | player + 4)
 
     def apply(self, action: int) -> None:
         """Apply an action: the card dealt at a chance node, else a sub-decision of the player
         to move."""
         if self.pos is None:
             left = self.left
+            left.remove(action)  # first: a card not left raises with nothing changed
             self.dealt.append(action)
-            left.remove(action)
             if not left:
                 self.start_deal()
             return
@@ -217,7 +274,7 @@ class SpielCore:
         if pos.plays == 1 and self.hands1 is None:
             self.hands1 = pos.hands[:]
         if pos.phase_id != PHASE_OVER:
-            self.builder.reset(pos.legal_codes())
+            self.builder.start(pos.legal_codes())
             self.player = seat_to_move(pos.dealer, pos.plays, len(pos.hands))
             return
         self.builder = MoveBuilder()
@@ -261,6 +318,7 @@ class SpielCore:
         c.prefix = self.prefix[:]
         c.builder = self.builder.copy()
         c.past = self.past[:]
+        c.pending = self.pending[:]
         return c
 
     def __deepcopy__(self, memo: dict[int, Any]) -> SpielCore:
@@ -279,6 +337,7 @@ class SpielCore:
             "legal": self.legal,
             "over": self.over,
             "past": self.past,
+            "pending": self.pending,
             "player": self.player,
             "pos": self.pos,
             "prefix": self.prefix,
@@ -297,6 +356,7 @@ class SpielCore:
         self.prefix = state["prefix"]
         self.builder = state["builder"]
         self.past = state["past"]
+        self.pending = state.get("pending", [])  # pickled before it was kept: none
         if "player" in state:
             self.left = state["left"]
             self.legal = state["legal"]
@@ -306,6 +366,61 @@ class SpielCore:
             self.left = [x for x in range(52) if x not in dealt]
             self.legal = None
             self.player = self.player_of()
+
+
+# A core's answers as objects to call, for a ``pyspiel.State`` to hold by the names
+# OpenSpiel's C++ calls back into Python. A bound method of a compiled class answers as fast,
+# but pybind11 takes it for one of its own C++ functions and never calls it from C++; it
+# calls an object like any Python method. (One class each, with no common base: mypyc's
+# __call__ crashes when it is defined in a subclass.)
+
+
+class CurrentPlayer:
+    """``core.current_player()``, to call."""
+
+    __slots__ = ("core",)
+
+    def __init__(self, core: SpielCore) -> None:
+        self.core = core
+
+    def __call__(self) -> int:
+        return self.core.player
+
+
+class IsTerminal:
+    """``core.is_terminal()``, to call."""
+
+    __slots__ = ("core",)
+
+    def __init__(self, core: SpielCore) -> None:
+        self.core = core
+
+    def __call__(self) -> bool:
+        return self.core.over
+
+
+class ChanceOutcomes:
+    """``core.chance_outcomes()``, to call."""
+
+    __slots__ = ("core",)
+
+    def __init__(self, core: SpielCore) -> None:
+        self.core = core
+
+    def __call__(self) -> list[tuple[int, float]]:
+        return self.core.chance_outcomes()
+
+
+class Returns:
+    """``core.returns()``, to call."""
+
+    __slots__ = ("core",)
+
+    def __init__(self, core: SpielCore) -> None:
+        self.core = core
+
+    def __call__(self) -> list[float]:
+        return self.core.returns()
 
 
 def _holds_high(cards: list[int]) -> bool:
