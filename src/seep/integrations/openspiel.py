@@ -215,8 +215,7 @@ class SeepState(pyspiel.State):  # type: ignore[misc]
     # class), answer without a Python frame in between; OpenSpiel's C++, which calls back
     # into Python by these names, finds them too. They are bound again to every core the
     # state is given (``_c``: set by __init__, and by OpenSpiel's clone and deserialization,
-    # which set the state's attributes one by one), or on first use where the state's
-    # attributes were set all at once (unpickling).
+    # which set the state's attributes one by one; unpickling sets them all at once).
     __slots__ = (
         "__dict__",
         "apply_action",
@@ -237,13 +236,10 @@ class SeepState(pyspiel.State):  # type: ignore[misc]
         if name == "_c" or name == "__dict__":
             self._bind()
 
-    def __getattr__(self, name: str) -> Any:
-        # An empty slot: the state's attributes were set without __setattr__ (pybind11's
-        # unpickling sets the whole __dict__ at once).
-        if name in SeepState.__slots__ and name != "__dict__" and "_c" in self.__dict__:
-            self._bind()
-            return super().__getattribute__(name)
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+    def __setstate__(self, state: Any) -> None:
+        # pybind11's unpickling sets the whole __dict__ at once, without __setattr__.
+        super().__setstate__(state)
+        self._bind()
 
     def _bind(self) -> None:
         """Bind the slots to the core (``current_player`` alone to a stand-in)."""

@@ -62,6 +62,7 @@ class SpielCore:
     slow). ``cfg`` is the game's (episode, max_deals, rules, first dealer)."""
 
     __slots__ = (
+        "_session",
         "builder",
         "cfg",
         "dealt",
@@ -76,11 +77,16 @@ class SpielCore:
         "player",
         "pos",
         "prefix",
-        "session",
+        "unrecorded",
+        "unswept",
     )
 
     cfg: tuple[str, int, Rules, int]  # the game's episode, max_deals, rules and first dealer
-    session: Session | None  # the match: every deal's moves, the outcome (None: first deal)
+    _session: Session | None  # the match (:attr:`session`), some moves not recorded yet
+    # The moves made on ``pos`` since the session last recorded any, (seat, code), and the
+    # sweep bonus each scored: the session records them when it is next read (``session``).
+    unrecorded: list[tuple[int, int]]
+    unswept: list[int]
     pos: Position | None  # the session's deal in play, or the last at the end (None: dealing)
     over: bool  # the session is over (kept from its answer: asked on every action)
     dealt: list[int]  # cards dealt so far, in deal order
@@ -102,7 +108,9 @@ class SpielCore:
         """The initial state: nothing dealt, chance to act. (``cfg`` has a default for
         unpickling, which makes the object before setting its state.)"""
         self.cfg = cfg
-        self.session = None
+        self._session = None
+        self.unrecorded = []
+        self.unswept = []
         self.pos = None
         self.over = False
         self.dealt = []
@@ -118,6 +126,23 @@ class SpielCore:
         self.pending = []
 
     # --- what the state answers ---------------------------------------------------------------
+
+    @property
+    def session(self) -> Session | None:
+        """The match: every deal's moves (each made so far recorded), the outcome; ``None``
+        until the first deal is dealt."""
+        s = self._session
+        if s is not None and self.unrecorded:
+            s.record_played(self.unrecorded, self.unswept)
+            self.unrecorded = []
+            self.unswept = []
+        return s
+
+    @session.setter
+    def session(self, value: Session | None) -> None:
+        self._session = value
+        self.unrecorded = []
+        self.unswept = []
 
     @property
     def history(self) -> tuple[tuple[int, int], ...]:
@@ -266,11 +291,16 @@ class SpielCore:
 
     def commit(self, code: int) -> None:
         """Make the move the sub-decisions chose (a code of the position's legal codes)."""
-        session = self.session
         pos = self.pos
-        assert session is not None and pos is not None
+        assert self._session is not None and pos is not None
         self.prefix = []
-        session.play_legal(code)  # moves the session's position, which is ``pos``
+        # Session.play_legal's work, the session's part left for it to record when read.
+        sw = pos.sweeps
+        before = sw[0] + sw[1]
+        pos.advance(code)  # the session's position
+        sw = pos.sweeps
+        self.unrecorded.append((self.player, code))
+        self.unswept.append(sw[0] + sw[1] - before)
         if pos.plays == 1 and self.hands1 is None:
             self.hands1 = pos.hands[:]
         if pos.phase_id != PHASE_OVER:
@@ -278,6 +308,8 @@ class SpielCore:
             self.player = seat_to_move(pos.dealer, pos.plays, len(pos.hands))
             return
         self.builder = MoveBuilder()
+        session = self.session
+        assert session is not None
         if session.match_over:
             self.over = True
             self.player = TERMINAL
@@ -304,8 +336,12 @@ class SpielCore:
         """An independent copy (what never changes in place is shared)."""
         c = SpielCore.__new__(SpielCore)
         c.cfg = self.cfg
-        session = None if self.session is None else self.session.copy()
-        c.session = session
+        session = self.session
+        if session is not None:
+            session = session.copy()
+        c._session = session
+        c.unrecorded = []
+        c.unswept = []
         c.pos = None if self.pos is None or session is None else session.position
         c.over = self.over
         c.dealt = self.dealt[:]
@@ -346,7 +382,7 @@ class SpielCore:
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.cfg = state["cfg"]
-        self.session = state["session"]
+        self.session = state["session"]  # every move recorded (``__getstate__``)
         self.pos = state["pos"]
         self.over = state["over"]
         self.dealt = state["dealt"]
