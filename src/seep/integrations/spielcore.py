@@ -56,6 +56,26 @@ def pseudo_player_error(error: type[Exception]) -> None:
     _PSEUDO_PLAYER_ERROR[0] = error
 
 
+def _bidder_row(i: int) -> tuple[Any, ...]:
+    """The chance outcome of each card as the bidder's card ``i + 1`` when the ``i`` dealt
+    before it are all low (``None`` where its weight is 0): a card's weight is the number of
+    ways to complete his four cards with one above 8 (R14)."""
+    k = 4 - i
+    n = 52 - i  # cards left
+    low = _HIGH - i  # low cards left
+    w_high = math.comb(n - 1, k - 1)
+    w_low = w_high - math.comb(low - 1, k - 1)
+    total = (52 - _HIGH) * w_high + low * w_low
+    out: list[tuple[int, float] | None] = []
+    for card in range(52):
+        w = w_high if card >= _HIGH else w_low
+        out.append((card, w / total) if w else None)
+    return tuple(out)
+
+
+_BIDDER: Final[tuple[tuple[Any, ...], ...]] = tuple(_bidder_row(i) for i in range(4))
+
+
 class SpielCore:
     """Everything a ``python_seep`` state holds, in one object that copies fast (OpenSpiel
     clones a python state by deep-copying its attributes; a generic deepcopy of a position is
@@ -180,25 +200,11 @@ class SpielCore:
         if i >= 4 or _holds_high(dealt):
             row = _UNIFORM[len(left)]
             return [row[card] for card in left]
-        # The bidder's hand must hold a card above 8 (R14): weight each card by the number of
-        # ways to complete the hand with one.
-        k = 4 - i
-        n = len(left)
-        low = 0
-        for card in left:
-            if card < _HIGH:
-                low += 1
-        w_high = math.comb(n - 1, k - 1)
-        w_low = w_high - math.comb(low - 1, k - 1)
-        total = 0
-        for card in left:
-            total += w_high if card >= _HIGH else w_low
-        out: list[tuple[int, float]] = []
-        for card in left:
-            w = w_high if card >= _HIGH else w_low
-            if w:
-                out.append((card, w / total))
-        return out
+        # The bidder's hand must hold a card above 8 (R14): each card weighted by the number
+        # of ways to complete the hand with one, which depends only on how many cards were
+        # dealt (all of them low so far): _BIDDER's rows.
+        bidder = _BIDDER[i]
+        return [bidder[card] for card in left if bidder[card] is not None]
 
     def kept_legal(self) -> list[int]:
         """The legal actions of the player to move, kept (not to be changed)."""
