@@ -33,6 +33,10 @@ Importing this module registers the game::
   adds the seat's hands before and after the stock was dealt, the floor as turned up at the
   bid, and every move of the deal (49 slots of 136 bits): perfect recall within a deal. The
   strings hold the same (the information-state string also holds the baazi's earlier deals).
+* **History**: ``apply_action`` from Python goes straight to the compiled core, which keeps
+  the action until something reads OpenSpiel's C++ history (``history()``, ``serialize()``,
+  pickling ...: they replay it there first), or C++ applies the next action; the history reads
+  the same whichever way the actions came.
 * :meth:`SeepState.resample_from_infostate` redeals the hidden cards with
   :meth:`seep.view.View.determinize`.
 """

@@ -4,9 +4,12 @@
 does what a random rollout asks of it on every action: apply an action (a card dealt, or a
 sub-decision of :mod:`seep.integrations.actions`, committing the move when it is complete),
 the chance outcomes, the legal actions, the returns. ``SeepState`` (a ``pyspiel.State``
-subclass, which mypyc cannot compile) is a thin shell that delegates here; the module imports
-neither pyspiel nor numpy, so mypyc compiles it with the core (``setup.py``). The player ids
-are OpenSpiel's (``CHANCE`` -1, ``TERMINAL`` -4; ``seep.integrations.openspiel`` checks them).
+subclass, which mypyc cannot compile) is a thin shell that holds a core and answers the calls
+of every action with the core's own callables (its bound methods, and :class:`CurrentPlayer`,
+:class:`IsTerminal`, :class:`ChanceOutcomes` and :class:`Returns` for the names OpenSpiel's
+C++ calls back); the module imports neither pyspiel nor numpy, so mypyc compiles it with the
+core (``setup.py``). The player ids are OpenSpiel's (``CHANCE`` -1, ``TERMINAL`` -4;
+``seep.integrations.openspiel`` checks them).
 """
 
 from __future__ import annotations
