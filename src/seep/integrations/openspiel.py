@@ -215,11 +215,12 @@ class SeepState(pyspiel.State):  # type: ignore[misc]
     ``pyspiel.State``'s method of that name does)."""
 
     # The calls a rollout makes on every action (five of them) go straight to the compiled
-    # core: its bound methods, kept in slots of the state (found before any method of the
+    # core: its callables, kept in slots of the state (found before any method of the
     # class), answer without a Python frame in between; OpenSpiel's C++, which calls back
-    # into Python by these names, finds them too. They are bound again to every core the
-    # state is given (``_c``: set by __init__, and by OpenSpiel's clone and deserialization,
-    # which set the state's attributes one by one; unpickling sets them all at once).
+    # into Python by some of these names, finds them too. They are bound again to every core
+    # the state is given (``_c``: set by __init__, and by OpenSpiel's clone and
+    # deserialization, which set the state's attributes one by one; unpickling sets them all
+    # at once, hence __setstate__).
     __slots__ = (
         "__dict__",
         "apply_action",
@@ -271,11 +272,11 @@ class SeepState(pyspiel.State):  # type: ignore[misc]
     # the action, two calls back into Python, before it adds (player, action) to the history
     # it keeps in C++: that was a third of a random rollout's time. Applied from Python
     # (``apply_action``: the core's ``play``), an action goes to the core at once and waits
-    # in ``SpielCore.pending``; it is replayed through
-    # ``ApplyAction`` (into the C++ history alone) before anything reads that history: the
-    # methods below that read it, and the next action a C++ caller applies (which reaches
-    # ``_apply_action``). A clone, a serialized or a pickled state carries its pending
-    # actions with it, so the C++ history followed by them is always the true history.
+    # in ``SpielCore.pending``; it is replayed through ``ApplyAction`` (into the C++ history
+    # alone) before anything reads that history: the methods below that read it, and the
+    # next action a C++ caller applies (which reaches ``_apply_action``). A clone, a
+    # serialized or a pickled state carries its pending actions with it, so the C++ history
+    # followed by them is always the true history.
 
     def _apply_action(self, action: int) -> None:
         c = self._c
