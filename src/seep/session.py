@@ -391,6 +391,18 @@ class Session:
         self._outcome = None
         return entry
 
+    def record_played(self, moves: Sequence[tuple[int, int]], sweeps: Sequence[int]) -> None:
+        """Record moves already made on :attr:`position` by its driver (``Position.advance``
+        with codes of its own ``legal_codes()``), as :meth:`play_legal` would have made them:
+        ``moves`` the (seat, move code) of each, ``sweeps`` the sweep bonus each scored (R38).
+        For a driver that makes many moves between looks at the session (OpenSpiel's
+        ``python_seep`` core): a call from compiled code into this interpreted module costs
+        more than the move's own bookkeeping."""
+        self._moves[-1].extend(moves)
+        self._sweeps[-1].extend(sweeps)
+        self._checked = -1
+        self._outcome = None
+
     def start_next_deal(
         self,
         seed: int | None = None,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -347,3 +348,102 @@ def test_play_through_is_unchanged(params: dict[str, object], digest: str) -> No
     the same answers, strings and tensors along seeded games (compiled and pure Python alike).
     A deliberate change of a string or tensor changes these digests: update them with it."""
     assert _play_through_digest(params, 7) == digest
+
+
+def _history_of(state: object) -> tuple[object, ...]:
+    """Everything OpenSpiel answers from the history it keeps (in C++)."""
+    s: Any = state
+    full = [(pa.player, pa.action) for pa in s.full_history()]
+    head = s.serialize().split("\n")[:2]  # history= and move_number=; the rest is the core
+    return (s.history(), full, s.history_str(), s.move_number(), s.is_initial_state(), head)
+
+
+@pytest.mark.parametrize("params", [{}, {"players": 2}, {"episode": "baazi", "max_deals": 2}])
+def test_history_is_the_same_whichever_way_actions_are_applied(params: dict[str, object]) -> None:
+    """apply_action from Python goes straight to the core (OpenSpiel's C++ history catches up
+    when it is read): every way of applying actions, from Python or through C++, mixed in one
+    game with clones, copies and pickles of states with actions still to catch up, gives the
+    history of a state whose every action went through OpenSpiel's C++ ApplyAction."""
+    import pickle
+
+    game = pyspiel.load_game("python_seep", params)
+    rng = random.Random(11)
+    cpp_apply = pyspiel.State.apply_action
+    ref = game.new_initial_state()
+    state = game.new_initial_state()
+    assert _history_of(state) == _history_of(ref)
+    step = 0
+    while not ref.is_terminal():
+        if ref.is_chance_node():
+            a = rng.choice(ref.chance_outcomes())[0]
+        else:
+            a = rng.choice(ref.legal_actions())
+        cpp_apply(ref, a)
+        way = rng.randrange(8)
+        if way == 0:
+            cpp_apply(state, a)
+        elif way == 1:
+            state.apply_action_with_legality_check(a)
+        elif way == 2:
+            state = state.child(a)
+        elif way == 3:
+            state.apply_action(np.int64(a))
+        else:
+            state.apply_action(a)
+        step += 1
+        if step % 17 == 0:
+            state = state.clone()
+        elif step % 29 == 0:
+            state = pickle.loads(pickle.dumps(state))
+        elif step % 31 == 0:
+            state = game.deserialize_state(state.serialize())
+        if step % 13 == 0:
+            assert _history_of(state) == _history_of(ref)
+        assert state.current_player() == ref.current_player()
+    assert state.is_terminal() and state.returns() == ref.returns()
+    assert _history_of(state) == _history_of(ref)
+    assert str(state) == str(ref)
+
+
+def test_a_refused_action_leaves_the_history_as_it_was() -> None:
+    """An action the game refuses (a card dealt already, not an integer, a sub-decision not
+    allowed) raises and stays out of the history; numpy's integers are taken, as OpenSpiel
+    takes them."""
+    game = pyspiel.load_game("python_seep")
+    state = game.new_initial_state()
+    state.apply_action(5)
+    with pytest.raises(ValueError):
+        state.apply_action(5)  # dealt already
+    with pytest.raises(TypeError):
+        state.apply_action(1.5)
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    legal = state.legal_actions()
+    assert state.legal_actions(np.int64(state.current_player())) == legal
+    with pytest.raises(ValueError):
+        state.apply_action(next(a for a in range(NUM_ACTIONS) if a not in legal))
+    assert state.history()[0] == 5 and state.move_number() == 52 == len(state.history())
+
+
+def test_cpp_algorithms_see_the_history_of_actions_applied_from_python() -> None:
+    """A state handed to OpenSpiel's C++ with actions applied from Python: C++ plays it out
+    (pyspiel.evaluate_bots, its actions reaching the history through C++) as it plays out a
+    state whose every action went through C++, and its serialization carries the whole
+    history."""
+    game = pyspiel.load_game("python_seep")
+    rng = random.Random(2)
+    state = game.new_initial_state()
+    ref = game.new_initial_state()
+    for _ in range(60):
+        a = rng.choice(state.legal_actions())
+        state.apply_action(a)
+        pyspiel.State.apply_action(ref, a)
+    text = pyspiel.serialize_game_and_state(game, state)
+    again = pyspiel.deserialize_game_and_state(text)[1]
+    assert again.history() == ref.history() and str(again) == str(ref)
+    returns = []
+    for s in (state, ref):
+        bots = [pyspiel.make_uniform_random_bot(p, 5 + p) for p in range(4)]
+        returns.append(pyspiel.evaluate_bots(s, bots, 4))
+    assert returns[0] == returns[1]
+    assert _history_of(state) == _history_of(ref) and state.is_terminal()

@@ -174,7 +174,12 @@ class MoveBuilder:
 
     def reset(self, codes: Iterable[int]) -> None:
         """Start a new move among ``codes`` (the engine's ``legal_codes()``)."""
-        self.cands = list(codes)
+        self.start(list(codes))
+
+    def start(self, codes: list[int]) -> None:
+        """:meth:`reset` with a list the builder may keep as it is (the caller's own, never
+        to be changed again: a new ``legal_codes()``), without copying it."""
+        self.cands = codes
         self.stage = STAGE_CARD
         self.below = 0
         self._opts = None
@@ -253,23 +258,38 @@ class MoveBuilder:
         m = self._mask
         if m >= 0:
             return m
-        m = 0
         if self.stage == STAGE_CARD and self._opts is None:
             # The first choice of every move, so the hot one: straight from the codes.
-            for f in self._first_actions():
-                m |= 1 << f
-        else:
-            for a in self.options():
-                m |= 1 << a
+            self._first_actions()
+            return self._mask
+        m = 0
+        for a in self.options():
+            m |= 1 << a
         self._mask = m
         return m
 
     def _first_actions(self) -> list[int]:
         """The stage-1 action of each candidate (kept: the mask and :meth:`apply` both read
-        them, and a move code is too long an int to take apart twice cheaply)."""
+        them, and a move code is too long an int to take apart twice cheaply); at stage 1
+        the mask is worked out on the way."""
         firsts = self._firsts
         if firsts is None:
-            firsts = self._firsts = [first_action(c) for c in self.cands]
+            firsts = []
+            m = 0
+            for c in self.cands:
+                top = c >> _SH_CARD  # the one long-int operation (first_action's, inlined)
+                act = top >> _TOP_ACTION & 7
+                if act < BID:  # a card play (throw .. break): its card
+                    f = top & 63
+                elif act == BID:
+                    f = BID0 + (top >> _TOP_VALUE & 15) - 9
+                else:
+                    f = REDEAL_ACTION
+                firsts.append(f)
+                m |= 1 << f
+            self._firsts = firsts
+            if self.stage == STAGE_CARD and self._opts is None:
+                self._mask = m
         return firsts
 
     def apply(self, action: int) -> int | None:

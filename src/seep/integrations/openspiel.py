@@ -33,6 +33,10 @@ Importing this module registers the game::
   adds the seat's hands before and after the stock was dealt, the floor as turned up at the
   bid, and every move of the deal (49 slots of 136 bits): perfect recall within a deal. The
   strings hold the same (the information-state string also holds the baazi's earlier deals).
+* **History**: ``apply_action`` from Python goes straight to the compiled core, which keeps
+  the action until something reads OpenSpiel's C++ history (``history()``, ``serialize()``,
+  pickling ...: they replay it there first), or C++ applies the next action; the history reads
+  the same whichever way the actions came.
 * :meth:`SeepState.resample_from_infostate` redeals the hidden cards with
   :meth:`seep.view.View.determinize`.
 """
@@ -65,7 +69,16 @@ from .actions import (
     use_action,
 )
 from .features import OBS_SIZE, observation
-from .spielcore import CHANCE, TERMINAL, SpielCore
+from .spielcore import (
+    CHANCE,
+    TERMINAL,
+    ChanceOutcomes,
+    CurrentPlayer,
+    IsTerminal,
+    Returns,
+    SpielCore,
+    pseudo_player_error,
+)
 
 __all__ = ["GAME_TYPE", "SeepGame", "SeepObserver", "SeepState", "game_info", "max_return"]
 
@@ -194,55 +207,141 @@ _Core = SpielCore
 
 
 class SeepState(pyspiel.State):  # type: ignore[misc]
-    """A state of ``python_seep``: dealing (chance), a deal in play, or the end."""
+    """A state of ``python_seep``: dealing (chance), a deal in play, or the end.
+
+    ``current_player``, ``is_chance_node``, ``is_terminal``, ``legal_actions``,
+    ``chance_outcomes``, ``apply_action`` and ``returns`` are the compiled core's own
+    (:class:`~seep.integrations.spielcore.SpielCore`, which answers each as
+    ``pyspiel.State``'s method of that name does)."""
+
+    # The calls a rollout makes on every action (five of them) go straight to the compiled
+    # core: its callables, kept in slots of the state (found before any method of the
+    # class), answer without a Python frame in between; OpenSpiel's C++, which calls back
+    # into Python by some of these names, finds them too. They are bound again to every core
+    # the state is given (``_c``: set by __init__, and by OpenSpiel's clone and
+    # deserialization, which set the state's attributes one by one; unpickling sets them all
+    # at once, hence __setstate__).
+    __slots__ = (
+        "__dict__",
+        "apply_action",
+        "chance_outcomes",
+        "current_player",
+        "is_chance_node",
+        "is_terminal",
+        "legal_actions",
+        "returns",
+    )
 
     def __init__(self, game: SeepGame) -> None:
         super().__init__(game)
         self._c = SpielCore(game.cfg)
 
-    # --- OpenSpiel API ------------------------------------------------------------------------
+    def __setattr__(self, name: str, value: Any) -> None:
+        super().__setattr__(name, value)
+        if name == "_c" or name == "__dict__":
+            self._bind()
 
-    # Every OpenSpiel call from Python lands here directly (the C++ base class would call back
-    # into Python several times per call) and goes on to the compiled SpielCore, which keeps
-    # the player up to date with each action and the legal actions once asked, so that these
-    # answer at once.
+    def __setstate__(self, state: Any) -> None:
+        # pybind11's unpickling sets the whole __dict__ at once, without __setattr__.
+        super().__setstate__(state)
+        self._bind()
 
-    def current_player(self) -> int:
-        return self._c.player
-
-    def is_chance_node(self) -> bool:
-        return self._c.player == _CHANCE
-
-    def is_terminal(self) -> bool:
-        return self._c.over
-
-    def legal_actions(self, player: int | None = None) -> list[int]:
-        """The legal actions of ``player`` (default: the player to move), as OpenSpiel's own
-        ``State.legal_actions`` answers: none at the end or for a player not to move, the
-        chance outcomes at a chance node."""
+    def _bind(self) -> None:
+        """Bind the slots to the core (``current_player`` alone to a stand-in)."""
         c = self._c
-        if player is None or player == c.player or c.over or c.player == _CHANCE:
-            return c.legal_actions()
-        if player < 0:
-            raise pyspiel.SpielError(f"Called LegalActions for pseudo-player {player}")
-        return []
+        put = super().__setattr__
+        if not isinstance(c, SpielCore):
+            put("current_player", c.current_player)
+            return
+        # What OpenSpiel's C++ asks by name is an object to call (see spielcore); what
+        # only Python asks, the core's bound methods.
+        put("current_player", CurrentPlayer(c))
+        put("is_terminal", IsTerminal(c))
+        put("chance_outcomes", ChanceOutcomes(c))
+        put("returns", Returns(c))
+        put("apply_action", c.play)
+        put("is_chance_node", c.is_chance_node)
+        put("legal_actions", c.legal_actions)
 
     def _legal_actions(self, player: int) -> list[int]:
         return self._c.kept_legal()
 
-    def chance_outcomes(self) -> list[tuple[int, float]]:
-        return self._c.chance_outcomes()
+    # --- applying actions, and OpenSpiel's history --------------------------------------------
+
+    # OpenSpiel's C++ ``State::ApplyAction`` asks the state for its player and then applies
+    # the action, two calls back into Python, before it adds (player, action) to the history
+    # it keeps in C++: that was a third of a random rollout's time. Applied from Python
+    # (``apply_action``: the core's ``play``), an action goes to the core at once and waits
+    # in ``SpielCore.pending``; it is replayed through ``ApplyAction`` (into the C++ history
+    # alone) before anything reads that history: the methods below that read it, and the
+    # next action a C++ caller applies (which reaches ``_apply_action``). A clone, a
+    # serialized or a pickled state carries its pending actions with it, so the C++ history
+    # followed by them is always the true history.
 
     def _apply_action(self, action: int) -> None:
-        self._c.apply(action)
+        c = self._c
+        if c.pending:
+            self._flush()
+        c.apply(action)
+
+    def _flush(self) -> None:
+        """Replay the pending actions into OpenSpiel's C++ history (each with its player),
+        leaving the game as it is."""
+        c = self._c
+        if not c.pending:
+            return
+        replay = _Replay(c.pending)
+        self._c = replay  # type: ignore[assignment]  # answers current_player, takes the actions
+        try:
+            while replay.player != _REPLAYED:
+                _apply_in_cpp(self, replay.action)
+        finally:
+            self._c = c
+            del c.pending[: replay.done]
+
+    def history(self) -> list[int]:
+        """The actions applied so far, chance outcomes included (``pyspiel.State.history``)."""
+        self._flush()
+        return pyspiel.State.history(self)  # type: ignore[no-any-return]
+
+    def full_history(self) -> list[Any]:
+        """The (player, action) pairs applied so far (``pyspiel.State.full_history``)."""
+        self._flush()
+        return pyspiel.State.full_history(self)  # type: ignore[no-any-return]
+
+    def history_str(self) -> str:
+        """:meth:`history` as OpenSpiel writes it (``pyspiel.State.history_str``)."""
+        self._flush()
+        return pyspiel.State.history_str(self)  # type: ignore[no-any-return]
+
+    def move_number(self) -> int:
+        """The actions applied so far (``pyspiel.State.move_number``)."""
+        self._flush()
+        return pyspiel.State.move_number(self)  # type: ignore[no-any-return]
+
+    def is_initial_state(self) -> bool:
+        """Whether no action has been applied (``pyspiel.State.is_initial_state``)."""
+        self._flush()
+        return pyspiel.State.is_initial_state(self)  # type: ignore[no-any-return]
+
+    def is_initial_non_chance_state(self) -> bool:
+        """Whether this is the first player node (``pyspiel.State.is_initial_non_chance_state``)."""
+        self._flush()
+        return pyspiel.State.is_initial_non_chance_state(self)  # type: ignore[no-any-return]
+
+    def serialize(self) -> str:
+        """The state as ``game.deserialize_state`` reads it (``pyspiel.State.serialize``)."""
+        self._flush()
+        return pyspiel.State.serialize(self)  # type: ignore[no-any-return]
+
+    def __getstate__(self) -> Any:
+        self._flush()
+        return pyspiel.State.__getstate__(self)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
             return "deal " + CARD_NAMES[action]
         return action_name(action)
-
-    def returns(self) -> list[float]:
-        return self._c.returns()
 
     def __str__(self) -> str:
         c = self._c
@@ -287,6 +386,41 @@ class SeepState(pyspiel.State):  # type: ignore[misc]
         if c.pos is None:
             return None
         return View.from_position(c.pos, player, c.history)
+
+
+_apply_in_cpp = pyspiel.State.apply_action  # OpenSpiel's own, which keeps its C++ history
+_REPLAYED = -100  # _Replay.player once every pending action is replayed
+
+
+class _Replay:
+    """Stands in for a state's ``SpielCore`` while its pending actions are replayed through
+    OpenSpiel's C++ ``ApplyAction``: it answers ``current_player`` with each action's player
+    and takes the action without applying it again."""
+
+    __slots__ = ("action", "done", "player", "queue")
+    pending = ()  # nothing of its own to replay (what _apply_action asks)
+
+    def __init__(self, queue: list[int]) -> None:
+        self.queue = queue
+        self.done = 0
+        self.player = _REPLAYED
+        self.action = 0
+        self._next()
+
+    def _next(self) -> None:
+        if self.done < len(self.queue):
+            packed = self.queue[self.done]
+            self.action = packed >> 3
+            self.player = (packed & 7) - 4
+        else:
+            self.player = _REPLAYED
+
+    def current_player(self) -> int:
+        return self.player
+
+    def apply(self, action: int) -> None:
+        self.done += 1
+        self._next()
 
 
 def _past_hands(
@@ -438,4 +572,5 @@ class SeepObserver:
         )
 
 
+pseudo_player_error(pyspiel.SpielError)
 pyspiel.register_game(GAME_TYPE, SeepGame)
