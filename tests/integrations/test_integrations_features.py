@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from typing import Any
 
 import pytest
 
@@ -138,6 +139,29 @@ def _expected(view: View) -> dict[str, list[float]]:
     }
 
 
+def _batch_both_ways(
+    pos: Position, seats: list[int], builders: list[MoveBuilder], rules: Rules
+) -> Any:
+    """The batch of ``pos`` seen from ``seats``, written from the positions' parts and from
+    the batched environments' ints: asserted byte for byte the same, and returned."""
+    from seep.integrations.features import ObservationBatch
+    from seep.integrations.hotpath import Game, batch_parts, games_ints
+
+    batch = ObservationBatch(len(seats))
+    batch.write(*batch_parts([pos] * len(seats), seats, builders))
+    games = [Game(0) for _ in seats]
+    for g, b in zip(games, builders, strict=True):
+        g.pos = pos
+        g.builder = b
+    ints: list[int] = []
+    games_ints(games, seats, ints)
+    from_ints = ObservationBatch(len(seats))
+    from_ints.write_ints(ints, rules.players, rules.baazi_lead)
+    assert from_ints.obs.tobytes() == batch.obs.tobytes()
+    assert from_ints.mask.tobytes() == batch.mask.tobytes()
+    return batch
+
+
 @pytest.mark.parametrize(
     "rules",
     [
@@ -152,8 +176,7 @@ def test_observation_of_the_position_is_the_views(rules: Rules) -> None:
     """What the environments compute on every step (position_observation, the batch, the
     batched environments' ints) is the View's observation, field by field as documented, on
     every seat, through whole baazis."""
-    from seep.integrations.features import ObservationBatch, position_observation
-    from seep.integrations.hotpath import Game, batch_parts, games_ints
+    from seep.integrations.features import position_observation
     from seep.session import Session
 
     rng = random.Random(4)
@@ -169,18 +192,7 @@ def test_observation_of_the_position_is_the_views(rules: Rules) -> None:
                 c = b.copy()
                 if c.apply(rng.choice(c.legal_actions())) is None:
                     b = builders[pos.to_move or 0] = c
-        batch = ObservationBatch(len(seats))
-        batch.write(*batch_parts([pos] * len(seats), seats, builders))
-        games = [Game(0) for _ in seats]
-        for g, b in zip(games, builders, strict=True):
-            g.pos = pos
-            g.builder = b
-        ints: list[int] = []
-        games_ints(games, seats, ints)
-        from_ints = ObservationBatch(len(seats))
-        from_ints.write_ints(ints, rules.players, rules.baazi_lead)
-        assert from_ints.obs.tobytes() == batch.obs.tobytes()
-        assert from_ints.mask.tobytes() == batch.mask.tobytes()
+        batch = _batch_both_ways(pos, seats, builders, rules)
         for seat in seats:
             view = View.from_position(pos, seat)
             obs = observation(view, builders[seat])
@@ -209,9 +221,6 @@ def test_batch_ints_at_the_ends_of_the_real_values(lead: int) -> None:
     """The batched environments' ints give the batch's values where the real-valued entries
     are capped or clipped: sweeps past 200 or below 0, baazis past 10, deals past 50, a baazi
     difference past the lead either way."""
-    from seep.integrations.features import ObservationBatch
-    from seep.integrations.hotpath import Game, batch_parts, games_ints
-
     rules = Rules(baazi_lead=lead)
     dealt = Position.new_deal(5, 1, rules)
     cases = [
@@ -232,15 +241,4 @@ def test_batch_ints_at_the_ends_of_the_real_values(lead: int) -> None:
         )
         seats = [0, 1, 2, 3]
         builders = [MoveBuilder(pos.legal_codes()) for _ in seats]
-        batch = ObservationBatch(4)
-        batch.write(*batch_parts([pos] * 4, seats, builders))
-        games = [Game(0) for _ in seats]
-        for g, b in zip(games, builders, strict=True):
-            g.pos = pos
-            g.builder = b
-        ints: list[int] = []
-        games_ints(games, seats, ints)
-        from_ints = ObservationBatch(4)
-        from_ints.write_ints(ints, rules.players, rules.baazi_lead)
-        assert from_ints.obs.tobytes() == batch.obs.tobytes()
-        assert from_ints.mask.tobytes() == batch.mask.tobytes()
+        _batch_both_ways(pos, seats, builders, rules)

@@ -195,10 +195,8 @@ def test_a_locked_database_refuses_the_batch_after_two_tries_and_stores_nothing(
     assert len(_stored(tmp_path)) == 6
 
 
-def test_a_free_sqlite_file_takes_a_turns_moves_on_the_loop_in_one_transaction(
-    tmp_path: Path,
-) -> None:
-    store = _store(tmp_path, "AAA", "BBB", "CCC")
+def _tries_on_the_loop(store: Store) -> list[list[str]]:
+    """The tables of each batch the loop tries to write itself (``write_moves_now``)."""
     now: list[list[str]] = []
     write_moves_now = store.write_moves_now
 
@@ -207,6 +205,14 @@ def test_a_free_sqlite_file_takes_a_turns_moves_on_the_loop_in_one_transaction(
         return write_moves_now(moves)
 
     store.write_moves_now = counted  # type: ignore[method-assign]
+    return now
+
+
+def test_a_free_sqlite_file_takes_a_turns_moves_on_the_loop_in_one_transaction(
+    tmp_path: Path,
+) -> None:
+    store = _store(tmp_path, "AAA", "BBB", "CCC")
+    now = _tries_on_the_loop(store)
     told: list[tuple[str, Any]] = []
 
     async def play() -> GroupCommit:
@@ -234,14 +240,7 @@ def test_a_locked_sqlite_file_sends_the_moves_to_the_thread_and_the_loop_goes_on
     tmp_path: Path,
 ) -> None:
     store = _store(tmp_path, "AAA", "BBB")
-    now: list[list[str]] = []
-    write_moves_now = store.write_moves_now
-
-    def counted(moves: Any) -> bool:
-        now.append([m[0] for m in moves])
-        return write_moves_now(moves)
-
-    store.write_moves_now = counted  # type: ignore[method-assign]
+    now = _tries_on_the_loop(store)
     told: list[tuple[str, Any]] = []
     locker = sqlite3.connect(tmp_path / "seep.db", isolation_level=None)
 

@@ -100,21 +100,7 @@ def observation_parts(
         loose = pos.loose
         facedown = 0
     captured = pos.captured
-    house_cards = 0
-    houses = 0
-    hp = pos.hpresent
-    if hp:
-        rot = (_ROT4 if n == 4 else _ROT2)[seat]
-        hcards = pos.hcards
-        hcem = pos.hcem
-        howners = pos.howners
-        for v in range(9, 14):
-            if hp >> v & 1:
-                house_cards |= hcards[v]
-                h = 1 | rot[howners[v] & 15] << 2
-                if hcem[v]:
-                    h |= 2
-                houses |= h << 6 * (v - 9)
+    house_cards, houses = _houses(pos, seat, n)
     big = _cards(
         hands[seat], loose, house_cards, captured[team], captured[1 - team], houses
     ) | _public(builder, phase, pos.bid, pos.dealer, pos.plays, pos.last_capture, seat, n)
@@ -179,6 +165,27 @@ def view_parts(view: View, builder: MoveBuilder | None) -> tuple[int, list[float
         view.rules.baazi_lead,
     )
     return big, reals
+
+
+def _houses(pos: Position, seat: int, n: int) -> tuple[int, int]:
+    """The cards of the houses on the floor, and the houses as the seat sees them: 6 bits a
+    value 9..13 (present, cemented, owner relative to the seat)."""
+    house_cards = 0
+    houses = 0
+    hp = pos.hpresent
+    if hp:
+        rot = (_ROT4 if n == 4 else _ROT2)[seat]
+        hcards = pos.hcards
+        hcem = pos.hcem
+        howners = pos.howners
+        for v in range(9, 14):
+            if hp >> v & 1:
+                house_cards |= hcards[v]
+                h = 1 | rot[howners[v] & 15] << 2
+                if hcem[v]:
+                    h |= 2
+                houses |= h << 6 * (v - 9)
+    return house_cards, houses
 
 
 def _cards(hand: int, loose: int, house_cards: int, own: int, other: int, houses: int) -> int:
@@ -332,21 +339,7 @@ def _game_ints(pos: Position, seat: int, builder: MoveBuilder, out: list[int]) -
     captured = pos.captured
     own = captured[team]
     other = captured[1 - team]
-    house_cards = 0
-    houses = 0
-    hp = pos.hpresent
-    if hp:
-        rot = (_ROT4 if n == 4 else _ROT2)[seat]
-        hcards = pos.hcards
-        hcem = pos.hcem
-        howners = pos.howners
-        for v in range(9, 14):
-            if hp >> v & 1:
-                house_cards |= hcards[v]
-                h = 1 | rot[howners[v] & 15] << 2
-                if hcem[v]:
-                    h |= 2
-                houses |= h << 6 * (v - 9)
+    house_cards, houses = _houses(pos, seat, n)
     hand = hands[seat]
     unseen = FULL_DECK & ~(hand | loose | own | other | house_cards)
     # The move being built (_public): its card, use and items so far, and the stage.
