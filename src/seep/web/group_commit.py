@@ -61,7 +61,7 @@ class GroupCommit:
         self._handed: list[_Move] = []  # this turn of the loop's moves, not yet handed over
         self._thread: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
-        # Batches handed to the thread and not told yet: while there are, the loop writes
+        # Moves handed to the thread and not told yet: while there are, the loop writes
         # nothing itself (the thread has the connection; the moves keep their order).
         self._in_thread = 0
 
@@ -90,7 +90,7 @@ class GroupCommit:
         if self._thread is None:
             self._thread = threading.Thread(target=self._run, name="seep-moves", daemon=True)
             self._thread.start()
-        self._in_thread += 1
+        self._in_thread += len(batch)
         self._queue.put(batch)
 
     def close(self) -> None:
@@ -108,7 +108,6 @@ class GroupCommit:
             if first is _STOP:
                 return
             batch = first
-            handed = 1
             stop = False
             while len(batch) < self.most:  # what came while the last batch was written
                 try:
@@ -119,7 +118,6 @@ class GroupCommit:
                     stop = True
                     break
                 batch.extend(more)
-                handed += 1
             start = time.perf_counter()
             try:
                 outcomes = self.store.write_moves([m[:4] for m in batch])
@@ -127,21 +125,17 @@ class GroupCommit:
                 logging.getLogger("seep.web").exception("moves not written: %s", exc)
                 outcomes = [StoreUnavailable(str(exc))] * len(batch)
             seconds = time.perf_counter() - start
-            self._tell(batch, outcomes, seconds, handed)
+            self._tell(batch, outcomes, seconds)
             if stop:
                 return
 
-    def _tell(
-        self, batch: list[_Move], outcomes: list[Exception | None], seconds: float, handed: int
-    ) -> None:
+    def _tell(self, batch: list[_Move], outcomes: list[Exception | None], seconds: float) -> None:
         assert self._loop is not None
         with contextlib.suppress(RuntimeError):  # the loop has closed: nobody is left to tell
-            self._loop.call_soon_threadsafe(self._back, batch, outcomes, seconds, handed)
+            self._loop.call_soon_threadsafe(self._back, batch, outcomes, seconds)
 
-    def _back(
-        self, batch: list[_Move], outcomes: list[Exception | None], seconds: float, handed: int
-    ) -> None:
-        self._in_thread -= handed  # the batches the thread wrote together
+    def _back(self, batch: list[_Move], outcomes: list[Exception | None], seconds: float) -> None:
+        self._in_thread -= len(batch)
         self._told(batch, outcomes, seconds)
 
     def _told(self, batch: list[_Move], outcomes: list[Exception | None], seconds: float) -> None:
