@@ -110,12 +110,17 @@ _CARD_FIELDS: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
 _THROW_CODES: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
     tuple(tuple(_THROW_TAG | f for f in fields) for fields in by_nib) for by_nib in _CARD_FIELDS
 )
-# _ONE_FIELD[v][nib]: the card field of the one card of value v whose suit is the bit of nib,
-# 0 when nib holds no card or several. A value of which the mover holds one card has its uses
-# made with the card already in them: a code is a long integer, and each operation on one makes
-# a new object, so stamping the card afterwards would double the work of each such move.
-_ONE_FIELD: Final[tuple[tuple[int, ...], ...]] = tuple(
-    tuple(fields[0] if len(fields) == 1 else 0 for fields in by_nib) for by_nib in _CARD_FIELDS
+# _FIRST_FIELD[v][nib]: the card field of the first (lowest) card of value v whose suit is a bit
+# of nib, 0 for no card. A value's uses are made with its first card already in them: a code is
+# a long integer, and each operation on one makes a new object, so stamping the card afterwards
+# would cost one more operation per move. The other cards of the value (held twice or more) get
+# each use once more with the card changed by one exclusive or, with _OTHER_DELTAS[v][nib]: the
+# first card's field ^ each other card's field, in card order.
+_FIRST_FIELD: Final[tuple[tuple[int, ...], ...]] = tuple(
+    tuple(fields[0] if fields else 0 for fields in by_nib) for by_nib in _CARD_FIELDS
+)
+_OTHER_DELTAS: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
+    tuple(tuple(fields[0] ^ f for f in fields[1:]) for fields in by_nib) for by_nib in _CARD_FIELDS
 )
 _CAPTURE_TAGS: Final = tuple(CAPTURE << SH_ACTION | v << SH_VALUE for v in range(14))
 _BUILD_TAGS: Final = tuple(BUILD << SH_ACTION | v << SH_VALUE for v in range(14))
@@ -123,24 +128,30 @@ _CEMENT_TAGS: Final = tuple(CEMENT << SH_ACTION | v << SH_VALUE for v in range(1
 
 
 def _tags_with_card(tag: int) -> tuple[tuple[int, ...], ...]:
-    """``tag`` with :data:`_ONE_FIELD` of each card value ``v`` and suits ``nib`` in it."""
-    return tuple(tuple(tag | one for one in by_nib) for by_nib in _ONE_FIELD)
+    """``tag`` with :data:`_FIRST_FIELD` of each card value ``v`` and suits ``nib`` in it."""
+    return tuple(tuple(tag | first for first in by_nib) for by_nib in _FIRST_FIELD)
 
 
-# _CAPTURE_ONE[v][nib]: the capture tag of value v with the card in it when the mover holds one
-# card of v (nib), else the bare tag; _BUILD_ONE[V][v][nib] and _CEMENT_ONE[V][v][nib] the same
-# for a house of V made with a card of value v: the tag and the card in one object, made once.
+# _CAPTURE_ONE[v][nib]: the capture tag of value v with the mover's first card of v (nib) in it;
+# _BUILD_ONE[V][v][nib] and _CEMENT_ONE[V][v][nib] the same for a house of V made with a card of
+# value v, and _BREAK_ONE[V][v][nib] for a house of V (9..12) raised by a card of value v (1..4)
+# to V + v: the tag and the card in one object, made once.
 _CAPTURE_ONE: Final = tuple(_tags_with_card(t)[v] for v, t in enumerate(_CAPTURE_TAGS))
 _BUILD_ONE: Final = tuple(_tags_with_card(t) for t in _BUILD_TAGS)
 _CEMENT_ONE: Final = tuple(_tags_with_card(t) for t in _CEMENT_TAGS)
+_BREAK_ONE: Final = tuple(
+    tuple(
+        _tags_with_card(_BREAK_TAG | min(V + v, 15) << SH_VALUE | V << SH_HOUSE)[v]
+        for v in range(5)
+    )
+    for V in range(14)
+)
 
 
 _ZERO_ONLY: Final[tuple[int, ...]] = (0,)
 # The options legal_codes used last (most programs play under one Rules), looked at before
 # the call to options_of: a call is a fair part of a generation in pure Python.
 _LAST_OPTIONS: Final = [options_of(STANDARD)]
-# Copied once per call into a list (compiled, `[None] * 14` makes two lists).
-_NO_USES: Final[tuple[list[int] | None, ...]] = (None,) * 14
 
 
 def _shuffle_here(seed: int) -> list[int]:
@@ -474,10 +485,11 @@ class Position:
         uses alone, so callers that filter use ``"always"`` and decide the throw themselves
         (:mod:`seep.counting` knows it).
 
-        The uses of a card depend only on its value, so they are found per value and then
-        stamped with each card of that value. Rather than asking every value what it can do,
-        the generator walks the targets: for a house value V and a loose sum t, the value
-        V - t is the card that builds or cements V with a t-group.
+        The uses of a card depend only on its value, so they are found per value (made with
+        the first card of that value) and then repeated for each other card of that value.
+        Rather than asking every value what it can do, the generator walks the targets: for a
+        house value V and a loose sum t, the value V - t is the card that builds or cements V
+        with a t-group.
         """
         return self._play_codes(options_of(self.rules), throw_rule, values)
 
@@ -502,10 +514,17 @@ class Position:
             keep_once,
             breaks,
         ) = mover_facts(opts, throw_rule, self, p, hand, avail)
-        # uses[v]: the move codes (without the card) a card of value v can make; order: the
-        # values with uses, in the order their first use is found (the order of the result).
-        uses: list[list[int] | None] = list(_NO_USES)
-        order: list[int] = []
+        # uses[v]: the move codes a card of value v can make, with the mover's first card of v
+        # in them (_FIRST_FIELD; his other cards of v get them at the end); order: the values
+        # with uses, in the order their first use is found (the order of the result), one
+        # 4-bit value per nibble, the first found highest: an int, where a list would be one
+        # more object to make and fill on every call (13 values fit in a machine word).
+        # A literal: compiled, one list of 14 slots filled in place (list() of a tuple and
+        # `[None] * 14` go through the generic sequence calls).
+        uses: list[list[int] | None] = [
+            None, None, None, None, None, None, None, None, None, None, None, None, None, None
+        ]  # fmt: skip
+        order = 0
         # Values whose uses may repeat: one set reached from two t-groups with absorbed
         # V-groups (R31). Uses of one base never repeat (its unions are distinct), and uses with
         # another tag (action, V, broken house) never equal each other.
@@ -537,7 +556,7 @@ class Position:
                 if len(groups) == 1:
                     if not fragile & low or groups[0] & _HOUSE_ITEM[v]:
                         uses[v] = [tag | groups[0]]
-                        order.append(v)
+                        order = order << 4 | v
                     continue
                 unions = group_unions(groups, capture_mode)
                 if fragile & low:
@@ -548,7 +567,7 @@ class Position:
                     found = [tag | u for u in unions if u]
                 if found:
                     uses[v] = found
-                    order.append(v)
+                    order = order << 4 | v
 
         absorb_never = opts.absorb_never
         absorb_mode = opts.absorb_mode
@@ -574,7 +593,7 @@ class Position:
                     out = uses[v]
                     if out is None:
                         out = uses[v] = []
-                        order.append(v)
+                        order = order << 4 | v
                     tagv = tags[v][hand >> (4 * v - 4) & 15]
                     bases = subsets[t]
                     # Absorbing what several t-groups leave can reach one set twice (R31).
@@ -587,7 +606,8 @@ class Position:
                             if g:
                                 dup |= repeats
                                 for a in group_unions(g, absorb_mode):
-                                    out.append(base | a)
+                                    # A long integer | 0 would be a new object all the same.
+                                    out.append(base | a if a else base)
                                 continue
                         out.append(base)
             if pairs & values:
@@ -605,10 +625,10 @@ class Position:
                     out = uses[v]
                     if out is None:
                         out = uses[v] = []
-                        order.append(v)
+                        order = order << 4 | v
                     if g:
                         for a in group_unions(g, absorb_mode):
-                            out.append(base | a)
+                            out.append(base | a if a else base)
                     else:
                         out.append(base)
 
@@ -634,18 +654,18 @@ class Position:
                     out = uses[v]
                     if out is None:
                         out = uses[v] = []
-                        order.append(v)
+                        order = order << 4 | v
                     tagv = tags[v][hand >> (4 * v - 4) & 15]
                     bases = subsets[t] if t else _ZERO_ONLY
                     repeats = 1 << v if len(bases) > 1 else 0  # as for builds
                     for s in bases:
-                        base = tagv | s
+                        base = tagv | s if s else tagv
                         if v_groups:
                             g = tuple([x for x in v_groups if not x & s])
                             if g:
                                 dup |= repeats
                                 for a in group_unions(g, absorb_mode):
-                                    out.append(base | a)
+                                    out.append(base | a if a else base)
                                 continue
                         out.append(base)
 
@@ -658,21 +678,17 @@ class Position:
                     v = low.bit_length() - 1
                     V2 = V + v
                     singles = loose & VALUE_MASK[V2]
-                    tag = (
-                        _BREAK_TAG
-                        | V2 << SH_VALUE
-                        | V << SH_HOUSE
-                        | singles
-                        | _ONE_FIELD[v][hand >> (4 * v - 4) & 15]
-                    )
+                    tag = _BREAK_ONE[V][v][hand >> (4 * v - 4) & 15]
+                    if singles:
+                        tag |= singles
                     g = () if absorb_never else tuple([x for x in subsets[V2] if not x & singles])
                     out = uses[v]
                     if out is None:
                         out = uses[v] = []
-                        order.append(v)
+                        order = order << 4 | v
                     if g:
                         for a in group_unions(g, absorb_mode):
-                            out.append(tag | a)
+                            out.append(tag | a if a else tag)
                     else:
                         out.append(tag)
 
@@ -680,36 +696,43 @@ class Position:
         throw_vals &= values
         result: list[int] = []
         if throw_rule == "no_other_move":
-            throw_vals = throws_left(throw_vals, throw_rule, bool(order))
-        else:
-            for v in order:
-                if throw_vals >> v & 1:
-                    out = uses[v]
-                    assert out is not None
-                    out.append(_ONE_FIELD[v][hand >> (4 * v - 4) & 15])  # THROW's tag is 0
-                    throw_vals ^= 1 << v
-        # Cards whose only use is a throw (under "no_other_move": every card without a house
-        # when no other use is possible).
+            throw_vals = throws_left(throw_vals, throw_rule, order != 0)
+        # Cards whose only use is a throw come first (under "no_other_move": every card
+        # without a house when no other use is possible); a value with other uses has its
+        # throw last among them (below).
+        with_uses = 0
         while throw_vals:
             low = throw_vals & -throw_vals
             throw_vals ^= low
             v = low.bit_length() - 1
-            result += _THROW_CODES[v][hand >> (4 * v - 4) & 15]
+            if uses[v] is None:
+                result.extend(_THROW_CODES[v][hand >> (4 * v - 4) & 15])
+            else:
+                with_uses |= low
 
-        # Stamp each value's uses with each card of that value (the uses of a value held once
-        # have their card already).
-        for v in order:
+        # Each value's uses have its first card in them; the value's other cards follow, each
+        # with all the uses again.
+        k = (order.bit_length() + 3) & ~3
+        while k:
+            k -= 4
+            v = order >> k & 15
             out = uses[v]
             assert out is not None
             nib = hand >> (4 * v - 4) & 15
+            if with_uses >> v & 1:
+                out.append(_FIRST_FIELD[v][nib])  # THROW's tag is 0
             if dup >> v & 1 and len(out) > 1:
                 out = _first_of_each(out)
-            if _ONE_FIELD[v][nib]:
-                result += out
-                continue
-            for cb in _CARD_FIELDS[v][nib]:
-                for code in out:
-                    result.append(code | cb)
+            if nib & (nib - 1):
+                result.extend(out)
+                for delta in _OTHER_DELTAS[v][nib]:
+                    for code in out:
+                        result.append(code ^ delta)
+            elif result:
+                result.extend(out)
+            else:
+                # The first uses are this call's own list: they become the result, uncopied.
+                result = out
         return result
 
     # --- checked moves ---------------------------------------------------------------------
@@ -943,7 +966,15 @@ class Position:
         dealt = min(len(order), len(stock) // 4)
         for i in range(dealt):
             seat = order[i] & 3
-            hands[seat] = hands[seat] | mask_of(stock[4 * i : 4 * i + 4])
+            k = 4 * i
+            # The packet's four bits at once: mask_of over a slice makes a tuple and an iterator.
+            hands[seat] = (
+                hands[seat]
+                | 1 << stock[k]
+                | 1 << stock[k + 1]
+                | 1 << stock[k + 2]
+                | 1 << stock[k + 3]
+            )
         self.hands = hands
         self.stock = stock[4 * dealt :]
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import random
 
 from seep import floor
@@ -50,3 +51,67 @@ def test_floor_index_is_the_sorted_groups_whatever_the_path() -> None:
                     expected[t].append(sub)
             assert [list(b) for b in by_sum] == expected
             assert avail == sum(1 << t for t in range(14) if expected[t])
+
+
+def test_floor_index_from_the_last_floor_plus_a_lower_card() -> None:
+    """A floor that adds a card below the highest of the last floor indexed (a throw in play)
+    is extended from that floor, its groups sorted in: the same buckets as a build card by card
+    (``floor._build_floor``, which no cache reaches)."""
+    rng = random.Random(10)
+    floor.clear_caches()
+    extended = 0
+    for _ in range(400):
+        cards = rng.sample(range(52), rng.randrange(3, 9))
+        loose = sum(1 << c for c in cards[:3])
+        floor.floor_index(loose)
+        for c in cards[3:]:
+            if 1 << c < loose:
+                extended += 1
+            loose |= 1 << c
+            assert floor.floor_index(loose) == floor._build_floor(loose)
+    assert extended > 500
+
+
+# The legal moves of seeded random deals under option sets that reach every kind of move,
+# with play_codes("always") at each position of the play phase, hashed: the value was taken
+# on main before the cuts of issue 28 item 4 (branch wip/engine), so the order of the codes of
+# every move kind is pinned, compiled and pure.
+ORDER_OPTIONS: list[str | dict[str, object]] = [
+    "standard",
+    "two_player",
+    {"capture_rule": "any"},
+    {"absorb_loose_groups": "mandatory"},
+    {"absorb_loose_groups": "never"},
+    {"house_in_sums": True},
+    {"throw_rule": "no_other_move"},
+    {"throw_rule": "no_capture_possible"},
+    {"allow_pair_build": True, "add_retention": "team"},
+    {"partner_cement_free": True, "max_houses": 1},
+]
+ORDER_DIGEST = "74bc78482cd45a64b4e7a35cf4213d48"
+
+
+def legal_move_digest(deals: int) -> str:
+    """The digest of ``deals`` seeded random deals under each of :data:`ORDER_OPTIONS`."""
+    from seep.options import Rules
+
+    h = hashlib.sha256()
+    for k, options in enumerate(ORDER_OPTIONS):
+        rules = Rules.parse(options)
+        rng = random.Random(k)
+        for d in range(deals):
+            if d % 7 == 0:
+                floor.clear_caches()
+            pos = Position.new_deal(rng.randrange(1 << 40), rng.randrange(rules.players), rules)
+            while not pos.is_over():
+                codes = pos.legal_codes()
+                h.update(repr(codes).encode())
+                if pos.phase == "play":
+                    h.update(repr(pos.play_codes("always")).encode())
+                pos.advance(rng.choice(codes))
+            h.update(repr(pos.deal_scores()).encode())
+    return h.hexdigest()[:32]
+
+
+def test_legal_move_order_is_pinned() -> None:
+    assert legal_move_digest(40) == ORDER_DIGEST
