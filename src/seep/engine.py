@@ -496,7 +496,7 @@ class Position:
     def _play_codes(self, opts: Options, throw_rule: str, values: int) -> list[int]:
         """:meth:`play_codes` with the options of the rules at hand."""
         plays = self.plays
-        p = seat_to_move(self.dealer, plays, opts.players)
+        p = (self.dealer + 1 + plays) % opts.players  # seat_to_move, without the call
         hand = self.hands[p]
         loose = self.loose
         hpresent = self.hpresent
@@ -824,7 +824,8 @@ class Position:
             return
         plays = self.plays
         hands = self.hands[:]
-        p = seat_to_move(self.dealer, plays, len(hands))  # a hand per player (R2P1)
+        # seat_to_move without the call; a hand per player (R2P1).
+        p = (self.dealer + 1 + plays) % len(hands)
         cbit = 1 << (top >> _TOP_CARD & 63)
         hands[p] = hands[p] & ~cbit  # compiled, an augmented item assignment is a generic call
         self.hands = hands
