@@ -58,16 +58,16 @@ _ZERO_ONLY: Final[tuple[int, ...]] = (0,)
 
 
 class _Last:
-    """The last floor of three cards or more that floor_index returned, and its index: in play
-    most floors the hashed cache misses are the one before plus the card just thrown below its
-    highest (14,071 of the 17,955 full builds over 2,000 random deals), which extends it.
-    Compiled, a native object's int field holds the mask unboxed (a list would box it)."""
+    """The last floor of three cards or more that floor_index returned: in play most floors the
+    hashed cache misses are the one before plus the card just thrown below its highest (14,071
+    of the 17,955 full builds over 2,000 random deals), which extends it. Only the mask is kept,
+    its index is read from the cache: one field, so that no thread ever reads one floor's mask
+    with another's index; compiled, the mask is held unboxed."""
 
-    __slots__ = ("index", "loose")
+    __slots__ = ("loose",)
 
     def __init__(self) -> None:
         self.loose = 0
-        self.index = _NO_FLOOR
 
 
 _LAST: Final = _Last()
@@ -84,7 +84,6 @@ def clear_caches() -> None:
     """Empty the caches (benchmarks measure cold; tests show nothing depends on them)."""
     _FLOOR.clear()
     _LAST.loose = 0
-    _LAST.index = _NO_FLOOR
     for i in range(len(_SMALL)):
         _SMALL[i] = None
     for families in _FAMILIES:
@@ -109,7 +108,6 @@ def floor_index(loose: int) -> tuple[tuple[tuple[int, ...], ...], int]:
     hit = _FLOOR.get(loose)
     if hit is not None:
         _LAST.loose = loose
-        _LAST.index = hit
         return hit
     # The floor without its highest card: extending it keeps each bucket in order.
     low = 1 << (loose.bit_length() - 1)
@@ -129,15 +127,12 @@ def floor_index(loose: int) -> tuple[tuple[tuple[int, ...], ...], int]:
     else:
         last = _LAST.loose
         added = loose ^ last
-        if last | loose == loose and not added & (added - 1):
-            result = _extend_below(_LAST.index, added)
-        else:
-            result = _build_floor(loose)
+        indexed = _FLOOR.get(last) if last | loose == loose and not added & (added - 1) else None
+        result = _build_floor(loose) if indexed is None else _extend_below(indexed, added)
     if len(_FLOOR) > _FLOOR_LIMIT:
         _FLOOR.clear()
     _FLOOR[loose] = result
     _LAST.loose = loose
-    _LAST.index = result
     return result
 
 
