@@ -157,3 +157,19 @@ def test_random_choice_is_the_random_bots_draw() -> None:
         seq = list(range(n))
         for _ in range(50):
             assert random_choice(a, seq) == b.choice(seq)
+
+
+def test_random_below_is_randrange() -> None:
+    """The draw of the inline random bots and of a game's dealer is ``randrange``'s, from
+    the same random source (a subclass that draws its bits its own way included)."""
+    from seep.integrations.hotpath import random_below
+
+    class Counted(random.Random):
+        def getrandbits(self, k: int) -> int:
+            return super().getrandbits(k)
+
+    for cls in (random.Random, Counted):
+        a, b = cls(11), random.Random(11)
+        for n in [1, 2, 3, 4, 5, 7, 8, 9, 63, 64, 65, 1000, 2**40 + 3]:
+            for _ in range(50):
+                assert random_below(a, n) == b.randrange(n)

@@ -153,10 +153,9 @@ def _batch_both_ways(
     for g, b in zip(games, builders, strict=True):
         g.pos = pos
         g.builder = b
-    ints: list[int] = []
-    games_ints(games, seats, ints)
     from_ints = ObservationBatch(len(seats))
-    from_ints.write_ints(ints, rules.players, rules.baazi_lead)
+    games_ints(games, seats, from_ints.ints)
+    from_ints.write_ints(rules.players, rules.baazi_lead)
     assert from_ints.obs.tobytes() == batch.obs.tobytes()
     assert from_ints.mask.tobytes() == batch.mask.tobytes()
     return batch
@@ -242,3 +241,16 @@ def test_batch_ints_at_the_ends_of_the_real_values(lead: int) -> None:
         seats = [0, 1, 2, 3]
         builders = [MoveBuilder(pos.legal_codes()) for _ in seats]
         _batch_both_ways(pos, seats, builders, rules)
+
+
+def test_card_counts_of_the_batch_ints() -> None:
+    """The batched environments count a mask's cards in the word (hotpath._cards_in), as
+    int.bit_count does, on every size of set up to the full pack."""
+    from seep.integrations.hotpath import _cards_in
+
+    rng = random.Random(3)
+    masks = [0, (1 << 52) - 1] + [1 << c for c in range(52)]
+    for size in range(53):
+        masks.append(sum(1 << c for c in rng.sample(range(52), size)))
+    for m in masks:
+        assert _cards_in(m) == m.bit_count()

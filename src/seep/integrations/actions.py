@@ -274,10 +274,11 @@ class MoveBuilder:
         the mask is worked out on the way."""
         firsts = self._firsts
         if firsts is None:
-            firsts = []
+            cands = self.cands
+            firsts = [0] * len(cands)  # set in place: compiled, cheaper than appends
             m = 0
-            for c in self.cands:
-                top = c >> _SH_CARD  # the one long-int operation (first_action's, inlined)
+            for i in range(len(cands)):
+                top = cands[i] >> _SH_CARD  # the one long-int operation (first_action's)
                 act = top >> _TOP_ACTION & 7
                 if act < BID:  # a card play (throw .. break): its card
                     f = top & 63
@@ -285,7 +286,7 @@ class MoveBuilder:
                     f = BID0 + (top >> _TOP_VALUE & 15) - 9
                 else:
                     f = REDEAL_ACTION
-                firsts.append(f)
+                firsts[i] = f
                 m |= 1 << f
             self._firsts = firsts
             if self.stage == STAGE_CARD and self._opts is None:

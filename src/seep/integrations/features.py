@@ -150,9 +150,10 @@ class ObservationBatch:
         self._obs_bytes = self.obs.reshape(num * _OBS_BYTES, 8)
         self._mask_bits = np.zeros((num, 8 * _MASK_BYTES), np.int8)
         self._mask_bytes = self._mask_bits.reshape(num * _MASK_BYTES, 8)
-        # write_ints: the mask comes as 3 chunks of 7 bytes.
-        self._mask_bits21 = np.zeros((num, 8 * 21), np.int8)
-        self._mask_bytes21 = self._mask_bits21.reshape(num * 21, 8)
+        #: The buffer hotpath.games_ints writes into, and the same memory as ints.
+        self.ints = bytearray(8 * INTS_PER_GAME * num)
+        self._ints = np.frombuffer(self.ints, "<i8").reshape(num, INTS_PER_GAME)
+        self._reals = np.zeros((num, NUM_REALS), np.float64)  # write_ints' real values
         self._num = num
 
     def write(self, obs: bytes, reals: list[float], masks: bytes) -> None:
@@ -162,48 +163,63 @@ class ObservationBatch:
         _BYTE_I8.take(np.frombuffer(masks, np.uint8), 0, self._mask_bytes)
         self.mask[:] = self._mask_bits[:, :NUM_ACTIONS]
 
-    def write_ints(self, ints: list[int], players: int, baazi_lead: int) -> None:
-        """Fill both arrays from :func:`~seep.integrations.hotpath.games_ints` (the games'
-        rules: ``players`` and ``baazi_lead``): the same values as :meth:`write` of
-        :func:`~seep.integrations.hotpath.batch_parts`."""
+    def write_ints(self, players: int, baazi_lead: int) -> None:
+        """Fill both arrays from what :func:`~seep.integrations.hotpath.games_ints` wrote
+        into :attr:`ints` (the games' rules: ``players`` and ``baazi_lead``): the same values
+        as :meth:`write` of :func:`~seep.integrations.hotpath.batch_parts`."""
         num = self._num
-        # fromiter: np.array would first look at every item to find the shape and type.
-        a = np.fromiter(ints, "<i8", num * INTS_PER_GAME).reshape(num, INTS_PER_GAME)
-        # Each chunk's 7 low bytes (little end first), one game's after the other.
-        chunks = a[:, :12].view(np.uint8).reshape(num, 12, 8)[:, :, :7]
-        _BYTE_F32.take(chunks[:, :9].reshape(num * _OBS_BYTES), 0, self._obs_bytes)
-        _BYTE_I8.take(chunks[:, 9:].reshape(num * 21), 0, self._mask_bytes21)
-        self.mask[:] = self._mask_bits21[:, :NUM_ACTIONS]
+        a = self._ints  # a view of self.ints: nothing to convert
+        chunk_bytes = a[:, :12].view(np.uint8).reshape(num, 12, 8)
+        # Each chunk's 7 low bytes (little end first), one game's after the other, unpacked
+        # to bits in one call: 9 chunks of the observation's 504 entries, then 3 of the mask.
+        bits = np.unpackbits(chunk_bytes[:, :, :7], axis=2, bitorder="little")
+        bits = bits.reshape(num, 12 * 56)
+        self.obs[:] = bits[:, :OBS_SIZE]
+        self.mask[:] = bits[:, OBS_SIZE : OBS_SIZE + NUM_ACTIONS]
         # hotpath._reals' arithmetic on every column at once, the same doubles: x / divisor,
         # + 0.5 for the baazi difference (+ 0.0, nothing, elsewhere), then capped at 1 where
         # it is (at inf elsewhere) and at 0 for the difference (-inf elsewhere); then float32.
+        # The counts come in games_ints' order: 10 in the chunks' eighth bytes, then 3 ints.
         divisors, offsets, highs, lows = _real_rows(players, baazi_lead)
-        r = a[:, 12:] / divisors
+        r = self._reals
+        r[:, :10] = chunk_bytes[:, :10, 7]
+        r[:, 10:] = a[:, 12:]
+        r /= divisors
         r += offsets
         np.minimum(r, highs, out=r)
         np.maximum(r, lows, out=r)
-        self.obs[:, _REAL_IDX] = r
+        self.obs[:, _INTS_REAL_IDX] = r
 
 
 _Row = npt.NDArray[np.float64]
+# The real values in the order hotpath.games_ints gives their counts (indices into
+# REAL_FIELDS' order): hand sizes, stock, face-down, plays, baazis, deals, then sweeps and
+# the baazi difference; and their columns in the observation.
+_INTS_ORDER = np.array([0, 1, 2, 3, 4, 5, 6, 10, 11, 12, 7, 8, 9])
+_INTS_REAL_IDX = _REAL_IDX[_INTS_ORDER]
 _REAL_ROWS: dict[tuple[int, int], tuple[_Row, _Row, _Row, _Row]] = {}
 
 
 def _real_rows(players: int, baazi_lead: int) -> tuple[_Row, _Row, _Row, _Row]:
-    """write_ints' rows for the 13 real values: divisors, offsets, upper and lower bounds (the
-    order of hotpath.REAL_FIELDS: hand sizes 4, stock, face-down, plays, sweeps 2, baazi
-    difference, baazis 2, deals)."""
+    """write_ints' rows for the 13 real values: divisors, offsets, upper and lower bounds, in
+    the order hotpath.games_ints gives the counts (:data:`_INTS_ORDER` of REAL_FIELDS'
+    order: hand sizes 4, stock, face-down, plays, sweeps 2, baazi difference, baazis 2,
+    deals)."""
     key = (players, baazi_lead)
     rows = _REAL_ROWS.get(key)
     if rows is None:
         most = 48.0 / players
         lead = baazi_lead if baazi_lead > 1 else 1
         inf = np.inf
+        divisors = [most] * 4 + [44.0, 4.0, 48.0, 200.0, 200.0, 2.0 * lead, 10.0, 10.0, 50.0]
+        offsets = [0.0] * 9 + [0.5] + [0.0] * 3
+        highs = [inf] * 7 + [1.0] * 6
+        lows = [-inf] * 9 + [0.0] + [-inf] * 3
         rows = _REAL_ROWS[key] = (
-            np.array([most] * 4 + [44.0, 4.0, 48.0, 200.0, 200.0, 2.0 * lead, 10.0, 10.0, 50.0]),
-            np.array([0.0] * 9 + [0.5] + [0.0] * 3),
-            np.array([inf] * 7 + [1.0] * 6),
-            np.array([-inf] * 9 + [0.0] + [-inf] * 3),
+            np.array(divisors)[_INTS_ORDER],
+            np.array(offsets)[_INTS_ORDER],
+            np.array(highs)[_INTS_ORDER],
+            np.array(lows)[_INTS_ORDER],
         )
     return rows
 

@@ -23,10 +23,12 @@ This module imports no numpy, so it is compiled with the core (mypyc, ``setup.py
 from __future__ import annotations
 
 import random
+import struct
+import sys
 from collections.abc import Callable
 from typing import Any, Final
 
-from ..cards import FULL_DECK
+from ..cards import FULL_DECK, seat_to_move
 from ..codes import BID, PHASE_BID, PHASE_OVER, SH_ACTION, SH_CARD
 from ..engine import Position
 from ..options import Rules
@@ -43,6 +45,7 @@ __all__ = [
     "games_ints",
     "observation_parts",
     "play_random",
+    "random_below",
     "random_choice",
     "step_against_bots",
     "view_parts",
@@ -297,35 +300,50 @@ def batch_parts(
 _ALL_ACTIONS: Final = (1 << 133) - 1
 
 #: The ints :func:`games_ints` gives per game: the 504 0/1 entries as 9 chunks of 56 bits (7
-#: bytes each, little end first), the action mask as 3 more, then the 13 integers the real
-#: values are made of (:data:`REAL_FIELDS` order; see :func:`games_ints`).
-INTS_PER_GAME: Final = 25
+#: bytes each, little end first), the action mask as 3 more, each of the first 10 chunks with
+#: a small count in its eighth byte, then 3 more counts (see :func:`games_ints`).
+INTS_PER_GAME: Final = 15
 _M56: Final = (1 << 56) - 1
+# A game's ints as 8-byte little-endian integers, written straight into the caller's buffer
+# (numpy reads it without converting an int at a time). The native C long converts a
+# Python int in a few steps; where it is not an 8-byte little-endian word, the standard
+# format says the same bytes, only slower.
+_NATIVE: Final = struct.calcsize("l") == 8 and sys.byteorder == "little"
+_RECORD: Final = struct.Struct(f"{INTS_PER_GAME}l" if _NATIVE else f"<{INTS_PER_GAME}q")
+_PACK_INTO: Final = _RECORD.pack_into
 
 
-def games_ints(games: list[Game], seats: list[int], out: list[int]) -> None:
+def games_ints(games: list[Game], seats: list[int], buf: bytearray) -> None:
     """The observations of the games of a batched environment (game ``i`` seen by
-    ``seats[i]``, building its own move), appended to ``out`` as :data:`INTS_PER_GAME` ints
-    a game, each below 2**56 but the last 13 (any sign), so numpy reads them in one call:
+    ``seats[i]``, building its own move), written to ``buf`` (at least ``8 *``
+    :data:`INTS_PER_GAME` ``* len(games)`` bytes) as :data:`INTS_PER_GAME` 8-byte
+    little-endian signed ints a game, one game after the other, each below 2**62 but the last
+    3 (any sign):
 
     * 9 chunks of 56 bits: bit ``k`` of chunk ``j`` is 0/1 entry ``56 * j + k`` of
       :func:`observation_parts` (the same entries, made without a 504-bit int: each chunk
       fits a machine word, so the compiled code makes no long integer);
     * 3 chunks of 56 bits of the action mask (every action allowed when none is: a finished
       deal);
-    * the hand sizes by relative seat (4), the stock, the face-down cards, the plays, the
-      sweeps (own team, other), the baazi difference seen from the seat's team, the baazis
-      (own, other) and the deals, which :func:`observation_parts` divides into its 13 real
-      values (:meth:`seep.integrations.features.ObservationBatch.write_ints` does the same
-      arithmetic)."""
+    * above the 56 bits of chunks 0..9 (bits 56..61: below 64), the counts the first 10 real
+      values are made of: the hand sizes by relative seat (4), the stock, the face-down cards,
+      the plays, the baazis (own team, other) and the deals, the last three capped where
+      their real values are (at 10, 10 and 50: the same values);
+    * the sweeps (own team, other) and the baazi difference seen from the seat's team.
+
+    :func:`observation_parts` divides these 13 counts into its 13 real values
+    (:meth:`seep.integrations.features.ObservationBatch.write_ints` does the same
+    arithmetic). Counts in a chunk's spare byte, rather than ints of their own, spare
+    writing and reading 10 more ints a game."""
     for i in range(len(games)):
         g = games[i]
-        _game_ints(g.pos, seats[i], g.builder, out)
+        _game_ints(g.pos, seats[i], g.builder, buf, 8 * INTS_PER_GAME * i)
 
 
-def _game_ints(pos: Position, seat: int, builder: MoveBuilder, out: list[int]) -> None:
-    """:func:`games_ints` of one game (the fields of :func:`observation_parts`, cut where
-    the 56-bit chunks fall: the offsets of the module's field constants)."""
+def _game_ints(pos: Position, seat: int, builder: MoveBuilder, buf: bytearray, at: int) -> None:
+    """:func:`games_ints` of one game, written to ``buf`` from byte ``at`` (the
+    fields of :func:`observation_parts`, cut where the 56-bit chunks fall: the offsets of the
+    module's field constants)."""
     hands = pos.hands
     n = len(hands)  # a hand per player
     team = seat & 1
@@ -371,68 +389,92 @@ def _game_ints(pos: Position, seat: int, builder: MoveBuilder, out: list[int]) -
         c8 |= 1 << (34 + bid - 9)
     if phase != PHASE_OVER:
         c8 |= 1 << (39 + (dealer + 1 + plays - seat) % n)  # R19: seat_to_move
-    out.append(hand | (loose & 0xF) << 52)
-    out.append(loose >> 4 | (house_cards & 0xFF) << 48)
-    out.append(house_cards >> 8 | (own & 0xFFF) << 44)
-    out.append(own >> 12 | (other & 0xFFFF) << 40)
-    out.append(other >> 16 | (unseen & 0xFFFFF) << 36)
-    out.append(unseen >> 20 | (pcard & 0xFFFFFF) << 32)
-    out.append(pcard >> 24 | (pitems & 0xFFFFFFF) << 28)
-    out.append(pitems >> 28 | puse << 29 | stage_bits << 46 | (houses & 63) << 50)
-    out.append(c8)
+    # The counts of the real values (a hand holds at most 52 cards, a deal 48 plays).
+    if n == 4:
+        size2 = _cards_in(hands[(seat + 2) & 3])
+        size3 = _cards_in(hands[(seat + 3) & 3])
+    else:
+        size2 = size3 = 0
+    baazis0, baazis1 = pos.match_baazis  # unpacked: a tuple indexed by a variable is boxed
+    baazis_own = baazis0 if team == 0 else baazis1
+    baazis_other = baazis1 if team == 0 else baazis0
+    deals = pos.match_deals
     m = builder.mask()
     if not m:
         m = _ALL_ACTIONS
-    out.append(m & _M56)
-    out.append(m >> 56 & _M56)
-    out.append(m >> 112)
-    for s in range(4):
-        out.append(_cards_in(hands[(seat + s) % n]) if s < n else 0)
-    out.append(len(pos.stock))
-    out.append(facedown)
-    out.append(plays)
     sweeps = pos.sweeps
-    out.append(sweeps[team])
-    out.append(sweeps[1 - team])
-    out.append(pos.match_diff if team == 0 else -pos.match_diff)
-    baazis = pos.match_baazis
-    out.append(baazis[team])
-    out.append(baazis[1 - team])
-    out.append(pos.match_deals)
-
-
-# The cards in a mask, a byte at a time: compiled, int.bit_count is a generic method call.
-_ONES: Final = [b.bit_count() for b in range(256)]
+    _PACK_INTO(
+        buf,
+        at,
+        hand | (loose & 0xF) << 52 | _cards_in(hand) << 56,
+        loose >> 4 | (house_cards & 0xFF) << 48 | _cards_in(hands[(seat + 1) % n]) << 56,
+        house_cards >> 8 | (own & 0xFFF) << 44 | size2 << 56,
+        own >> 12 | (other & 0xFFFF) << 40 | size3 << 56,
+        other >> 16 | (unseen & 0xFFFFF) << 36 | len(pos.stock) << 56,
+        unseen >> 20 | (pcard & 0xFFFFFF) << 32 | facedown << 56,
+        pcard >> 24 | (pitems & 0xFFFFFFF) << 28 | plays << 56,
+        pitems >> 28
+        | puse << 29
+        | stage_bits << 46
+        | (houses & 63) << 50
+        | (baazis_own if baazis_own < 10 else 10) << 56,
+        c8 | (baazis_other if baazis_other < 10 else 10) << 56,
+        m & _M56 | (deals if deals < 50 else 50) << 56,
+        m >> 56 & _M56,
+        m >> 112,
+        sweeps[team],
+        sweeps[1 - team],
+        pos.match_diff if team == 0 else -pos.match_diff,
+    )
 
 
 def _cards_in(mask: int) -> int:
-    """The number of cards in a card mask (bits 0..51)."""
-    ones = _ONES
-    return (
-        ones[mask & 255]
-        + ones[mask >> 8 & 255]
-        + ones[mask >> 16 & 255]
-        + ones[mask >> 24 & 255]
-        + ones[mask >> 32 & 255]
-        + ones[mask >> 40 & 255]
-        + ones[mask >> 48 & 255]
-    )
+    """The number of cards in a card mask (bits 0..51), counted in the word itself: compiled,
+    each step is a machine operation (int.bit_count is a generic method call, and a table
+    read a boxed list item)."""
+    x = mask - (mask >> 1 & 0x5555555555555)
+    x = (x & 0x3333333333333) + (x >> 2 & 0x3333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F
+    # The byte sums added into the low byte by shifts: a multiply would leave the short ints.
+    x += x >> 8
+    x += x >> 16
+    x += x >> 32
+    return x & 0x7F
 
 
 # --- the random bot ---------------------------------------------------------------------------
 
 
+# random.Random's own getrandbits, called with the source as its first argument: the same
+# C function as ``rng.getrandbits``, without making a bound method at every draw.
+_GETRANDBITS: Final = random.Random.getrandbits
+_RANDOM: Final = random.Random
+
+
+def random_below(rng: random.Random, n: int) -> int:
+    """``rng.randrange(n)``, the same draw from the same random source (CPython's
+    ``Random._randbelow``: ``getrandbits`` of ``n``'s bit count until below ``n``), without
+    its Python-level calls. ``n`` >= 1."""
+    k = n.bit_length()
+    if type(rng) is _RANDOM:
+        getrandbits = _GETRANDBITS
+        r: int = getrandbits(rng, k)
+        while r >= n:
+            r = getrandbits(rng, k)
+        return r
+    # A subclass may draw its bits another way (SystemRandom): through its own method.
+    bits = rng.getrandbits
+    r = bits(k)
+    while r >= n:
+        r = bits(k)
+    return r
+
+
 def random_choice(rng: random.Random, codes: list[int]) -> int:
     """``rng.choice(codes)``, the same draw from the same random source (CPython's
-    ``Random.choice`` takes ``_randbelow``: ``getrandbits`` of the length's bit count until
-    below it), without its two Python-level calls. ``codes`` is not empty."""
-    n = len(codes)
-    k = n.bit_length()
-    getrandbits = rng.getrandbits
-    r = getrandbits(k)
-    while r >= n:
-        r = getrandbits(k)
-    return codes[r]
+    ``Random.choice`` takes ``_randbelow``, as :func:`random_below`), without its two
+    Python-level calls. ``codes`` is not empty."""
+    return codes[random_below(rng, len(codes))]
 
 
 def play_random(
@@ -445,9 +487,9 @@ def play_random(
     among the legal moves, from the seat's own random source ``rngs[seat]``) until a seat
     with ``stop[seat]`` is to move (returned) or the deal is over (-1). Each move made is
     appended to ``history`` as (seat, code) unless it is ``None``."""
+    n = len(pos.hands)  # a hand per player
     while pos.phase_id != PHASE_OVER:
-        seat = pos.to_move
-        assert seat is not None
+        seat = seat_to_move(pos.dealer, pos.plays, n)  # pos.to_move, without the property
         if stop[seat]:
             return seat
         code = random_choice(rngs[seat], pos.legal_codes())
@@ -479,7 +521,7 @@ class Game:
     def deal(self, rules: Rules) -> None:
         """Start the next deal: its dealer and shuffle from the game's random source."""
         rng = self.rng
-        dealer = rng.randrange(rules.players)
+        dealer = random_below(rng, rules.players)  # rng.randrange(rules.players)
         self.pos = Position.new_deal(rng.getrandbits(62), dealer, rules)
         self.history = []
         self.illegal = 0
@@ -506,7 +548,7 @@ def bots_play(
             g.builder.reset(())
             return
         if s == seat:
-            g.builder.reset(pos.legal_codes())
+            g.builder.start(pos.legal_codes())  # a new list, the builder's to keep
             return
         assert other is not None
         other(g, s)

@@ -137,9 +137,9 @@ class _Batch(VectorEnv[Obs, Any, Any]):
         games = self.games
         # A finished deal waits for the autoreset step, which ignores its action: every
         # action is allowed there (games_ints), so a masked policy never meets an empty mask.
-        ints: list[int] = []
-        games_ints(games, self._seats(), ints)
-        self._batch.write_ints(ints, self.rules.players, self.rules.baazi_lead)
+        batch = self._batch
+        games_ints(games, self._seats(), batch.ints)
+        batch.write_ints(self.rules.players, self.rules.baazi_lead)
         return {"observation": self._obs, "action_mask": self._mask}
 
     def _info(self) -> dict[str, Any]:
