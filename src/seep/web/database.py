@@ -7,6 +7,7 @@ release's revision when it is opened, and the few statements of a move's write c
 from __future__ import annotations
 
 import contextlib
+import operator
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -197,7 +198,11 @@ class MoveWriter:
         order = compiled.positiontup
         if order is None:  # named parameters: the driver takes a dict
             return compiled.string, lambda p: {**fixed, **p}
-        return compiled.string, lambda p: tuple(p[k] if k in p else fixed[k] for k in order)
+        if len(order) == 1:
+            return compiled.string, lambda p: ({**fixed, **p}[order[0]],)
+        # Run for every move: one C call picks the values in order.
+        pick = operator.itemgetter(*order)
+        return compiled.string, lambda p: pick({**fixed, **p})
 
     def write_many(self, writes: Sequence[Write]) -> list[Exception | None]:
         """Run several writes in one transaction: each its statements' parameters (one dict

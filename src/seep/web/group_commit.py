@@ -38,7 +38,7 @@ MOST_AT_ONCE = 128
 #: :meth:`Store.add_move <seep.web.store.Store.add_move>` would have raised.
 Then = Callable[[Exception | None], None]
 
-_Move = tuple[str, int, dict[str, Any], int, Then]
+_Move = tuple[str, int, dict[str, Any] | str, int, Then]
 _STOP = None
 
 
@@ -65,7 +65,9 @@ class GroupCommit:
         # nothing itself (the thread has the connection; the moves keep their order).
         self._in_thread = 0
 
-    def write(self, code: str, seq: int, move: dict[str, Any], version: int, then: Then) -> None:
+    def write(
+        self, code: str, seq: int, move: dict[str, Any] | str, version: int, then: Then
+    ) -> None:
         """Store move number ``seq`` of table ``code``, made in state ``version`` (as
         :meth:`Store.add_move <seep.web.store.Store.add_move>`), then call ``then`` with its
         outcome on this event loop. Call it on the event loop's thread."""

@@ -108,6 +108,7 @@ class TableKeeper:
                 think=self.thinker.think,
                 think_now=self.thinker.now,
                 commit=self.commit,
+                commit_then=self.commit_then,
                 writing=self.writing,
                 leave_deal=self._leave_deal,
                 tell=self.hub.tell,
@@ -213,14 +214,39 @@ class TableKeeper:
         write is done: the future returned is then done, or failed with
         :class:`StoreUnavailable` (nothing of the move made: it may be sent again). While a
         table's move is being written, another move there is ``stale``."""
+        made: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+        def told(failed: Exception | None) -> None:
+            if made.done():  # cancelled by whoever waited for it
+                return
+            if failed is not None:
+                made.set_exception(failed)
+            else:
+                made.set_result(None)
+
+        self.commit_then(table, move, told, seat=seat, version=version)
+        return made
+
+    def commit_then(
+        self,
+        table: Table,
+        move: Any,
+        then: Callable[[Exception | None], None],
+        *,
+        seat: int | None = None,
+        version: int = 0,
+    ) -> None:
+        """:meth:`commit`, its outcome told to ``then`` rather than a future: ``None`` once
+        the move is made, else the exception that failed it (:class:`StoreUnavailable`:
+        nothing of it made). The check's refusal is raised here. A bot's move (three of a
+        table's four) needs no future."""
         if table.code in self._writing:
             raise TableError("stale", "a move is being made at this table: wait for its state")
         code = table.check_code(move) if seat is None else table.check_move(seat, move, version)
-        made: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         if self.moves is None:
             self._make(table, code)
-            made.set_result(None)
-            return made
+            then(None)
+            return
         mover, seq = table.to_move, table.moves_made
         assert mover is not None
 
@@ -242,17 +268,13 @@ class TableKeeper:
                 # else: closed or handed over meanwhile; the store has the move, as the truth
             except Exception as exc:
                 failed = exc
-            if made.done():  # cancelled by whoever waited for it
-                return
-            if failed is not None:
-                made.set_exception(failed)
-            else:
-                made.set_result(None)
+            then(failed)
 
         # Written before anything is sent: a move a player has seen is never lost.
         self._writing.add(table.code)
-        self.moves.write(table.code, seq, wire.move_record(mover, code), table.version + 1, stored)
-        return made
+        self.moves.write(
+            table.code, seq, wire.stored_move_text(mover, code), table.version + 1, stored
+        )
 
     def writing(self, table: Table) -> bool:
         """True while a move of ``table`` is being written (:meth:`commit`)."""

@@ -81,6 +81,7 @@ __all__ = [
     "Store",
     "StoreConflict",
     "StoreUnavailable",
+    "StoredMove",
     "TableRow",
     "leases_t",
     "metadata",
@@ -89,6 +90,9 @@ __all__ = [
 ]
 
 W = TypeVar("W", bound=Callable[..., Any])
+#: A move to store: (table code, move number, the move as a docs/format.md dict with its
+#: ``seat``, or that dict's JSON text, the state version it was made in).
+StoredMove = tuple[str, int, dict[str, Any] | str, int]
 PROBE_CODE = "~ready~"  # the leases row the readiness probe writes and deletes at once
 
 
@@ -308,7 +312,7 @@ class Store(
             self._check_held(done.rowcount, table.code)
             self._seat_accounts(c, table)
 
-    def add_move(self, table: TableRow, seq: int, move: dict[str, Any], version: int) -> None:
+    def add_move(self, table: TableRow, seq: int, move: dict[str, Any] | str, version: int) -> None:
         """Store move number ``seq`` (from 0) of a table, made in state ``version``;
         :class:`StoreConflict` when that move number is stored already or, with an owner,
         another instance holds the table; :class:`StoreUnavailable` when the database refuses
@@ -321,9 +325,7 @@ class Store(
         if outcome is not None:
             raise outcome
 
-    def write_moves(
-        self, moves: Sequence[tuple[str, int, dict[str, Any], int]]
-    ) -> list[Exception | None]:
+    def write_moves(self, moves: Sequence[StoredMove]) -> list[Exception | None]:
         """Store several tables' moves, each ``(code, seq, move, version)`` as :meth:`add_move`
         takes them, in one transaction (a group commit: :class:`seep.web.group_commit.GroupCommit`
         calls it from its thread), waiting for the database as long as a move may. Each move's
@@ -333,7 +335,7 @@ class Store(
         the loop's thread."""
         return self._moves.write_many(self._move_writes(moves))
 
-    def write_moves_now(self, moves: Sequence[tuple[str, int, dict[str, Any], int]]) -> bool:
+    def write_moves_now(self, moves: Sequence[StoredMove]) -> bool:
         """Store these moves in one transaction if the database takes them at once, on the
         caller's thread (the event loop's): True when every one is stored, False when none is
         (a lock held, a move that :meth:`write_moves` must tell apart, or a database that is
@@ -342,11 +344,15 @@ class Store(
             return False
         return self._moves.write_all_now(self._move_writes(moves))
 
-    def _move_writes(self, moves: Sequence[tuple[str, int, dict[str, Any], int]]) -> list[Write]:
+    def _move_writes(self, moves: Sequence[StoredMove]) -> list[Write]:
         return [
             (
                 (
-                    {"code": code, "seq": seq, "move": json.dumps(move)},
+                    {
+                        "code": code,
+                        "seq": seq,
+                        "move": move if isinstance(move, str) else json.dumps(move),
+                    },
                     {"the_code": code, "the_version": version},
                 ),
                 f"table {code}: move {seq}",
