@@ -11,7 +11,7 @@ import operator
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import ArgumentError, OperationalError
@@ -27,6 +27,7 @@ __all__ = [
     "WAL_LIMIT_BYTES",
     "BadDatabase",
     "MoveWriter",
+    "Timer",
     "check_sqlite_file",
     "database_url",
     "db_reason",
@@ -93,7 +94,14 @@ def db_reason(exc: Exception) -> str:
     return text.splitlines()[0] if text else repr(exc)
 
 
-def untimed(what: str, seconds: float) -> None:
+class Timer(Protocol):
+    """A store's timer of its writes (the app's metrics): ``what`` took ``seconds``, for
+    ``times`` writes (a group commit's moves, one transaction)."""
+
+    def __call__(self, what: str, seconds: float, times: int = 1) -> None: ...
+
+
+def untimed(what: str, seconds: float, times: int = 1) -> None:
     """A store's timer before it is given one (metrics): times nothing."""
     pass
 

@@ -27,7 +27,7 @@ from typing import Any
 from .schema import StoreUnavailable
 from .store import Store
 
-__all__ = ["MOST_AT_ONCE", "GroupCommit", "Then"]
+__all__ = ["MOST_AT_ONCE", "GroupCommit", "Then", "settle"]
 
 #: About the most moves written in one transaction (one turn of the loop's moves stay together):
 #: a bound on how long one commit holds the rest.
@@ -37,6 +37,17 @@ MOST_AT_ONCE = 128
 #: :class:`~seep.web.schema.StoreConflict` or :class:`~seep.web.schema.StoreUnavailable` that
 #: :meth:`Store.add_move <seep.web.store.Store.add_move>` would have raised.
 Then = Callable[[Exception | None], None]
+
+
+def settle(made: asyncio.Future[None], failed: Exception | None) -> None:
+    """Settle ``made`` with a :data:`Then` outcome (left as it is when cancelled meanwhile)."""
+    if made.done():
+        return
+    if failed is None:
+        made.set_result(None)
+    else:
+        made.set_exception(failed)
+
 
 _Move = tuple[str, int, dict[str, Any] | str, int, Then]
 _STOP = None
@@ -141,9 +152,9 @@ class GroupCommit:
         self._told(batch, outcomes, seconds)
 
     def _told(self, batch: list[_Move], outcomes: list[Exception | None], seconds: float) -> None:
+        # Each move waited that long for its write: the metric counts moves, as before.
+        self.store.timed("move", seconds, len(batch))
         for move, outcome in zip(batch, outcomes, strict=True):
-            # Each move waited that long for its write: the metric counts moves, as before.
-            self.store.timed("move", seconds)
             try:
                 move[4](outcome)
             except Exception as exc:  # one table's bug must not keep the others waiting

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import time
 from collections import deque
@@ -27,7 +28,7 @@ from .cluster import Leases
 from .driver import STORE_RETRY_FIRST as STORE_RETRY_FIRST
 from .driver import STORE_RETRY_MAX as STORE_RETRY_MAX
 from .driver import Callbacks, Driver, finish_later, log_store_problem
-from .group_commit import GroupCommit
+from .group_commit import GroupCommit, Then, settle
 from .hub import RATE_LIMIT, Connection, Hub
 from .limits import MessageBudget, SocketCounts
 from .matchmaking import Policy
@@ -207,39 +208,19 @@ class TableKeeper:
     ) -> asyncio.Future[None]:
         """Make a move at ``table``, checked once: a player's (``seat`` given) by the table
         (turn, ``version``, the rules: :meth:`Table.check_move`), a bot's code by membership
-        (:meth:`Table.check_code`). Then stored, made, driven and broadcast.
-
-        The check is made here and now (its :class:`TableError` raised). The move is written
-        by the :class:`~seep.web.group_commit.GroupCommit` thread, and made and sent when the
-        write is done: the future returned is then done, or failed with
-        :class:`StoreUnavailable` (nothing of the move made: it may be sent again). While a
-        table's move is being written, another move there is ``stale``."""
+        (:meth:`Table.check_code`); the check's :class:`TableError` is raised here. Then
+        stored (:class:`~seep.web.group_commit.GroupCommit`), made, driven and broadcast: the
+        future returned is done then, or failed with :class:`StoreUnavailable` (nothing of the
+        move made: it may be sent again). While a move is written, another there is ``stale``."""
         made: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-
-        def told(failed: Exception | None) -> None:
-            if made.done():  # cancelled by whoever waited for it
-                return
-            if failed is not None:
-                made.set_exception(failed)
-            else:
-                made.set_result(None)
-
-        self.commit_then(table, move, told, seat=seat, version=version)
+        self.commit_then(table, move, functools.partial(settle, made), seat=seat, version=version)
         return made
 
     def commit_then(
-        self,
-        table: Table,
-        move: Any,
-        then: Callable[[Exception | None], None],
-        *,
-        seat: int | None = None,
-        version: int = 0,
+        self, table: Table, move: Any, then: Then, *, seat: int | None = None, version: int = 0
     ) -> None:
-        """:meth:`commit`, its outcome told to ``then`` rather than a future: ``None`` once
-        the move is made, else the exception that failed it (:class:`StoreUnavailable`:
-        nothing of it made). The check's refusal is raised here. A bot's move (three of a
-        table's four) needs no future."""
+        """:meth:`commit` with its outcome told to ``then`` (``None``: made; else what failed
+        it), not a future: a bot's move, three of a table's four, needs none."""
         if table.code in self._writing:
             raise TableError("stale", "a move is being made at this table: wait for its state")
         code = table.check_code(move) if seat is None else table.check_move(seat, move, version)
@@ -249,6 +230,7 @@ class TableKeeper:
             return
         mover, seq = table.to_move, table.moves_made
         assert mover is not None
+        text = wire.stored_move_text(mover, code)  # what the store writes of it
 
         def stored(outcome: Exception | None) -> None:
             self._writing.discard(table.code)
@@ -272,9 +254,7 @@ class TableKeeper:
 
         # Written before anything is sent: a move a player has seen is never lost.
         self._writing.add(table.code)
-        self.moves.write(
-            table.code, seq, wire.stored_move_text(mover, code), table.version + 1, stored
-        )
+        self.moves.write(table.code, seq, text, table.version + 1, stored)
 
     def writing(self, table: Table) -> bool:
         """True while a move of ``table`` is being written (:meth:`commit`)."""

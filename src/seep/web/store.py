@@ -42,6 +42,7 @@ from .database import (
     BUSY_TIMEOUT_SECONDS,
     BadDatabase,
     MoveWriter,
+    Timer,
     Write,
     check_sqlite_file,
     database_url,
@@ -176,7 +177,7 @@ class Store(
         self.owner = owner
         # Told how long each write took, by what it wrote (the app's metrics; a refused
         # write's time counts too: a locked database is what the figure must show).
-        self.timed: Callable[[str, float], None] = untimed
+        self.timed: Timer = untimed
         set_version = (
             update(tables_t)
             .where(tables_t.c.code == bindparam("the_code"))
