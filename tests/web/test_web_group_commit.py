@@ -59,8 +59,8 @@ class HeldStore:
     def write_moves_now(self, moves: list[tuple[str, int, dict[str, Any], int]]) -> bool:
         return False  # always busy: every move goes through the thread
 
-    def timed(self, what: str, seconds: float) -> None:
-        self.timed_calls.append(what)
+    def timed(self, what: str, seconds: float, times: int = 1) -> None:
+        self.timed_calls.extend([what] * times)  # a batch's moves told at once
 
 
 def test_moves_handed_meanwhile_are_written_together_and_the_loop_goes_on() -> None:

@@ -23,6 +23,7 @@ from seep.web.wire import (
     move_text,
     record_text,
     state,
+    stored_move_text,
 )
 
 
@@ -56,6 +57,25 @@ def _check(writer: StateWriter, table: Table, clients: list[AppendingClient] = (
     writer.end()
 
 
+def _change_table(table: Table, rng: random.Random) -> None:
+    """One change to what the table's public text shows besides the game."""
+    seat = table.seats[rng.randrange(table.players)]
+    what = rng.randrange(6)
+    if what == 0:
+        table.muted ^= {1}
+    elif what == 1:
+        table.rematch ^= {0}
+    elif what == 2:
+        count = table.watching["count"] + 1
+        table.watching = {"count": count, "names": [f"W{i}" for i in range(count % 3)]}
+    elif what == 3:
+        seat.rating = None if seat.rating is not None else (1500 + rng.randrange(9), True)
+    elif what == 4:
+        seat.connections = 1 - min(seat.connections, 1)
+    else:
+        seat.forfeited = not seat.forfeited
+
+
 @pytest.mark.parametrize("preset", ["standard", "two_player", "family", "two_houses"])
 def test_state_text_is_the_state_as_json(preset: str) -> None:
     rng = random.Random(7)
@@ -69,6 +89,8 @@ def test_state_text_is_the_state_as_json(preset: str) -> None:
         table.version += 1
         if rng.random() < 0.1:  # the seats change now and then: the table's text with them
             table.seats[0].away = not table.seats[0].away
+        if rng.random() < 0.05:  # and what else the table shows (its text is kept meanwhile)
+            _change_table(table, rng)
         if rng.random() < 0.1:  # a socket that came now: it holds nothing
             clients.append(AppendingClient(rng.choice([0, 1, None])))
         _check(writer, table, clients)
@@ -147,7 +169,8 @@ def test_dumps_writes_what_json_writes() -> None:
 
 
 def test_a_moves_kept_text_is_its_json() -> None:
-    """The texts kept for each move code are those of the move's dicts."""
+    """The texts kept for each move code are those of the move's dicts (the stored one as
+    ``json.dumps`` writes it, as the store always has)."""
     rng = random.Random(3)
     seen = 0
     for seed in range(6):
@@ -156,6 +179,7 @@ def test_a_moves_kept_text_is_its_json() -> None:
             for code in pos.legal_codes():
                 assert move_text(code) == dumps(move_dict(code))
                 assert record_text(2, code) == dumps(move_record(2, code))
+                assert stored_move_text(3, code) == json.dumps(move_record(3, code))
                 seen += 1
             pos.play(rng.choice(pos.legal_codes()))
     assert seen > 1000

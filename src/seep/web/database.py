@@ -7,10 +7,11 @@ release's revision when it is opened, and the few statements of a move's write c
 from __future__ import annotations
 
 import contextlib
+import operator
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import ArgumentError, OperationalError
@@ -26,6 +27,7 @@ __all__ = [
     "WAL_LIMIT_BYTES",
     "BadDatabase",
     "MoveWriter",
+    "Timer",
     "check_sqlite_file",
     "database_url",
     "db_reason",
@@ -92,7 +94,14 @@ def db_reason(exc: Exception) -> str:
     return text.splitlines()[0] if text else repr(exc)
 
 
-def untimed(what: str, seconds: float) -> None:
+class Timer(Protocol):
+    """A store's timer of its writes (the app's metrics): ``what`` took ``seconds``, for
+    ``times`` writes (a group commit's moves, one transaction)."""
+
+    def __call__(self, what: str, seconds: float, times: int = 1) -> None: ...
+
+
+def untimed(what: str, seconds: float, times: int = 1) -> None:
     """A store's timer before it is given one (metrics): times nothing."""
     pass
 
@@ -197,7 +206,11 @@ class MoveWriter:
         order = compiled.positiontup
         if order is None:  # named parameters: the driver takes a dict
             return compiled.string, lambda p: {**fixed, **p}
-        return compiled.string, lambda p: tuple(p[k] if k in p else fixed[k] for k in order)
+        if len(order) == 1:
+            return compiled.string, lambda p: ({**fixed, **p}[order[0]],)
+        # Run for every move: one C call picks the values in order.
+        pick = operator.itemgetter(*order)
+        return compiled.string, lambda p: pick({**fixed, **p})
 
     def write_many(self, writes: Sequence[Write]) -> list[Exception | None]:
         """Run several writes in one transaction: each its statements' parameters (one dict

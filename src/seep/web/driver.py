@@ -65,6 +65,8 @@ class Callbacks:
     think_now: Callable[[Table, int], Decision | None]
     # Check, store, apply and broadcast a move: done once made, failed if not stored.
     commit: Callable[[Table, int], asyncio.Future[None]]
+    # The same, its outcome told to the function given (None: made) rather than a future.
+    commit_then: Callable[[Table, int, Callable[[Exception | None], None]], None]
     writing: Callable[[Table], bool]  # a move of the table is being written
     leave_deal: Callable[[Table], None]
     tell: Callable[[str, str, str], None]  # (table code, error code, words) to all
@@ -74,10 +76,24 @@ class Callbacks:
     countdown_over: Callable[[str], None]  # a quick match's countdown ran out
 
 
-@dataclass
 class _Task:
-    key: tuple[int, int, bool]  # (game version, seat, by bot) it was scheduled for
-    task: asyncio.TimerHandle | asyncio.Task[None]  # its timer, then its task if it needs one
+    """What happens next at a table by itself: its timer, then its task if it needs one."""
+
+    __slots__ = ("key", "task")
+
+    def __init__(
+        self, key: tuple[int, int, bool], task: asyncio.TimerHandle | asyncio.Task[None]
+    ) -> None:
+        self.key = key  # (game version, seat, by bot) it was scheduled for
+        self.task = task
+
+
+def _live(table: Table) -> bool:
+    """A seated player is connected (a loop, not ``any``: it runs for every move)."""
+    for s in table.seats:  # noqa: SIM110
+        if s.connections > 0 and s.kind == "human":
+            return True
+    return False
 
 
 class Driver:
@@ -96,9 +112,8 @@ class Driver:
         player's seat only while another one is here, and spectators never wake a table."""
         key: tuple[int, int, bool] | None = None
         delay = 0.0
-        live = any(s.kind == "human" and s.connections > 0 for s in table.seats)
         seat = table.to_move
-        if table.status == "playing" and live:
+        if table.status == "playing" and _live(table):
             if seat is not None:
                 if table.by_bot(seat):
                     key, delay = (table.game_version, seat, True), bot_delay
@@ -127,10 +142,10 @@ class Driver:
 
     def _fire(self, table: Table, key: tuple[int, int, bool]) -> None:
         """The timer of ``key`` ran out. A bot that answers at once (easy, medium) moves here,
-        with no task: three seats of every table move this way, so this is a hot path. A
-        bot that thinks elsewhere (the pool), or a move the database refuses, goes on in a
-        task."""
-        with self._guard(table):
+        with no task and no future (its outcome told to :meth:`_committed`): three seats of
+        every table move this way, so this is a hot path. A bot that thinks elsewhere (the
+        pool), or a move the database refuses, goes on in a task."""
+        try:  # what _guard does, without a context manager's cost
             if table.game_version != key[0]:
                 return
             if self.on.writing(table):  # a player's move: its outcome drives the table again
@@ -146,17 +161,17 @@ class Driver:
                 return
             self.tasks.pop(table.code, None)  # the move's own drive schedules the next
             move = int(decision.move)
-            made = self.on.commit(table, move)
-            made.add_done_callback(lambda done: self._committed(table, key, move, done))
+            self.on.commit_then(
+                table, move, lambda failed: self._committed(table, key, move, failed)
+            )
+        except Exception as exc:
+            self._failed(table, exc)
 
     def _committed(
-        self, table: Table, key: tuple[int, int, bool], move: int, made: asyncio.Future[None]
+        self, table: Table, key: tuple[int, int, bool], move: int, failed: Exception | None
     ) -> None:
         """The outcome of a move :meth:`_fire` committed: refused by the database, it is
         tried again in a task."""
-        if made.cancelled():
-            return
-        failed = made.exception()
         if failed is None:
             return
         with self._guard(table):
@@ -183,13 +198,18 @@ class Driver:
             yield
         except asyncio.CancelledError:
             raise
-        except StoreConflict as exc:
-            self.on.drop(table.code, str(exc))
         except Exception as exc:
-            with contextlib.suppress(Exception):
-                logging.getLogger("seep.web").exception(
-                    "table %s: automatic move failed: %s", table.code, exc
-                )
+            self._failed(table, exc)
+
+    def _failed(self, table: Table, exc: Exception) -> None:
+        """:meth:`_guard`'s answer to ``exc``."""
+        if isinstance(exc, StoreConflict):
+            self.on.drop(table.code, str(exc))
+            return
+        with contextlib.suppress(Exception):
+            logging.getLogger("seep.web").exception(
+                "table %s: automatic move failed: %s", table.code, exc
+            )
 
     async def _think_and_commit(self, table: Table, key: tuple[int, int, bool]) -> None:
         decision = await self.on.think(table, key[1])

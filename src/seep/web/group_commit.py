@@ -27,7 +27,7 @@ from typing import Any
 from .schema import StoreUnavailable
 from .store import Store
 
-__all__ = ["MOST_AT_ONCE", "GroupCommit", "Then"]
+__all__ = ["MOST_AT_ONCE", "GroupCommit", "Then", "settle"]
 
 #: About the most moves written in one transaction (one turn of the loop's moves stay together):
 #: a bound on how long one commit holds the rest.
@@ -38,7 +38,18 @@ MOST_AT_ONCE = 128
 #: :meth:`Store.add_move <seep.web.store.Store.add_move>` would have raised.
 Then = Callable[[Exception | None], None]
 
-_Move = tuple[str, int, dict[str, Any], int, Then]
+
+def settle(made: asyncio.Future[None], failed: Exception | None) -> None:
+    """Settle ``made`` with a :data:`Then` outcome (left as it is when cancelled meanwhile)."""
+    if made.done():
+        return
+    if failed is None:
+        made.set_result(None)
+    else:
+        made.set_exception(failed)
+
+
+_Move = tuple[str, int, dict[str, Any] | str, int, Then]
 _STOP = None
 
 
@@ -65,7 +76,9 @@ class GroupCommit:
         # nothing itself (the thread has the connection; the moves keep their order).
         self._in_thread = 0
 
-    def write(self, code: str, seq: int, move: dict[str, Any], version: int, then: Then) -> None:
+    def write(
+        self, code: str, seq: int, move: dict[str, Any] | str, version: int, then: Then
+    ) -> None:
         """Store move number ``seq`` of table ``code``, made in state ``version`` (as
         :meth:`Store.add_move <seep.web.store.Store.add_move>`), then call ``then`` with its
         outcome on this event loop. Call it on the event loop's thread."""
@@ -139,9 +152,9 @@ class GroupCommit:
         self._told(batch, outcomes, seconds)
 
     def _told(self, batch: list[_Move], outcomes: list[Exception | None], seconds: float) -> None:
+        # Each move waited that long for its write: the metric counts moves, as before.
+        self.store.timed("move", seconds, len(batch))
         for move, outcome in zip(batch, outcomes, strict=True):
-            # Each move waited that long for its write: the metric counts moves, as before.
-            self.store.timed("move", seconds)
             try:
                 move[4](outcome)
             except Exception as exc:  # one table's bug must not keep the others waiting

@@ -32,6 +32,7 @@ __all__ = [
     "TRIAL_SECONDS",
     "Connection",
     "Hub",
+    "Outbox",
 ]
 
 RATE_LIMIT = 20  # messages per connection per second
@@ -46,6 +47,53 @@ CLOSE_TABLE_FULL = 1013  # RFC 6455 "try again later"
 MAX_WATCHER_NAMES = 20  # spectators' names shown (the count is exact)
 
 
+class Outbox:
+    """A connection's messages waiting for its writer: the part of :class:`asyncio.Queue` the
+    app uses (one writer takes them, in order), without its bookkeeping (a size limit, tasks
+    done, a list of getters). Every move puts one message in every socket's."""
+
+    __slots__ = ("_items", "_waiter")
+
+    def __init__(self) -> None:
+        self._items: deque[str | None] = deque()
+        self._waiter: asyncio.Future[None] | None = None  # the writer waiting for a message
+
+    def put_nowait(self, item: str | None) -> None:
+        """Add a message (``None``: the writer stops there); wakes the writer."""
+        self._items.append(item)
+        waiter = self._waiter
+        if waiter is not None:
+            self._waiter = None
+            if not waiter.done():  # cancelled with its writer: nobody to wake
+                waiter.set_result(None)
+
+    def get_nowait(self) -> str | None:
+        """The next message (:class:`asyncio.QueueEmpty` when none waits)."""
+        if not self._items:
+            raise asyncio.QueueEmpty
+        return self._items.popleft()
+
+    async def get(self) -> str | None:
+        """The next message, once there is one (for one writer at a time)."""
+        while not self._items:
+            waiter = asyncio.get_running_loop().create_future()
+            self._waiter = waiter
+            try:
+                await waiter
+            finally:
+                if self._waiter is waiter:
+                    self._waiter = None
+        return self._items.popleft()
+
+    def empty(self) -> bool:
+        """True when no message waits."""
+        return not self._items
+
+    def qsize(self) -> int:
+        """How many messages wait."""
+        return len(self._items)
+
+
 class Connection:
     """One client of a table. The manager queues its messages (already JSON text) with
     :meth:`push`; the app's writer sends them in order with :meth:`next_message`."""
@@ -54,7 +102,7 @@ class Connection:
         self.code = code
         self.seat = seat
         self.client = ""  # the client's address key (seep.web.limits), for logs and limits
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.queue = Outbox()
         self._times: deque[float] = deque()
         self._chats: deque[float] = deque()
         self.close_code: int | None = None  # set when the server ends the connection
@@ -139,17 +187,20 @@ class Hub:
     def watching(self, code: str) -> dict[str, Any]:
         """The spectators of table ``code`` as its state shows them: how many, and names."""
         count = 0
-        named: set[str] = set()
+        named: set[str] | None = None  # made only for a named spectator: every move asks
         for c in self.conns.get(code, ()):
             if c.seat is None:
                 count += 1
                 if c.name:
+                    if named is None:
+                        named = set()
                     named.add(c.name)
         return {"count": count, "names": sorted(named)[:MAX_WATCHER_NAMES] if named else []}
 
     def _observe(self, table: Table) -> None:
-        for observe in self.observers:
-            observe(table)
+        if self.observers:  # the tests' only: none on a server
+            for observe in self.observers:
+                observe(table)
 
     def watchers_changed(self, code: str, table_of: Callable[[str], Table | None]) -> None:
         """Spectators of table ``code`` came, went or gave a name: everyone's state says so

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import time
 from collections import deque
@@ -27,7 +28,7 @@ from .cluster import Leases
 from .driver import STORE_RETRY_FIRST as STORE_RETRY_FIRST
 from .driver import STORE_RETRY_MAX as STORE_RETRY_MAX
 from .driver import Callbacks, Driver, finish_later, log_store_problem
-from .group_commit import GroupCommit
+from .group_commit import GroupCommit, Then, settle
 from .hub import RATE_LIMIT, Connection, Hub
 from .limits import MessageBudget, SocketCounts
 from .matchmaking import Policy
@@ -108,6 +109,7 @@ class TableKeeper:
                 think=self.thinker.think,
                 think_now=self.thinker.now,
                 commit=self.commit,
+                commit_then=self.commit_then,
                 writing=self.writing,
                 leave_deal=self._leave_deal,
                 tell=self.hub.tell,
@@ -206,23 +208,29 @@ class TableKeeper:
     ) -> asyncio.Future[None]:
         """Make a move at ``table``, checked once: a player's (``seat`` given) by the table
         (turn, ``version``, the rules: :meth:`Table.check_move`), a bot's code by membership
-        (:meth:`Table.check_code`). Then stored, made, driven and broadcast.
+        (:meth:`Table.check_code`); the check's :class:`TableError` is raised here. Then
+        stored (:class:`~seep.web.group_commit.GroupCommit`), made, driven and broadcast: the
+        future returned is done then, or failed with :class:`StoreUnavailable` (nothing of the
+        move made: it may be sent again). While a move is written, another there is ``stale``."""
+        made: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.commit_then(table, move, functools.partial(settle, made), seat=seat, version=version)
+        return made
 
-        The check is made here and now (its :class:`TableError` raised). The move is written
-        by the :class:`~seep.web.group_commit.GroupCommit` thread, and made and sent when the
-        write is done: the future returned is then done, or failed with
-        :class:`StoreUnavailable` (nothing of the move made: it may be sent again). While a
-        table's move is being written, another move there is ``stale``."""
+    def commit_then(
+        self, table: Table, move: Any, then: Then, *, seat: int | None = None, version: int = 0
+    ) -> None:
+        """:meth:`commit` with its outcome told to ``then`` (``None``: made; else what failed
+        it), not a future: a bot's move, three of a table's four, needs none."""
         if table.code in self._writing:
             raise TableError("stale", "a move is being made at this table: wait for its state")
         code = table.check_code(move) if seat is None else table.check_move(seat, move, version)
-        made: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         if self.moves is None:
             self._make(table, code)
-            made.set_result(None)
-            return made
+            then(None)
+            return
         mover, seq = table.to_move, table.moves_made
         assert mover is not None
+        text = wire.stored_move_text(mover, code)  # what the store writes of it
 
         def stored(outcome: Exception | None) -> None:
             self._writing.discard(table.code)
@@ -242,17 +250,11 @@ class TableKeeper:
                 # else: closed or handed over meanwhile; the store has the move, as the truth
             except Exception as exc:
                 failed = exc
-            if made.done():  # cancelled by whoever waited for it
-                return
-            if failed is not None:
-                made.set_exception(failed)
-            else:
-                made.set_result(None)
+            then(failed)
 
         # Written before anything is sent: a move a player has seen is never lost.
         self._writing.add(table.code)
-        self.moves.write(table.code, seq, wire.move_record(mover, code), table.version + 1, stored)
-        return made
+        self.moves.write(table.code, seq, text, table.version + 1, stored)
 
     def writing(self, table: Table) -> bool:
         """True while a move of ``table`` is being written (:meth:`commit`)."""

@@ -97,10 +97,10 @@ class LoopHistogram:
         self.counts = [0] * (len(self.bounds) + 1)
         self.total = 0.0
 
-    def observe(self, value: float) -> None:
-        """Count one ``value``."""
-        self.counts[bisect_left(self.bounds, value)] += 1
-        self.total += value
+    def observe(self, value: float, times: int = 1) -> None:
+        """Count ``value`` (``times`` over: a group commit's moves waited as long)."""
+        self.counts[bisect_left(self.bounds, value)] += times
+        self.total += value * times
 
     def buckets(self) -> list[tuple[str, float]]:
         """The cumulative buckets as the exposition writes them, ``+Inf`` last."""
@@ -155,9 +155,10 @@ class Metrics:
         """A bot of the table setting ``bots`` decided in ``seconds``."""
         (self.think.get(bots) or self.think["other"]).observe(seconds)
 
-    def stored(self, what: str, seconds: float) -> None:
-        """A database write (``what``: one of :data:`WRITE_KINDS`) took ``seconds``."""
-        self.writes[what].observe(seconds)
+    def stored(self, what: str, seconds: float, times: int = 1) -> None:
+        """A database write (``what``: one of :data:`WRITE_KINDS`) took ``seconds``, for
+        ``times`` of them (a group commit's moves: one transaction)."""
+        self.writes[what].observe(seconds, times)
 
     def refused(self, kind: str) -> None:
         """A per-client limit refused something (``kind``: one of :data:`REFUSAL_KINDS`; any

@@ -13,6 +13,7 @@ from typing import Any
 
 from ..codes import PHASE_BID, PHASE_NAMES, PHASE_OVER
 from ..options import Rules
+from ..session import Session
 from ..view import PublicView
 from .wire import (
     TableFacts,
@@ -105,6 +106,15 @@ def _view_parts(v: PublicView) -> tuple[str, str, str]:
     return _view_head(v.rules), middle, tail
 
 
+def _public_key(t: TableFacts) -> tuple[Any, ...]:
+    """What :func:`~seep.web.wire.table_public` shows of a table, but its settings and its
+    spectators (compared on their own), as a value to compare: cheaper than the dict."""
+    seats = tuple(
+        [(s.name, s.kind, s.connections > 0, s.away, s.forfeited, s.rating) for s in t.seats]
+    )
+    return (t.code, t.status, t.host, seats, frozenset(t.muted), frozenset(t.rematch), t.starts_at)
+
+
 _NOT_TO_MOVE = _members({"legal": [], "dead": {}, "dead_reasons": {}})
 # Each history a writer keeps has its own number: a connection that holds the moves of one
 # (the appended history, docs/web.md "WebSocket") is sent only the moves after them.
@@ -139,8 +149,13 @@ class StateWriter:
         self._sizes: tuple[int, ...] = ()
         self._history: str | None = None  # the whole history's text, once written
         self._texts: dict[tuple[int | None, int | None], str] = {}
-        self._public: tuple[dict[str, Any] | None, str] = (None, "")  # table_public, its text
-        self._match: tuple[dict[str, Any] | None, str] = (None, "null")  # match_info, its text
+        self._public_now = ""  # this change's table text
+        # The table's public text (table_public) and what it was written from (_public_key,
+        # the settings and the spectators as then): written again only when one changed.
+        self._public: tuple[Any, dict[str, Any], Any, str] = (None, {}, None, "")
+        # The match's text up to the deal's points (match_info: it changes only when a deal
+        # ends), by the session and its deals finished.
+        self._match: tuple[Any, str] = (None, "")
 
     def _keep_history(
         self, history: tuple[tuple[int, int], ...], sweeps: list[int], players: int
@@ -170,9 +185,30 @@ class StateWriter:
             return None
         return self.history_id, len(self._items)
 
-    def _text_of(self, cached: tuple[Any, str], value: Any) -> tuple[Any, str]:
-        """``value`` and its text: the kept one while ``value`` is unchanged."""
-        return cached if cached[0] == value else (value, dumps(value))
+    def _public_text(self, t: TableFacts) -> str:
+        """``dumps(table_public(t))``, the kept text while what it shows is unchanged."""
+        key = _public_key(t)
+        kept = self._public
+        if kept[0] == key and kept[1] == t.settings and kept[2] == t.watching:
+            return kept[3]
+        text = dumps(table_public(t))
+        self._public = (key, dict(t.settings), t.watching, text)
+        return text
+
+    def _match_text(self, session: Session | None) -> str:
+        """``dumps(match_info(session))``: the standing and the deals' results written again
+        only when a deal ends, the deal on show's points and score each time."""
+        if session is None:
+            return "null"
+        key = (session, session.deals_finished, session.deal_over)
+        kept = self._match
+        if kept[0] != key:
+            whole = dumps(match_info(session))
+            # The points and the score are the last members: cut before them.
+            kept = self._match = (key, whole[: whole.rindex(',"points":')])
+        shown = session.position
+        (a, b), (c, d) = shown.card_points(), shown.deal_scores()
+        return f'{kept[1]},"points":[{a:d},{b:d}],"score":[{c:d},{d:d}]}}'
 
     def appended(self, seat: int | None, held: tuple[int, int] | None) -> str:
         """The state for a connection of the appended history that holds ``held`` (what
@@ -197,14 +233,14 @@ class StateWriter:
         else:
             sweeps_text, self._view = "[]", None
             latest = ",".join(["null"] * t.players)
-        self._public = self._text_of(self._public, table_public(t))
-        self._match = self._text_of(self._match, match_info(session))
+        self._public_now = self._public_text(t)
+        match = self._match_text(session)
         out = summary(t)
         clock = clock_info(t)
         head = f'{{"type":"state","version":{t.version:d},"seat":'
         self._shared = (
             head,
-            f',"last_moves":[{latest}],"history_sweeps":{sweeps_text},"match":{self._match[1]},'
+            f',"last_moves":[{latest}],"history_sweeps":{sweeps_text},"match":{match},'
             f'"summary":{"null" if out is None else dumps(out)},'
             f'"clock":{"null" if clock is None else dumps(clock)},"legal_counts":',
         )
@@ -241,7 +277,7 @@ class StateWriter:
             moves, counts_text = moves_text(t, seat)
         else:
             moves, counts_text = _NOT_TO_MOVE, "null"
-        table = self._public[1]
+        table = self._public_now
         start = f"{head}{seat_text}"
         if since is not None:
             start += f',"history_from":{since:d}'

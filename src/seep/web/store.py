@@ -42,6 +42,7 @@ from .database import (
     BUSY_TIMEOUT_SECONDS,
     BadDatabase,
     MoveWriter,
+    Timer,
     Write,
     check_sqlite_file,
     database_url,
@@ -81,6 +82,7 @@ __all__ = [
     "Store",
     "StoreConflict",
     "StoreUnavailable",
+    "StoredMove",
     "TableRow",
     "leases_t",
     "metadata",
@@ -89,6 +91,9 @@ __all__ = [
 ]
 
 W = TypeVar("W", bound=Callable[..., Any])
+#: A move to store: (table code, move number, the move as a docs/format.md dict with its
+#: ``seat``, or that dict's JSON text, the state version it was made in).
+StoredMove = tuple[str, int, dict[str, Any] | str, int]
 PROBE_CODE = "~ready~"  # the leases row the readiness probe writes and deletes at once
 
 
@@ -172,7 +177,7 @@ class Store(
         self.owner = owner
         # Told how long each write took, by what it wrote (the app's metrics; a refused
         # write's time counts too: a locked database is what the figure must show).
-        self.timed: Callable[[str, float], None] = untimed
+        self.timed: Timer = untimed
         set_version = (
             update(tables_t)
             .where(tables_t.c.code == bindparam("the_code"))
@@ -308,7 +313,7 @@ class Store(
             self._check_held(done.rowcount, table.code)
             self._seat_accounts(c, table)
 
-    def add_move(self, table: TableRow, seq: int, move: dict[str, Any], version: int) -> None:
+    def add_move(self, table: TableRow, seq: int, move: dict[str, Any] | str, version: int) -> None:
         """Store move number ``seq`` (from 0) of a table, made in state ``version``;
         :class:`StoreConflict` when that move number is stored already or, with an owner,
         another instance holds the table; :class:`StoreUnavailable` when the database refuses
@@ -321,9 +326,7 @@ class Store(
         if outcome is not None:
             raise outcome
 
-    def write_moves(
-        self, moves: Sequence[tuple[str, int, dict[str, Any], int]]
-    ) -> list[Exception | None]:
+    def write_moves(self, moves: Sequence[StoredMove]) -> list[Exception | None]:
         """Store several tables' moves, each ``(code, seq, move, version)`` as :meth:`add_move`
         takes them, in one transaction (a group commit: :class:`seep.web.group_commit.GroupCommit`
         calls it from its thread), waiting for the database as long as a move may. Each move's
@@ -333,7 +336,7 @@ class Store(
         the loop's thread."""
         return self._moves.write_many(self._move_writes(moves))
 
-    def write_moves_now(self, moves: Sequence[tuple[str, int, dict[str, Any], int]]) -> bool:
+    def write_moves_now(self, moves: Sequence[StoredMove]) -> bool:
         """Store these moves in one transaction if the database takes them at once, on the
         caller's thread (the event loop's): True when every one is stored, False when none is
         (a lock held, a move that :meth:`write_moves` must tell apart, or a database that is
@@ -342,11 +345,15 @@ class Store(
             return False
         return self._moves.write_all_now(self._move_writes(moves))
 
-    def _move_writes(self, moves: Sequence[tuple[str, int, dict[str, Any], int]]) -> list[Write]:
+    def _move_writes(self, moves: Sequence[StoredMove]) -> list[Write]:
         return [
             (
                 (
-                    {"code": code, "seq": seq, "move": json.dumps(move)},
+                    {
+                        "code": code,
+                        "seq": seq,
+                        "move": move if isinstance(move, str) else json.dumps(move),
+                    },
                     {"the_code": code, "the_version": version},
                 ),
                 f"table {code}: move {seq}",

@@ -46,6 +46,7 @@ __all__ = [
     "seat_public",
     "state",
     "stored_lobby_row",
+    "stored_move_text",
     "table_public",
 ]
 
@@ -102,6 +103,22 @@ def move_text(code: int) -> str:
             _MOVE_TEXTS.clear()
         text = _MOVE_TEXTS[code] = dumps(move_dict(code))
     return text
+
+
+# The same, as the store writes it (json's default separators, as it always has): a move's
+# row is written for every move, and its dict and dumps cost more than the lookup.
+_STORED_TEXTS: dict[int, str] = {}
+
+
+def stored_move_text(seat: int, code: int) -> str:
+    """``json.dumps(move_record(seat, code))``, the move's text kept while kept: what the
+    store writes of a move."""
+    text = _STORED_TEXTS.get(code)
+    if text is None:
+        if len(_STORED_TEXTS) >= _MOVE_TEXTS_KEPT:
+            _STORED_TEXTS.clear()
+        text = _STORED_TEXTS[code] = json.dumps(move_dict(code))
+    return f'{text[:-1]}, "seat": {seat:d}}}'
 
 
 def record_text(seat: int, code: int) -> str:

@@ -6,6 +6,7 @@ A refusal is a :class:`BadInput` with the error code the client gets and a plain
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from collections.abc import Callable
@@ -117,6 +118,18 @@ def _unique_keys(what: str) -> Callable[[list[tuple[str, Any]]], dict[str, Any]]
     return pairs_to_dict
 
 
+@functools.lru_cache(maxsize=16)
+def _decoder(what: str) -> json.JSONDecoder:
+    """The strict decoder for ``what``, made once (every socket message goes through it:
+    ``json.loads`` with these arguments makes a new one each time)."""
+    return json.JSONDecoder(
+        parse_int=_checked_int,
+        parse_float=_checked_float,
+        parse_constant=_reject_constant,
+        object_pairs_hook=_unique_keys(what),
+    )
+
+
 def parse_json(data: str | bytes, what: str = "a message", max_tokens: int = 0) -> Any:
     """Parse JSON text strictly; raises :class:`BadInput` ``bad_json`` for invalid UTF-8,
     invalid JSON, an object naming a key twice, nesting deeper than :data:`MAX_DEPTH`,
@@ -132,13 +145,7 @@ def parse_json(data: str | bytes, what: str = "a message", max_tokens: int = 0) 
             )
         if not _depth_ok(text):
             raise bad_json(what)
-        return json.loads(
-            text,
-            parse_int=_checked_int,
-            parse_float=_checked_float,
-            parse_constant=_reject_constant,
-            object_pairs_hook=_unique_keys(what),
-        )
+        return _decoder(what).decode(text)
     except BadInput:
         raise
     except (ValueError, RecursionError, UnicodeError):
