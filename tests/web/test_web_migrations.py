@@ -1,12 +1,13 @@
 """The store's schema migrations (seep.web.migrations): databases written by earlier releases
 are upgraded to the newest revision and lose nothing.
 
-``tests/data/databases/{ded8d30,c610f1b,534ed50}.db`` were written by those releases' own web apps
-(``tests/data/databases/make_old_database.py``, which says how): a waiting table with a joined
-player, a table mid-deal and a finished one-deal match, with the seat tokens beside them. Each
-is opened by today's app: it is at the newest revision, every row is still there as it was,
-every live table resumes with its players' tokens, the mid-deal table goes on, and the finished
-match's record replays. On PostgreSQL too, when ``SEEP_TEST_POSTGRES_URL`` names a database.
+``tests/data/databases/{ded8d30,c610f1b,534ed50,dcae479}.db`` were written by those releases'
+own web apps (``tests/data/databases/make_old_database.py``, which says how): a waiting table
+with a joined player, a table mid-deal and a finished one-deal match, with the seat tokens
+beside them. Each is opened by today's app: it is at the newest revision, every row is still
+there as it was, every live table resumes with its players' tokens, the mid-deal table goes
+on, and the finished match's record replays. On PostgreSQL too, when
+``SEEP_TEST_POSTGRES_URL`` names a database.
 """
 
 from __future__ import annotations
@@ -31,14 +32,16 @@ from alembic.runtime.migration import MigrationContext
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, event, insert, text
 
+from seep.moves import Move
 from seep.session import Session
 from seep.web import migrations
 from seep.web.app import create_app
 from seep.web.store import Store, leases_t, metadata, moves_t, tables_t
+from seep.web.wire import stored_move_text
 from seepkit.web import LeakChecker, Player, my_turn, web_client
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "databases"
-RELEASES = ["ded8d30", "c610f1b", "534ed50"]
+RELEASES = ["ded8d30", "c610f1b", "534ed50", "dcae479"]
 KEPT = ("code", "settings", "seed", "seats", "created", "record")  # what a restore never rewrites
 
 
@@ -127,6 +130,23 @@ def test_a_database_of_an_earlier_release_is_upgraded_and_loses_nothing(
         assert set(before["moves"]) <= set(_rows(db)["moves"])
     finally:
         again.close()
+
+
+def test_todays_store_writes_each_move_as_the_last_release_wrote_it() -> None:
+    """Issue 24 changed how the store writes a move (its text kept per move code,
+    ``wire.stored_move_text``, written on the event loop when the file is free), not what it
+    writes: no column changed, so there is no revision, and a move's row must read exactly as
+    dcae479's store wrote it (its fixture, written by that release's own web app)."""
+    con = sqlite3.connect(DATA / "dcae479.db")
+    try:
+        rows = con.execute("SELECT move FROM moves").fetchall()
+    finally:
+        con.close()
+    assert len(rows) == _fixture("dcae479")["rows"]["moves"]
+    for (stored,) in rows:
+        record = json.loads(stored)
+        seat = record.pop("seat")
+        assert stored_move_text(seat, int(Move.from_dict(record))) == stored
 
 
 def test_the_revisions_make_the_stores_schema(tmp_path: Path) -> None:
