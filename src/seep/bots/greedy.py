@@ -30,7 +30,6 @@ from ..view import View
 from .base import Decision
 from .tactics import (
     Counting,
-    Outcome,
     capture_text,
     simulate,
     team_margin,
@@ -100,37 +99,41 @@ class GreedyBot:
         rules = view.rules
         # The next player's sweep would be play plays + 2 (R38: sweep_last on play 48).
         bonus = rules.sweep_last if view.plays + 2 == 48 else rules.sweep_value
-        scored: list[tuple[float, float, Outcome]] = []
+        scored: list[tuple[float, float, int]] = []
         for code in codes:
-            out = simulate(shell, code, team, base)
+            # What simulate() reads, without making an Outcome for every legal move: the web's
+            # easy bot weighs about ten moves a turn, and only the chosen one is put in words.
+            shell.push(code)
+            gain = team_margin(shell, team) - base
+            over = shell.is_over()
+            loose = shell.loose
+            hpresent = shell.hpresent  # bit v per house on the floor after the move
+            shell.pop()
             risk = 0.0
-            if not out.over and bonus:
-                hp = 0
-                for v, _, _, _ in out.houses:
-                    hp |= 1 << v
-                values = sweep_values(out.loose, hp)
+            if not over and bonus:
+                values = sweep_values(loose, hpresent)
                 if values:
                     risk = bonus * counting.p_holds((nxt,), values)
-            score = out.gain - risk
+            score = gain - risk
             if code_action(code) != CAPTURE:
                 # Tie-break: a card laid on the floor offers its points to the others.
                 score -= 0.01 * mask_points(1 << code_card(code), rules.ten_diamonds_points)
-            scored.append((score, risk, out))
+            scored.append((score, risk, code))
         top = max(item[0] for item in scored)
         best = [item for item in scored if item[0] >= top - _EPS]
-        _, risk, out = best[0] if len(best) == 1 else rng.choice(best)
-        captures = [item for item in scored if code_action(item[2].code) == CAPTURE]
-        if code_action(out.code) == CAPTURE:
-            text = capture_text(out)
+        _, risk, chosen = best[0] if len(best) == 1 else rng.choice(best)
+        captures = [item for item in scored if code_action(item[2]) == CAPTURE]
+        if code_action(chosen) == CAPTURE:
+            text = capture_text(simulate(shell, chosen, team, base))
             if risk >= 1:
                 text += ", though the floor left may be swept"
-            return Decision(Move(out.code), text)
+            return Decision(Move(chosen), text)
         if not captures:
             why = "nothing to capture"
         elif any(item[1] >= 1 for item in captures):
             why = "capturing would leave the floor open to a sweep"
         else:
             why = "nothing worth capturing"
-        if code_action(out.code) == THROW:
-            return Decision(Move(out.code), f"throws {card_text(code_card(out.code))}: {why}")
-        return Decision(Move(out.code), f"{move_words(out.code)}: {why}")
+        if code_action(chosen) == THROW:
+            return Decision(Move(chosen), f"throws {card_text(code_card(chosen))}: {why}")
+        return Decision(Move(chosen), f"{move_words(chosen)}: {why}")
