@@ -83,18 +83,19 @@ class GreedyBot:
             raise SeepError(f"the greedy bot has no settings, got {', '.join(map(repr, settings))}")
 
     def choose(self, view: View, rng: random.Random) -> Decision:
+        # The view's legal moves are its shell's (View.legal_codes), made once here for both.
         # Sorted: the engine's move order may vary with its caches, and ties are drawn by rng.
-        codes = sorted(view.legal_codes())
+        shell = view.shell()
+        codes = sorted(shell.legal_codes()) if view.is_my_turn() else []
         if not codes:
             raise SeepError(f"seat {view.seat} has no move to make (not his turn?)")
         if view.phase_id == PHASE_BID:
             code = bid_by_count(view.hand, codes)
             return Decision(Move(code), bid_reason(view.hand, code, codes))
 
-        shell = view.shell()
         team = view.seat & 1
         base = team_margin(shell, team)
-        counting = Counting(view)
+        counting: Counting | None = None  # made when a move first leaves a floor to sweep
         nxt = next_seat(view.seat, view.rules.players)
         rules = view.rules
         # The next player's sweep would be play plays + 2 (R38: sweep_last on play 48).
@@ -113,6 +114,8 @@ class GreedyBot:
             if not over and bonus:
                 values = sweep_values(loose, hpresent)
                 if values:
+                    if counting is None:
+                        counting = Counting(view)
                     risk = bonus * counting.p_holds((nxt,), values)
             score = gain - risk
             if code_action(code) != CAPTURE:
