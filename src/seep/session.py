@@ -270,7 +270,7 @@ class Session:
     @property
     def moves_made(self) -> int:
         """Moves made in the whole session (every deal)."""
-        return sum(len(m) for m in self._moves)
+        return sum(map(len, self._moves))
 
     def deal_sweeps(self) -> list[int]:
         """The sweep bonus (R38) each move of the deal in play scored, in the order of its
