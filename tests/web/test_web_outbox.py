@@ -10,7 +10,7 @@ import pytest
 
 pytest.importorskip("pydantic")
 
-from seep.web.hub import Connection, Outbox
+from seep.web.hub import CLOSE_TOO_SLOW, MAX_QUEUED, Connection, Outbox
 
 
 def test_messages_come_out_in_order() -> None:
@@ -62,3 +62,28 @@ def test_a_cancelled_writer_leaves_it_usable() -> None:
         return await asyncio.wait_for(box.get(), 1.0)
 
     assert asyncio.run(run()) == "later"
+
+
+def test_a_socket_that_reads_nothing_is_ended_not_fed() -> None:
+    """Its writer waits for a transport that never drains: past MAX_QUEUED waiting messages
+    the queue is dropped and the connection ended (1013, the page reconnects and is sent a
+    complete state); nothing more piles up for it."""
+    conn = Connection("ABCDEF", 0)
+    for i in range(MAX_QUEUED):
+        conn.push(f"state {i}")
+    assert conn.queue.qsize() == MAX_QUEUED and conn.close_code is None
+    conn.push("one too many")
+    assert conn.close_code == CLOSE_TOO_SLOW == 1013
+    assert [conn.queue.get_nowait() for _ in range(conn.queue.qsize())] == [None]
+    for i in range(3 * MAX_QUEUED):
+        conn.push(f"later {i}")
+    assert conn.queue.empty()
+
+
+def test_an_ended_connection_is_sent_what_came_before_its_end() -> None:
+    conn = Connection("ABCDEF", None)
+    conn.push("last words")
+    conn.end(4429)
+    conn.push("after the end")
+    assert [conn.queue.get_nowait() for _ in range(2)] == ["last words", None]
+    assert conn.queue.empty() and conn.close_code == 4429

@@ -26,7 +26,9 @@ from .table import Table, TableError
 __all__ = [
     "CHAT_LIMIT",
     "CLOSE_TABLE_FULL",
+    "CLOSE_TOO_SLOW",
     "MAX_CONNECTIONS",
+    "MAX_QUEUED",
     "RATE_LIMIT",
     "SEAT_RESERVE",
     "TRIAL_SECONDS",
@@ -44,6 +46,12 @@ MAX_CONNECTIONS = 200  # sockets per table (players and spectators)
 SEAT_RESERVE = 16
 TRIAL_SECONDS = 5.0
 CLOSE_TABLE_FULL = 1013  # RFC 6455 "try again later"
+# A socket that reads nothing lets its messages pile up here once the kernel's and the
+# transport's buffers are full (its writer waits for them to drain). Past this many waiting
+# messages (a few minutes of play) it is closed with CLOSE_TOO_SLOW and its queue dropped: the
+# page reconnects by itself and its first state is complete, so nothing is lost but the wait.
+MAX_QUEUED = 256
+CLOSE_TOO_SLOW = 1013  # RFC 6455 "try again later"
 MAX_WATCHER_NAMES = 20  # spectators' names shown (the count is exact)
 
 
@@ -85,6 +93,10 @@ class Outbox:
                     self._waiter = None
         return self._items.popleft()
 
+    def clear(self) -> None:
+        """Drop every waiting message."""
+        self._items.clear()
+
     def empty(self) -> bool:
         """True when no message waits."""
         return not self._items
@@ -124,8 +136,18 @@ class Connection:
         self.visible = True
 
     def push(self, text: str) -> None:
-        """Queue a message for this client."""
-        self.queue.put_nowait(text)
+        """Queue a message for this client. One that has let :data:`MAX_QUEUED` messages
+        wait is ended instead (closed with :data:`CLOSE_TOO_SLOW`, its messages dropped): the
+        memory a socket that reads nothing holds is bounded. Once a connection is ended (its
+        writer stops at the end), what follows for it is dropped."""
+        if self.close_code is not None:
+            return
+        queue = self.queue
+        if queue.qsize() < MAX_QUEUED:
+            queue.put_nowait(text)
+        else:
+            queue.clear()
+            self.end(CLOSE_TOO_SLOW)
 
     def close(self) -> None:
         """Tell the writer to stop."""
