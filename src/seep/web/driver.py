@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import math
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
@@ -37,13 +36,13 @@ __all__ = [
     "log_store_problem",
 ]
 
-#: A bot's timer ends on a multiple of this many seconds of the loop's clock (timer slack):
-#: the bots of every table that are due within the same 20 ms then move in one pass of the
-#: event loop, one after the other, while the bot's code and the commit path are still in the
-#: processor's caches, and the loop wakes once for them rather than once each. At 600 tables
-#: that is about a tenth of the server's CPU a move (docs/web.md "Broadcast cost"). A bot's
-#: pause becomes ``bot_delay`` to ``bot_delay`` + 20 ms, which nobody sees; a pause shorter
-#: than five ticks (tests, a server run with a short ``--bot-delay``) is kept exact.
+#: A bot's timer ends on the nearest multiple of this many seconds of the loop's clock (timer
+#: slack): the bots of every table that are due within the same 20 ms then move in one pass of
+#: the event loop, one after the other, while the bot's code and the commit path are still in
+#: the processor's caches, and the loop wakes once for them rather than once each. At 600
+#: tables that is about a tenth of the server's CPU a move (docs/web.md "Broadcast cost"). A
+#: bot's pause becomes ``bot_delay`` ± 10 ms, ``bot_delay`` on average, which nobody sees; a
+#: pause shorter than five ticks (tests, a server run with a short ``--bot-delay``) is exact.
 BOT_TIMER_SLACK = 0.02
 
 STORE_RETRY_FIRST = 0.25
@@ -150,7 +149,7 @@ class Driver:
             table.deadline = self.clock() + delay
         loop = asyncio.get_running_loop()
         if key[2] and delay >= 5 * BOT_TIMER_SLACK:
-            tick = math.ceil((loop.time() + delay) / BOT_TIMER_SLACK)
+            tick = round((loop.time() + delay) / BOT_TIMER_SLACK)
             handle = loop.call_at(tick * BOT_TIMER_SLACK, self._fire, table, key)
         else:
             handle = loop.call_later(delay, self._fire, table, key)
