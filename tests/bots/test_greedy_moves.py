@@ -6,7 +6,11 @@ change with its speed; a change to its play changes the digest on purpose."""
 from __future__ import annotations
 
 import hashlib
+import json
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -46,3 +50,16 @@ def decisions_digest(rules_name: str, deals: int = 40) -> str:
 @pytest.mark.parametrize("rules_name", sorted(PINNED))
 def test_greedy_plays_as_pinned(rules_name: str) -> None:
     assert decisions_digest(rules_name) == PINNED[rules_name]
+
+
+def test_the_warmth_bench_runs() -> None:
+    """bench/bot_warmth.py (docs/web.md "Broadcast cost") runs and prints its figures."""
+    bench = Path(__file__).resolve().parents[2] / "bench" / "bot_warmth.py"
+    args = ["--deals", "2", "--sweep-mb", "1", "--batches", "3", "--json"]
+    done = subprocess.run(
+        [sys.executable, str(bench), *args], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(done.stdout)
+    assert set(figures["us"]) == {"warm", "cold", "batches of 3"}
+    assert figures["decisions"] > 50 and all(v["choose"] > 0 for v in figures["us"].values())
