@@ -15,6 +15,7 @@ from seep.integrations.actions import (
     STAGE_ITEMS,
     MoveBuilder,
     action_name,
+    first_action,
     move_actions,
 )
 from seep.options import Rules
@@ -173,3 +174,32 @@ def test_random_below_is_randrange() -> None:
         for n in [1, 2, 3, 4, 5, 7, 8, 9, 63, 64, 65, 1000, 2**40 + 3]:
             for _ in range(50):
                 assert random_below(a, n) == b.randrange(n)
+
+
+def test_a_builder_started_with_the_cards_is_the_same_builder() -> None:
+    """``Position.legal_codes_cards`` gives each code's card (its first action) in the play
+    phase, and a builder started with them offers and applies what one without them does."""
+    for options in ({}, {"players": 2}, {"house_in_sums": True, "throw_rule": "always"}):
+        rules = Rules.parse(options)
+        rng = random.Random(5)
+        for _ in range(6):
+            pos = Position.new_deal(rng.randrange(1 << 40), rng.randrange(rules.players), rules)
+            while not pos.is_over():
+                codes, cards = pos.legal_codes_cards()
+                assert codes == pos.legal_codes()
+                if pos.phase == "play":
+                    assert cards == [first_action(c) for c in codes]
+                else:
+                    assert cards is None
+                with_cards = MoveBuilder()
+                with_cards.start(codes, cards)
+                plain = MoveBuilder(codes)
+                while True:
+                    assert with_cards.mask() == plain.mask()
+                    assert with_cards.legal_actions() == plain.legal_actions()
+                    action = rng.choice(plain.legal_actions())
+                    code = with_cards.apply(action)
+                    assert code == plain.apply(action)
+                    if code is not None:
+                        break
+                pos.advance(code)

@@ -176,15 +176,22 @@ class MoveBuilder:
         """Start a new move among ``codes`` (the engine's ``legal_codes()``)."""
         self.start(list(codes))
 
-    def start(self, codes: list[int]) -> None:
+    def start(self, codes: list[int], cards: list[int] | None = None) -> None:
         """:meth:`reset` with a list the builder may keep as it is (the caller's own, never
-        to be changed again: a new ``legal_codes()``), without copying it."""
+        to be changed again: a new ``legal_codes()``), without copying it; ``cards``, where
+        given, the card each code plays (``Position.legal_codes_cards``: card plays' first
+        actions are their cards, read without taking each long code apart)."""
         self.cands = codes
         self.stage = STAGE_CARD
         self.below = 0
         self._opts = None
-        self._mask = -1
-        self._firsts = None
+        self._firsts = cards
+        m = -1
+        if cards is not None:
+            m = 0
+            for i in range(len(cards)):
+                m |= 1 << cards[i]
+        self._mask = m
 
     def copy(self) -> MoveBuilder:
         """An independent copy (the candidate list is shared; it is never changed in place)."""
