@@ -247,22 +247,21 @@ def _drawn_code(
     hand: int,
     uses: list[list[int] | None],
     order: int,
-    only: int,
+    thrown: int,
     with_uses: int,
     dup: int,
 ) -> int:
     """The code at the index drawn from ``rng`` in the list :meth:`Position._play_codes`
     assembles from these parts (its ``hand``, ``uses``, ``order``, ``with_uses`` and ``dup``;
-    ``only``: the values whose cards are thrown and nothing else): the throw-only cards
-    first, then each value of ``order`` with its uses (its throw last), once per card held.
-    Only the drawn code is made."""
-    total = 0
-    m = only
+    ``thrown``: the cards thrown and nothing else): the throw-only cards first (by value, then
+    suit: in card order), then each value of ``order`` with its uses and its throw, once per
+    card held. Only the drawn code is made."""
+    first = 0  # the throw-only cards (int.bit_count, compiled, is a generic method call)
+    m = thrown
     while m:
-        low = m & -m
-        m ^= low
-        v = low.bit_length() - 1
-        total += _NIB_CARDS[hand >> (4 * v - 4) & 15]
+        m &= m - 1
+        first += 1
+    total = first
     top = (order.bit_length() + 3) & ~3
     k = top
     while k:
@@ -270,22 +269,17 @@ def _drawn_code(
         v = order >> k & 15
         out = uses[v]
         assert out is not None
-        nib = hand >> (4 * v - 4) & 15
-        if with_uses >> v & 1:
-            out.append(_FIRST_FIELD[v][nib])  # THROW's tag is 0
         if dup >> v & 1 and len(out) > 1:
             out = uses[v] = _first_of_each(out)
-        total += len(out) * _NIB_CARDS[nib]
+        n = len(out) + (with_uses >> v & 1)  # the throw, last (not made)
+        total += n * _NIB_CARDS[hand >> (4 * v - 4) & 15]
     r = random_below(rng, total)
-    m = only
-    while m:
-        low = m & -m
-        m ^= low
-        v = low.bit_length() - 1
-        fields = _CARD_FIELDS[v][hand >> (4 * v - 4) & 15]  # a throw's code: the card
-        if r < len(fields):
-            return fields[r]
-        r -= len(fields)
+    if r < first:
+        while r:
+            thrown &= thrown - 1
+            r -= 1
+        return ((thrown & -thrown).bit_length() - 1) << SH_CARD  # a throw: its card alone
+    r -= first
     k = top
     while k:
         k -= 4
@@ -293,14 +287,16 @@ def _drawn_code(
         out = uses[v]
         assert out is not None
         nib = hand >> (4 * v - 4) & 15
-        n = len(out)
-        if r < n:
-            return out[r]
-        r -= n
-        if r < n * (_NIB_CARDS[nib] - 1):
+        n = len(out) + (with_uses >> v & 1)
+        size = n * _NIB_CARDS[nib]
+        if r < size:
+            j = r // n
+            r -= j * n
+            if r == len(out):
+                return _CARD_FIELDS[v][nib][j]  # the value's throw, by its j-th card
             # Another card of the value: the use with the card changed (see _OTHER_DELTAS).
-            return out[r % n] ^ _OTHER_DELTAS[v][nib][r // n]
-        r -= n * (_NIB_CARDS[nib] - 1)
+            return out[r] if j == 0 else out[r] ^ _OTHER_DELTAS[v][nib][j - 1]
+        r -= size
     raise AssertionError("the index drawn is beyond the legal moves")
 
 
@@ -834,7 +830,7 @@ class Position:
         # without a house when no other use is possible); a value with other uses has its
         # throw last among them (below).
         with_uses = 0
-        only = 0  # the values thrown and nothing else, listed with rng
+        thrown = 0  # the cards thrown and nothing else, listed with rng
         while throw_vals:
             low = throw_vals & -throw_vals
             throw_vals ^= low
@@ -846,9 +842,9 @@ class Position:
                 if cards is not None:
                     cards.extend(_CARDS_OF[v][hand >> (4 * v - 4) & 15])
             else:
-                only |= low
+                thrown |= hand & VALUE_MASK[v]
         if rng is not None:
-            return [_drawn_code(rng, hand, uses, order, only, with_uses, dup)]
+            return [_drawn_code(rng, hand, uses, order, thrown, with_uses, dup)]
 
         # Each value's uses have its first card in them; the value's other cards follow, each
         # with all the uses again.

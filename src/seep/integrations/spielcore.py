@@ -313,7 +313,8 @@ class SpielCore:
         if pos.plays == 1 and self.hands1 is None:
             self.hands1 = pos.hands[:]
         if pos.phase_id != PHASE_OVER:
-            self.builder.start(pos.legal_codes())
+            codes, cards = pos.legal_codes_cards()  # the cards: the first actions, unshifted
+            self.builder.start(codes, cards)
             self.player = seat_to_move(pos.dealer, pos.plays, len(pos.hands))
             return
         self.builder = MoveBuilder()
