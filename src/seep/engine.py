@@ -435,9 +435,16 @@ class Position:
         >>> Position.new_deal(7, 1, "two_player").rules.players
         2
         """
-        rules = Rules.parse(rules)  # a preset name or options object too; names bad input
+        # A preset name or options object too (names bad input); a Rules as it is, without
+        # the interpreted call (the batched environments deal thousands of deals a second).
+        rules = rules if type(rules) is Rules else Rules.parse(rules)
         _check_dealer(dealer, rules)
-        pos = cls(rules, dealer, match=match)
+        # Compiled, Position's own constructor is a direct call; cls(...) a generic one.
+        pos = (
+            Position(rules, dealer, match=match)
+            if cls is Position
+            else cls(rules, dealer, match=match)
+        )
         pos._lay_out(_shuffled_pack(seed))
         return pos
 
@@ -562,17 +569,19 @@ class Position:
             return self._bid_moves()
         return []
 
-    def legal_codes_cards(self) -> tuple[list[int], list[int] | None]:
-        """:meth:`legal_codes`, and in the play phase the card each move plays (``None`` in
-        the other phases), written down as the list is made: a code is a long integer, and
-        taking the card out of each one again costs more (the first actions of
-        :class:`seep.integrations.actions.MoveBuilder`)."""
+    def legal_codes_by_card(self) -> tuple[list[int], list[int] | None]:
+        """:meth:`legal_codes`, and in the play phase where each card's moves are in it
+        (``None`` in the other phases): the moves of a card are next to each other in the
+        list, and the second list holds ``card | end << 6`` for each card in list order,
+        ``end`` the index after its last move. Written down as the list is made: a code is a
+        long integer, and taking the card out of each one again costs more (the first actions
+        of :class:`seep.integrations.actions.MoveBuilder`)."""
         if self.phase_id == PHASE_PLAY:
             opts = _LAST_OPTIONS[0]
             if opts.rules is not self.rules:
                 opts = _LAST_OPTIONS[0] = options_of(self.rules)
-            cards: list[int] = []
-            return self._play_codes(opts, opts.throw_rule, _SUM_BITS, None, cards), cards
+            runs: list[int] = []
+            return self._play_codes(opts, opts.throw_rule, _SUM_BITS, None, runs), runs
         return self.legal_codes(), None
 
     def random_code(self, rng: random.Random) -> int:
@@ -619,11 +628,11 @@ class Position:
         throw_rule: str,
         values: int,
         rng: random.Random | None,
-        cards: list[int] | None,
+        runs: list[int] | None,
     ) -> list[int]:
         """:meth:`play_codes` with the options of the rules at hand; with ``rng``, only the
         move :meth:`random_code` draws from it (a list of one code); with ``cards``, each
-        code's card is appended to it (:meth:`legal_codes_cards`)."""
+        card's end in the list is appended to it (:meth:`legal_codes_by_card`)."""
         plays = self.plays
         p = (self.dealer + 1 + plays) % opts.players  # seat_to_move, without the call
         hand = self.hands[p]
@@ -838,9 +847,12 @@ class Position:
             if uses[v] is not None:
                 with_uses |= low
             elif rng is None:
+                at = len(result)
                 result.extend(_THROW_CODES[v][hand >> (4 * v - 4) & 15])
-                if cards is not None:
-                    cards.extend(_CARDS_OF[v][hand >> (4 * v - 4) & 15])
+                if runs is not None:
+                    for card in _CARDS_OF[v][hand >> (4 * v - 4) & 15]:
+                        at += 1
+                        runs.append(card | at << 6)
             else:
                 thrown |= hand & VALUE_MASK[v]
         if rng is not None:
@@ -859,11 +871,12 @@ class Position:
                 out.append(_FIRST_FIELD[v][nib])  # THROW's tag is 0
             if dup >> v & 1 and len(out) > 1:
                 out = _first_of_each(out)
-            if cards is not None:
+            if runs is not None:
                 n = len(out)
+                at = len(result)
                 for card in _CARDS_OF[v][nib]:
-                    for _ in range(n):
-                        cards.append(card)
+                    at += n
+                    runs.append(card | at << 6)
             if nib & (nib - 1):
                 result.extend(out)
                 for delta in _OTHER_DELTAS[v][nib]:

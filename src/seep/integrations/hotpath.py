@@ -523,8 +523,8 @@ def bots_play(
             g.builder.reset(())
             return
         if s == seat:
-            codes, cards = pos.legal_codes_cards()  # new lists, the builder's to keep
-            g.builder.start(codes, cards)
+            codes, runs = pos.legal_codes_by_card()  # new lists, the builder's to keep
+            g.builder.start(codes, runs)
             return
         assert other is not None
         other(g, s)
