@@ -273,6 +273,8 @@ def _drawn_code(
             out = uses[v] = _first_of_each(out)
         n = len(out) + (with_uses >> v & 1)  # the throw, last (not made)
         total += n * _NIB_CARDS[hand >> (4 * v - 4) & 15]
+    if not total:
+        raise IndexError("no legal move to choose from")  # random_below(rng, 0) never ends
     r = random_below(rng, total)
     if r < first:
         while r:
@@ -589,13 +591,16 @@ class Position:
         :func:`random_below`), without the list (a ``random`` bot's move). Each card value's
         uses are made with its first card in them, as for the list; the index is drawn over
         the list's layout, and only the drawn move's code is made for another card of the
-        value (the list would repeat every use for it). There must be a legal move."""
+        value (the list would repeat every use for it). ``IndexError`` when there is no
+        legal move (the deal is over), as ``rng.choice`` of an empty list."""
         if self.phase_id == PHASE_PLAY:
             opts = _LAST_OPTIONS[0]
             if opts.rules is not self.rules:
                 opts = _LAST_OPTIONS[0] = options_of(self.rules)
             return self._play_codes(opts, opts.throw_rule, _SUM_BITS, rng, None)[0]
         codes = self.legal_codes()
+        if not codes:
+            raise IndexError("no legal move to choose from: the deal is over")
         return codes[random_below(rng, len(codes))]
 
     def _bid_moves(self) -> list[int]:
@@ -631,7 +636,7 @@ class Position:
         runs: list[int] | None,
     ) -> list[int]:
         """:meth:`play_codes` with the options of the rules at hand; with ``rng``, only the
-        move :meth:`random_code` draws from it (a list of one code); with ``cards``, each
+        move :meth:`random_code` draws from it (a list of one code); with ``runs``, each
         card's end in the list is appended to it (:meth:`legal_codes_by_card`)."""
         plays = self.plays
         p = (self.dealer + 1 + plays) % opts.players  # seat_to_move, without the call

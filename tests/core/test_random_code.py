@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from seep.engine import Position, random_below
 from seep.options import Rules
 
@@ -77,3 +79,15 @@ def test_random_below_is_randrange() -> None:
         b = random.Random(seed)
         for n in (1, 2, 3, 7, 8, 9, 100, 1 << 20, (1 << 62) + 5):
             assert random_below(a, n) == b.randrange(n)
+
+
+def test_a_finished_deal_has_no_move_to_draw() -> None:
+    """As ``rng.choice`` of the empty list: an IndexError, and no draw made."""
+    rng = random.Random(4)
+    pos = Position.new_deal(11, 2)
+    while not pos.is_over():
+        pos.advance(pos.random_code(rng))
+    state = rng.getstate()
+    with pytest.raises(IndexError):
+        pos.random_code(rng)
+    assert rng.getstate() == state
