@@ -77,6 +77,7 @@ __all__ = [
     "UndoTuple",
     "house_text",
     "perft",
+    "random_below",
     "table_text",
 ]
 
@@ -103,6 +104,13 @@ _THROW_TAG: Final = THROW << SH_ACTION
 # are the bits of nib; _THROW_CODES[v][nib]: their throws.
 _CARD_FIELDS: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
     tuple(tuple((4 * v - 4 + s) << SH_CARD for s in range(4) if nib >> s & 1) for nib in range(16))
+    if v
+    else ((),) * 16
+    for v in range(14)
+)
+# _CARDS_OF[v][nib]: those cards themselves.
+_CARDS_OF: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
+    tuple(tuple(4 * v - 4 + s for s in range(4) if nib >> s & 1) for nib in range(16))
     if v
     else ((),) * 16
     for v in range(14)
@@ -149,6 +157,8 @@ _BREAK_ONE: Final = tuple(
 
 
 _ZERO_ONLY: Final[tuple[int, ...]] = (0,)
+# _NIB_CARDS[nib]: the cards of one value a hand holds, its suits the bits of nib.
+_NIB_CARDS: Final = tuple(nib.bit_count() for nib in range(16))
 # The options legal_codes used last (most programs play under one Rules), looked at before
 # the call to options_of: a call is a fair part of a generation in pure Python.
 _LAST_OPTIONS: Final = [options_of(STANDARD)]
@@ -196,6 +206,31 @@ def _shuffled_pack(seed: int) -> list[int]:
     return _shuffle_here(seed) if _SHUFFLE_HERE else _shuffle_stdlib(seed)
 
 
+# random.Random's own getrandbits, called with the source as its first argument: the same
+# C function as ``rng.getrandbits``, without making a bound method at every draw.
+_GETRANDBITS: Final = random.Random.getrandbits
+_RANDOM: Final = random.Random
+
+
+def random_below(rng: random.Random, n: int) -> int:
+    """``rng.randrange(n)``, the same draw from the same random source (CPython's
+    ``Random._randbelow``: ``getrandbits`` of ``n``'s bit count until below ``n``), without
+    its Python-level calls. ``n`` >= 1."""
+    k = n.bit_length()
+    if type(rng) is _RANDOM:
+        getrandbits = _GETRANDBITS
+        r: int = getrandbits(rng, k)
+        while r >= n:
+            r = getrandbits(rng, k)
+        return r
+    # A subclass may draw its bits another way (SystemRandom): through its own method.
+    bits = rng.getrandbits
+    r = bits(k)
+    while r >= n:
+        r = bits(k)
+    return r
+
+
 def _first_of_each(codes: list[int]) -> list[int]:
     """The codes without repeats, each where it first occurs."""
     seen: set[int] = set()
@@ -205,6 +240,66 @@ def _first_of_each(codes: list[int]) -> list[int]:
             seen.add(code)
             unique.append(code)
     return unique
+
+
+def _drawn_code(
+    rng: random.Random,
+    hand: int,
+    uses: list[list[int] | None],
+    order: int,
+    thrown: int,
+    with_uses: int,
+    dup: int,
+) -> int:
+    """The code at the index drawn from ``rng`` in the list :meth:`Position._play_codes`
+    assembles from these parts (its ``hand``, ``uses``, ``order``, ``with_uses`` and ``dup``;
+    ``thrown``: the cards thrown and nothing else): the throw-only cards first (by value, then
+    suit: in card order), then each value of ``order`` with its uses and its throw, once per
+    card held. Only the drawn code is made."""
+    first = 0  # the throw-only cards (int.bit_count, compiled, is a generic method call)
+    m = thrown
+    while m:
+        m &= m - 1
+        first += 1
+    total = first
+    top = (order.bit_length() + 3) & ~3
+    k = top
+    while k:
+        k -= 4
+        v = order >> k & 15
+        out = uses[v]
+        assert out is not None
+        if dup >> v & 1 and len(out) > 1:
+            out = uses[v] = _first_of_each(out)
+        n = len(out) + (with_uses >> v & 1)  # the throw, last (not made)
+        total += n * _NIB_CARDS[hand >> (4 * v - 4) & 15]
+    if not total:
+        raise IndexError("no legal move to choose from")  # random_below(rng, 0) never ends
+    r = random_below(rng, total)
+    if r < first:
+        while r:
+            thrown &= thrown - 1
+            r -= 1
+        return ((thrown & -thrown).bit_length() - 1) << SH_CARD  # a throw: its card alone
+    r -= first
+    k = top
+    while k:
+        k -= 4
+        v = order >> k & 15
+        out = uses[v]
+        assert out is not None
+        nib = hand >> (4 * v - 4) & 15
+        n = len(out) + (with_uses >> v & 1)
+        size = n * _NIB_CARDS[nib]
+        if r < size:
+            j = r // n
+            r -= j * n
+            if r == len(out):
+                return _CARD_FIELDS[v][nib][j]  # the value's throw, by its j-th card
+            # Another card of the value: the use with the card changed (see _OTHER_DELTAS).
+            return out[r] if j == 0 else out[r] ^ _OTHER_DELTAS[v][nib][j - 1]
+        r -= size
+    raise AssertionError("the index drawn is beyond the legal moves")
 
 
 def _seat_bits(mask: int) -> list[int]:
@@ -342,9 +437,16 @@ class Position:
         >>> Position.new_deal(7, 1, "two_player").rules.players
         2
         """
-        rules = Rules.parse(rules)  # a preset name or options object too; names bad input
+        # A preset name or options object too (names bad input); a Rules as it is, without
+        # the interpreted call (the batched environments deal thousands of deals a second).
+        rules = rules if type(rules) is Rules else Rules.parse(rules)
         _check_dealer(dealer, rules)
-        pos = cls(rules, dealer, match=match)
+        # Compiled, Position's own constructor is a direct call; cls(...) a generic one.
+        pos = (
+            Position(rules, dealer, match=match)
+            if cls is Position
+            else cls(rules, dealer, match=match)
+        )
         pos._lay_out(_shuffled_pack(seed))
         return pos
 
@@ -464,10 +566,42 @@ class Position:
             opts = _LAST_OPTIONS[0]
             if opts.rules is not self.rules:
                 opts = _LAST_OPTIONS[0] = options_of(self.rules)
-            return self._play_codes(opts, opts.throw_rule, _SUM_BITS)
+            return self._play_codes(opts, opts.throw_rule, _SUM_BITS, None, None)
         if phase == PHASE_BID:
             return self._bid_moves()
         return []
+
+    def legal_codes_by_card(self) -> tuple[list[int], list[int] | None]:
+        """:meth:`legal_codes`, and in the play phase where each card's moves are in it
+        (``None`` in the other phases): the moves of a card are next to each other in the
+        list, and the second list holds ``card | end << 6`` for each card in list order,
+        ``end`` the index after its last move. Written down as the list is made: a code is a
+        long integer, and taking the card out of each one again costs more (the first actions
+        of :class:`seep.integrations.actions.MoveBuilder`)."""
+        if self.phase_id == PHASE_PLAY:
+            opts = _LAST_OPTIONS[0]
+            if opts.rules is not self.rules:
+                opts = _LAST_OPTIONS[0] = options_of(self.rules)
+            runs: list[int] = []
+            return self._play_codes(opts, opts.throw_rule, _SUM_BITS, None, runs), runs
+        return self.legal_codes(), None
+
+    def random_code(self, rng: random.Random) -> int:
+        """``rng.choice(self.legal_codes())``: the same move from the same draw of ``rng`` (as
+        :func:`random_below`), without the list (a ``random`` bot's move). Each card value's
+        uses are made with its first card in them, as for the list; the index is drawn over
+        the list's layout, and only the drawn move's code is made for another card of the
+        value (the list would repeat every use for it). ``IndexError`` when there is no
+        legal move (the deal is over), as ``rng.choice`` of an empty list."""
+        if self.phase_id == PHASE_PLAY:
+            opts = _LAST_OPTIONS[0]
+            if opts.rules is not self.rules:
+                opts = _LAST_OPTIONS[0] = options_of(self.rules)
+            return self._play_codes(opts, opts.throw_rule, _SUM_BITS, rng, None)[0]
+        codes = self.legal_codes()
+        if not codes:
+            raise IndexError("no legal move to choose from: the deal is over")
+        return codes[random_below(rng, len(codes))]
 
     def _bid_moves(self) -> list[int]:
         """R13/R14: bid a value 9..13 held in hand; redeal only without a card above 8."""
@@ -491,10 +625,19 @@ class Position:
         house value V and a loose sum t, the value V - t is the card that builds or cements V
         with a t-group.
         """
-        return self._play_codes(options_of(self.rules), throw_rule, values)
+        return self._play_codes(options_of(self.rules), throw_rule, values, None, None)
 
-    def _play_codes(self, opts: Options, throw_rule: str, values: int) -> list[int]:
-        """:meth:`play_codes` with the options of the rules at hand."""
+    def _play_codes(
+        self,
+        opts: Options,
+        throw_rule: str,
+        values: int,
+        rng: random.Random | None,
+        runs: list[int] | None,
+    ) -> list[int]:
+        """:meth:`play_codes` with the options of the rules at hand; with ``rng``, only the
+        move :meth:`random_code` draws from it (a list of one code); with ``runs``, each
+        card's end in the list is appended to it (:meth:`legal_codes_by_card`)."""
         plays = self.plays
         p = (self.dealer + 1 + plays) % opts.players  # seat_to_move, without the call
         hand = self.hands[p]
@@ -701,14 +844,24 @@ class Position:
         # without a house when no other use is possible); a value with other uses has its
         # throw last among them (below).
         with_uses = 0
+        thrown = 0  # the cards thrown and nothing else, listed with rng
         while throw_vals:
             low = throw_vals & -throw_vals
             throw_vals ^= low
             v = low.bit_length() - 1
-            if uses[v] is None:
-                result.extend(_THROW_CODES[v][hand >> (4 * v - 4) & 15])
-            else:
+            if uses[v] is not None:
                 with_uses |= low
+            elif rng is None:
+                at = len(result)
+                result.extend(_THROW_CODES[v][hand >> (4 * v - 4) & 15])
+                if runs is not None:
+                    for card in _CARDS_OF[v][hand >> (4 * v - 4) & 15]:
+                        at += 1
+                        runs.append(card | at << 6)
+            else:
+                thrown |= hand & VALUE_MASK[v]
+        if rng is not None:
+            return [_drawn_code(rng, hand, uses, order, thrown, with_uses, dup)]
 
         # Each value's uses have its first card in them; the value's other cards follow, each
         # with all the uses again.
@@ -723,6 +876,12 @@ class Position:
                 out.append(_FIRST_FIELD[v][nib])  # THROW's tag is 0
             if dup >> v & 1 and len(out) > 1:
                 out = _first_of_each(out)
+            if runs is not None:
+                n = len(out)
+                at = len(result)
+                for card in _CARDS_OF[v][nib]:
+                    at += n
+                    runs.append(card | at << 6)
             if nib & (nib - 1):
                 result.extend(out)
                 for delta in _OTHER_DELTAS[v][nib]:

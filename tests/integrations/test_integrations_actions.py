@@ -15,6 +15,7 @@ from seep.integrations.actions import (
     STAGE_ITEMS,
     MoveBuilder,
     action_name,
+    first_action,
     move_actions,
 )
 from seep.options import Rules
@@ -173,3 +174,40 @@ def test_random_below_is_randrange() -> None:
         for n in [1, 2, 3, 4, 5, 7, 8, 9, 63, 64, 65, 1000, 2**40 + 3]:
             for _ in range(50):
                 assert random_below(a, n) == b.randrange(n)
+
+
+def test_a_builder_started_with_the_cards_runs_is_the_same_builder() -> None:
+    """``Position.legal_codes_by_card`` gives, in the play phase, where each card's moves (its
+    first action's) end in the list, every card's moves next to each other; a builder started
+    with them offers and applies what one without them does, the options and a copy too."""
+    for options in ({}, {"players": 2}, {"house_in_sums": True, "throw_rule": "always"}):
+        rules = Rules.parse(options)
+        rng = random.Random(5)
+        for _ in range(6):
+            pos = Position.new_deal(rng.randrange(1 << 40), rng.randrange(rules.players), rules)
+            while not pos.is_over():
+                codes, runs = pos.legal_codes_by_card()
+                assert codes == pos.legal_codes()
+                if pos.phase == "play":
+                    assert runs is not None
+                    firsts: list[int] = []
+                    for r in runs:
+                        firsts += [r & 63] * ((r >> 6) - len(firsts))
+                    assert firsts == [first_action(c) for c in codes]
+                    assert len({r & 63 for r in runs}) == len(runs)  # one run a card
+                else:
+                    assert runs is None
+                with_runs = MoveBuilder()
+                with_runs.start(codes, runs)
+                if rng.random() < 0.3:
+                    assert with_runs.copy().options() == MoveBuilder(codes).options()
+                plain = MoveBuilder(codes)
+                while True:
+                    assert with_runs.mask() == plain.mask()
+                    assert with_runs.legal_actions() == plain.legal_actions()
+                    action = rng.choice(plain.legal_actions())
+                    code = with_runs.apply(action)
+                    assert code == plain.apply(action)
+                    if code is not None:
+                        break
+                pos.advance(code)

@@ -161,7 +161,7 @@ class MoveBuilder:
     :meth:`reset`) for the next move.
     """
 
-    __slots__ = ("_firsts", "_mask", "_opts", "below", "cands", "stage")
+    __slots__ = ("_firsts", "_mask", "_opts", "_runs", "below", "cands", "stage")
 
     def __init__(self, codes: Iterable[int] = ()) -> None:
         self.cands: list[int] = []
@@ -170,21 +170,31 @@ class MoveBuilder:
         self._opts: dict[int, list[int]] | None = None
         self._mask = -1  # -1: not computed yet
         self._firsts: list[int] | None = None  # stage 1: each candidate's first action
+        self._runs: list[int] | None = None  # stage 1: each card's end among the candidates
         self.reset(codes)
 
     def reset(self, codes: Iterable[int]) -> None:
         """Start a new move among ``codes`` (the engine's ``legal_codes()``)."""
         self.start(list(codes))
 
-    def start(self, codes: list[int]) -> None:
+    def start(self, codes: list[int], runs: list[int] | None = None) -> None:
         """:meth:`reset` with a list the builder may keep as it is (the caller's own, never
-        to be changed again: a new ``legal_codes()``), without copying it."""
+        to be changed again: a new ``legal_codes()``), without copying it; ``runs``, where
+        given, where each card's moves end in it (``Position.legal_codes_by_card``: a card
+        play's first action is its card, so the first choice is read from them without
+        taking each long code apart)."""
         self.cands = codes
         self.stage = STAGE_CARD
         self.below = 0
         self._opts = None
-        self._mask = -1
         self._firsts = None
+        self._runs = runs
+        m = -1
+        if runs is not None:
+            m = 0
+            for i in range(len(runs)):
+                m |= 1 << (runs[i] & 63)
+        self._mask = m
 
     def copy(self) -> MoveBuilder:
         """An independent copy (the candidate list is shared; it is never changed in place)."""
@@ -195,6 +205,7 @@ class MoveBuilder:
         b._opts = self._opts
         b._mask = self._mask
         b._firsts = self._firsts
+        b._runs = self._runs
         return b
 
     # --- the choices ----------------------------------------------------------------------
@@ -273,7 +284,18 @@ class MoveBuilder:
         them, and a move code is too long an int to take apart twice cheaply); at stage 1
         the mask is worked out on the way."""
         firsts = self._firsts
-        if firsts is None:
+        runs = self._runs
+        if firsts is None and runs is not None:
+            # Each card's moves, from the end of the card before to its own.
+            firsts = [0] * len(self.cands)
+            i = 0
+            for r in runs:
+                end = r >> 6
+                while i < end:
+                    firsts[i] = r & 63
+                    i += 1
+            self._firsts = firsts
+        elif firsts is None:
             cands = self.cands
             firsts = [0] * len(cands)  # set in place: compiled, cheaper than appends
             m = 0
@@ -303,8 +325,18 @@ class MoveBuilder:
         elif self.stage == STAGE_CARD and type(action) is int:
             # The first choice: its moves, without grouping every candidate first.
             cands = self.cands
-            firsts = self._first_actions()
-            sub = [cands[i] for i in range(len(cands)) if firsts[i] == action] or None
+            runs = self._runs
+            if runs is not None:
+                sub = None  # a card's moves are next to each other: one slice
+                start = 0
+                for r in runs:
+                    if r & 63 == action:
+                        sub = cands[start : r >> 6]
+                        break
+                    start = r >> 6
+            else:
+                firsts = self._first_actions()
+                sub = [cands[i] for i in range(len(cands)) if firsts[i] == action] or None
         else:
             sub = self.options().get(action)
         if sub is None:
@@ -315,6 +347,7 @@ class MoveBuilder:
         self._opts = None
         self._mask = -1
         self._firsts = None
+        self._runs = None
         self.cands = sub
         if len(sub) == 1:
             return sub[0]

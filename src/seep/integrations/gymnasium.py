@@ -56,7 +56,6 @@ from ..session import Session
 from ..view import View
 from .actions import NUM_ACTIONS, MoveBuilder
 from .features import OBS_SIZE, mask_array, position_observation
-from .hotpath import random_choice
 from .render import env_render
 
 __all__ = ["ActionMasks", "SeepEnv"]
@@ -198,7 +197,7 @@ class SeepEnv(gym.Env[Obs, int]):
             assert seat is not None
             rng = self._rngs[seat]
             if inline[seat]:  # what RandomBot does (the same draw), without its view
-                session.play_legal(random_choice(rng, session.position.legal_codes()))
+                session.play_legal(session.position.random_code(rng))
                 continue
             view = View.from_position(session.position, seat, session.history)
             session.play(int(self.bots[seat].choose(view, rng).move))  # checked

@@ -30,7 +30,7 @@ from typing import Any, Final
 
 from ..cards import FULL_DECK, seat_to_move
 from ..codes import BID, PHASE_BID, PHASE_OVER, SH_ACTION, SH_CARD
-from ..engine import Position
+from ..engine import Position, random_below
 from ..options import Rules
 from ..view import View
 from .actions import ITEM_BITS, STAGE_CARD, STAGE_ITEMS, USE0, MoveBuilder, use_action
@@ -445,31 +445,6 @@ def _cards_in(mask: int) -> int:
 # --- the random bot ---------------------------------------------------------------------------
 
 
-# random.Random's own getrandbits, called with the source as its first argument: the same
-# C function as ``rng.getrandbits``, without making a bound method at every draw.
-_GETRANDBITS: Final = random.Random.getrandbits
-_RANDOM: Final = random.Random
-
-
-def random_below(rng: random.Random, n: int) -> int:
-    """``rng.randrange(n)``, the same draw from the same random source (CPython's
-    ``Random._randbelow``: ``getrandbits`` of ``n``'s bit count until below ``n``), without
-    its Python-level calls. ``n`` >= 1."""
-    k = n.bit_length()
-    if type(rng) is _RANDOM:
-        getrandbits = _GETRANDBITS
-        r: int = getrandbits(rng, k)
-        while r >= n:
-            r = getrandbits(rng, k)
-        return r
-    # A subclass may draw its bits another way (SystemRandom): through its own method.
-    bits = rng.getrandbits
-    r = bits(k)
-    while r >= n:
-        r = bits(k)
-    return r
-
-
 def random_choice(rng: random.Random, codes: list[int]) -> int:
     """``rng.choice(codes)``, the same draw from the same random source (CPython's
     ``Random.choice`` takes ``_randbelow``, as :func:`random_below`), without its two
@@ -492,7 +467,7 @@ def play_random(
         seat = seat_to_move(pos.dealer, pos.plays, n)  # pos.to_move, without the property
         if stop[seat]:
             return seat
-        code = random_choice(rngs[seat], pos.legal_codes())
+        code = pos.random_code(rngs[seat])  # random_choice(rng, pos.legal_codes()), listless
         pos.advance(code)
         if history is not None:
             history.append((seat, code))
@@ -548,7 +523,8 @@ def bots_play(
             g.builder.reset(())
             return
         if s == seat:
-            g.builder.start(pos.legal_codes())  # a new list, the builder's to keep
+            codes, runs = pos.legal_codes_by_card()  # new lists, the builder's to keep
+            g.builder.start(codes, runs)
             return
         assert other is not None
         other(g, s)

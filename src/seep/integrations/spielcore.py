@@ -313,7 +313,8 @@ class SpielCore:
         if pos.plays == 1 and self.hands1 is None:
             self.hands1 = pos.hands[:]
         if pos.phase_id != PHASE_OVER:
-            self.builder.start(pos.legal_codes())
+            codes, runs = pos.legal_codes_by_card()  # the first actions without shifts
+            self.builder.start(codes, runs)
             self.player = seat_to_move(pos.dealer, pos.plays, len(pos.hands))
             return
         self.builder = MoveBuilder()
