@@ -8,6 +8,7 @@ import random
 
 from seep import floor
 from seep.engine import Position
+from seepkit.play import EVERY_MOVE_KIND
 
 
 def test_order_does_not_depend_on_caches() -> None:
@@ -76,18 +77,7 @@ def test_floor_index_from_the_last_floor_plus_a_lower_card() -> None:
 # with play_codes("always") at each position of the play phase, hashed: the value was taken
 # on main before the cuts of issue 28 item 4 (branch wip/engine), so the order of the codes of
 # every move kind is pinned, compiled and pure.
-ORDER_OPTIONS: list[str | dict[str, object]] = [
-    "standard",
-    "two_player",
-    {"capture_rule": "any"},
-    {"absorb_loose_groups": "mandatory"},
-    {"absorb_loose_groups": "never"},
-    {"house_in_sums": True},
-    {"throw_rule": "no_other_move"},
-    {"throw_rule": "no_capture_possible"},
-    {"allow_pair_build": True, "add_retention": "team"},
-    {"partner_cement_free": True, "max_houses": 1},
-]
+ORDER_OPTIONS = EVERY_MOVE_KIND
 ORDER_DIGEST = "74bc78482cd45a64b4e7a35cf4213d48"
 
 

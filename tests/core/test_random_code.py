@@ -10,19 +10,11 @@ import pytest
 
 from seep.engine import Position, random_below
 from seep.options import Rules
+from seepkit.play import EVERY_MOVE_KIND
 
-# tests/core/test_move_order.py's option sets (every kind of move), and two more.
+# The option sets that reach every kind of move, and two more.
 OPTIONS: list[str | dict[str, object]] = [
-    "standard",
-    "two_player",
-    {"capture_rule": "any"},
-    {"absorb_loose_groups": "mandatory"},
-    {"absorb_loose_groups": "never"},
-    {"house_in_sums": True},
-    {"throw_rule": "no_other_move"},
-    {"throw_rule": "no_capture_possible"},
-    {"allow_pair_build": True, "add_retention": "team"},
-    {"partner_cement_free": True, "max_houses": 1},
+    *EVERY_MOVE_KIND,
     {"throw_rule": "always"},
     {"house_in_sums": True, "capture_rule": "any", "throw_rule": "always"},
 ]

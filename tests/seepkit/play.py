@@ -12,6 +12,21 @@ from seep.options import Rules
 from seep.session import Session
 from seep.view import View
 
+# Option sets under which random deals reach every kind of move (the pinned move order of
+# tests/core/test_move_order.py and the draws of tests/core/test_random_code.py).
+EVERY_MOVE_KIND: list[str | dict[str, object]] = [
+    "standard",
+    "two_player",
+    {"capture_rule": "any"},
+    {"absorb_loose_groups": "mandatory"},
+    {"absorb_loose_groups": "never"},
+    {"house_in_sums": True},
+    {"throw_rule": "no_other_move"},
+    {"throw_rule": "no_capture_possible"},
+    {"allow_pair_build": True, "add_retention": "team"},
+    {"partner_cement_free": True, "max_houses": 1},
+]
+
 
 def random_positions(
     count: int,
