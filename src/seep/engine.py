@@ -262,10 +262,8 @@ def _drawn_code(
         m &= m - 1
         first += 1
     total = first
-    # Each value's part of the list, in order, as one small int: the value, its moves a card
-    # (its uses and its throw, last, not made) and the suits held.
-    parts: list[int] = []
-    k = (order.bit_length() + 3) & ~3
+    top = (order.bit_length() + 3) & ~3
+    k = top
     while k:
         k -= 4
         v = order >> k & 15
@@ -273,10 +271,8 @@ def _drawn_code(
         assert out is not None
         if dup >> v & 1 and len(out) > 1:
             out = uses[v] = _first_of_each(out)
-        n = len(out) + (with_uses >> v & 1)
-        nib = hand >> (4 * v - 4) & 15
-        total += n * _NIB_CARDS[nib]
-        parts.append(v | nib << 4 | n << 8)
+        n = len(out) + (with_uses >> v & 1)  # the throw, last (not made)
+        total += n * _NIB_CARDS[hand >> (4 * v - 4) & 15]
     if not total:
         raise IndexError("no legal move to choose from")  # random_below(rng, 0) never ends
     r = random_below(rng, total)
@@ -286,14 +282,19 @@ def _drawn_code(
             r -= 1
         return ((thrown & -thrown).bit_length() - 1) << SH_CARD  # a throw: its card alone
     r -= first
-    for part in parts:
-        v = part & 15
-        nib = part >> 4 & 15
-        n = part >> 8
+    # The same walk over the values again, now to find the index's value: keeping each
+    # value's part from the counting pass in a list cost more (0.12 M instructions a step of
+    # SeepVectorEnv's 64 games, docs/research.md "Fifth round") than working it out again.
+    k = top
+    while k:
+        k -= 4
+        v = order >> k & 15
+        out = uses[v]
+        assert out is not None
+        nib = hand >> (4 * v - 4) & 15
+        n = len(out) + (with_uses >> v & 1)
         size = n * _NIB_CARDS[nib]
         if r < size:
-            out = uses[v]
-            assert out is not None
             j = r // n
             r -= j * n
             if r == len(out):
