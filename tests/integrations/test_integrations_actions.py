@@ -150,16 +150,6 @@ def test_first_choice_fast_paths_agree_with_the_grouping() -> None:
     assert redeal.legal_actions() == [57] and redeal.apply(57) == 6 << 63
 
 
-def test_random_choice_is_the_random_bots_draw() -> None:
-    from seep.integrations.hotpath import random_choice
-
-    a, b = random.Random(7), random.Random(7)
-    for n in [1, 2, 3, 5, 8, 17, 64, 100, 1000]:
-        seq = list(range(n))
-        for _ in range(50):
-            assert random_choice(a, seq) == b.choice(seq)
-
-
 def test_random_below_is_randrange() -> None:
     """The draw of the inline random bots and of a game's dealer is ``randrange``'s, from
     the same random source (a subclass that draws its bits its own way included)."""

@@ -6,7 +6,7 @@
   :func:`seep.integrations.features.position_observation` and
   :class:`~seep.integrations.features.ObservationBatch` turn them into float32 arrays with a
   few numpy calls (per batch): no per-entry work.
-* :func:`random_choice` and :func:`play_random`: the ``random`` bot's moves without its view.
+* :func:`play_random`: the ``random`` bot's moves without its view (``Position.random_code``).
 * :class:`Game`, :func:`bots_play`, :func:`step_against_bots` and :func:`games_ints`: the
   games of :class:`seep.integrations.vector.SeepVectorEnv` and its step, one call per batch
   (its loop over the games runs here, compiled, rather than in the interpreter).
@@ -46,7 +46,6 @@ __all__ = [
     "observation_parts",
     "play_random",
     "random_below",
-    "random_choice",
     "step_against_bots",
     "view_parts",
 ]
@@ -445,13 +444,6 @@ def _cards_in(mask: int) -> int:
 # --- the random bot ---------------------------------------------------------------------------
 
 
-def random_choice(rng: random.Random, codes: list[int]) -> int:
-    """``rng.choice(codes)``, the same draw from the same random source (CPython's
-    ``Random.choice`` takes ``_randbelow``, as :func:`random_below`), without its two
-    Python-level calls. ``codes`` is not empty."""
-    return codes[random_below(rng, len(codes))]
-
-
 def play_random(
     pos: Position,
     stop: list[bool],
@@ -467,7 +459,7 @@ def play_random(
         seat = seat_to_move(pos.dealer, pos.plays, n)  # pos.to_move, without the property
         if stop[seat]:
             return seat
-        code = pos.random_code(rngs[seat])  # random_choice(rng, pos.legal_codes()), listless
+        code = pos.random_code(rngs[seat])  # rng.choice(pos.legal_codes()), without the list
         pos.advance(code)
         if history is not None:
             history.append((seat, code))
