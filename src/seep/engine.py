@@ -348,6 +348,15 @@ UndoTuple = tuple[
 #: The fields a move never changes: the rules, the dealer and the match so far.
 FIXED_FIELDS: Final = ("rules", "dealer", "match_diff", "match_baazis", "match_deals")
 
+# Position._own: the lists a position may change in place, because nothing else refers to them
+# (made by this position since its last push). A push shares them with its undo record, so it
+# clears these bits, and the first move after it copies what it changes (copy on write).
+_OWN_HANDS: Final = 1
+_OWN_HOUSES: Final = 2  # hcards, hcem and howners, copied together
+_OWN_CAPTURED: Final = 4
+_OWN_SWEEPS: Final = 8
+_OWN_ALL: Final = 15
+
 House = tuple[int, int, bool, int]  # (value, cards mask, cemented, owner seat mask)
 
 
@@ -362,7 +371,7 @@ class Position:
     Only this module writes them.
     """
 
-    __slots__ = (*Undo._fields, *FIXED_FIELDS, "_stack")
+    __slots__ = (*Undo._fields, *FIXED_FIELDS, "_stack", "_own")
 
     def __init__(
         self,
@@ -421,6 +430,7 @@ class Position:
         self.last_capture = last_capture
         self.match_diff, self.match_baazis, self.match_deals = match
         self._stack: list[UndoTuple] = []
+        self._own = _OWN_ALL  # every list above is this position's own
 
     # --- construction -------------------------------------------------------------------
 
@@ -488,6 +498,7 @@ class Position:
                 hands[(bidder + i) % n] = mask_of(rest[4 * (i - 1) : 4 * i])
             rest = rest[4 * (n - 1) :]
         self.hands = hands
+        self._own |= _OWN_HANDS
         self.stock = tuple(rest)
         self.phase_id = PHASE_BID
         self.bid = 0
@@ -517,6 +528,7 @@ class Position:
         p.match_baazis = self.match_baazis
         p.match_deals = self.match_deals
         p._stack = []
+        p._own = _OWN_ALL
         return p
 
     # --- simple queries -----------------------------------------------------------------
@@ -969,6 +981,7 @@ class Position:
                 self.stock,
             )
         )
+        self._own = 0  # the record refers to the lists: the move copies what it changes
         self.advance(code)
 
     def advance(self, code: int) -> None:
@@ -985,12 +998,14 @@ class Position:
                 self._redeal()
             return
         plays = self.plays
-        hands = self.hands[:]
+        own = self._own
+        hands = self.hands
+        if not own & _OWN_HANDS:
+            hands = self.hands = hands[:]
         # seat_to_move without the call; a hand per player (R2P1).
         p = (self.dealer + 1 + plays) % len(hands)
         cbit = 1 << (top >> _TOP_CARD & 63)
         hands[p] = hands[p] & ~cbit  # compiled, an augmented item assignment is a generic call
-        self.hands = hands
         if action == THROW:
             self.loose |= cbit
         elif action == CAPTURE:
@@ -999,9 +1014,14 @@ class Position:
             taken = cbit | moved
             hb = top & 31
             if hb:
-                hcards = self.hcards[:]
-                howners = self.howners[:]
-                hcem = self.hcem[:]
+                hcards = self.hcards
+                howners = self.howners
+                hcem = self.hcem
+                if not own & _OWN_HOUSES:
+                    hcards = self.hcards = hcards[:]
+                    howners = self.howners = howners[:]
+                    hcem = self.hcem = hcem[:]
+                    own |= _OWN_HOUSES
                 for i in range(5):
                     if hb >> i & 1:
                         v = 9 + i
@@ -1010,29 +1030,35 @@ class Position:
                         howners[v] = 0
                         hcem[v] = False
                         self.hpresent &= ~(1 << v)
-                self.hcards = hcards
-                self.howners = howners
-                self.hcem = hcem
             self.loose &= ~moved
-            captured = self.captured[:]
+            captured = self.captured
+            if not own & _OWN_CAPTURED:
+                captured = self.captured = captured[:]
+                own |= _OWN_CAPTURED
             captured[team] = captured[team] | taken
-            self.captured = captured
             self.last_capture = team
             if not self.loose and not self.hpresent:
                 # R37/R38: a sweep; 25 on play 1, 0 on play 48, 50 otherwise.
                 n = plays + 1
                 r = self.rules
-                sweeps = self.sweeps[:]
+                sweeps = self.sweeps
+                if not own & _OWN_SWEEPS:
+                    sweeps = self.sweeps = sweeps[:]
+                    own |= _OWN_SWEEPS
                 sweeps[team] = sweeps[team] + (
                     r.sweep_first if n == 1 else r.sweep_last if n == 48 else r.sweep_value
                 )
-                self.sweeps = sweeps
         else:
             moved = code & LOOSE_BITS
             V = top >> _TOP_VALUE & 15
-            hcards = self.hcards[:]
-            howners = self.howners[:]
-            hcem = self.hcem[:]
+            hcards = self.hcards
+            howners = self.howners
+            hcem = self.hcem
+            if not own & _OWN_HOUSES:
+                hcards = self.hcards = hcards[:]
+                howners = self.howners = howners[:]
+                hcem = self.hcem = hcem[:]
+                own |= _OWN_HOUSES
             self.loose &= ~moved
             if action == BUILD:
                 hcards[V] = cbit | moved
@@ -1071,9 +1097,7 @@ class Position:
                     howners[V] = 1 << p
                     hcem[V] = bool(moved)
                     self.hpresent |= 1 << V
-            self.hcards = hcards
-            self.howners = howners
-            self.hcem = hcem
+        self._own = own | _OWN_HANDS
         plays += 1
         self.plays = plays
         if plays == 1 and self.stock:
@@ -1100,6 +1124,7 @@ class Position:
             self.bid,
             self.stock,
         ) = self._stack.pop()
+        self._own = 0  # the lists came from the record; older records may share them
 
     def undo_records(self) -> list[Undo]:
         """The undo stack, oldest first, as named records (for debugging and tests)."""
@@ -1125,7 +1150,10 @@ class Position:
                 order = [b, d] * 5 if self.rules.deal_before_bid else [b, d] * 5 + [d]
         else:
             order = [b, b + 1, b + 2, b + 3, b, b + 1, b + 2, b + 3, b + 1, b + 2, b + 3]
-        hands = self.hands[:]
+        hands = self.hands
+        if not self._own & _OWN_HANDS:
+            hands = self.hands = hands[:]
+            self._own |= _OWN_HANDS
         dealt = min(len(order), len(stock) // 4)
         for i in range(dealt):
             seat = order[i] & 3
@@ -1138,7 +1166,6 @@ class Position:
                 | 1 << stock[k + 2]
                 | 1 << stock[k + 3]
             )
-        self.hands = hands
         self.stock = stock[4 * dealt :]
 
     def _finish_deal(self) -> None:
@@ -1153,9 +1180,12 @@ class Position:
                 self.howners = [0] * 14
                 self.hcem = [False] * 14
                 self.hpresent = 0
-            captured = self.captured[:]
+                self._own |= _OWN_HOUSES
+            captured = self.captured
+            if not self._own & _OWN_CAPTURED:
+                captured = self.captured = captured[:]
+                self._own |= _OWN_CAPTURED
             captured[self.last_capture] = captured[self.last_capture] | left
-            self.captured = captured
             self.loose = 0
         self.phase_id = PHASE_OVER
 

@@ -38,7 +38,7 @@ def _positions(n: int, seed: int) -> list[Position]:
 
 
 def test_slots_are_the_undo_and_fixed_fields() -> None:
-    expected = (*Undo._fields, *FIXED_FIELDS, "_stack")
+    expected = (*Undo._fields, *FIXED_FIELDS, "_stack", "_own")
     # Compiled by mypyc, Position is a native class: its attributes replace __slots__.
     compiled = getattr(Position, "__mypyc_attrs__", None)
     if compiled is not None:
@@ -112,3 +112,42 @@ def test_no_module_outside_the_engine_writes_a_field() -> None:
                     ):
                         found.append(f"{path.relative_to(SRC)}:{node.lineno}")
     assert not found, found
+
+
+def _snapshot(pos: Position) -> dict[str, object]:
+    """The fields by value (list contents copied), to see whether a list changed in place."""
+    return {f: (v[:] if isinstance(v, list) else v) for f, v in _state(pos).items()}
+
+
+@pytest.mark.parametrize("seed", [4, 5])
+def test_moves_never_change_a_shared_list(seed: int) -> None:
+    """advance changes a list in place only while the position alone refers to it (copy on
+    write): a copy, an undo record and the position a pop restores keep what they held."""
+    rng = random.Random(seed)
+    for rules in (Rules(), Rules(players=2), Rules(deal_before_bid=True)):
+        pos = Position.new_deal(rng.randrange(1 << 30), rng.randrange(rules.players), rules)
+        start = _snapshot(pos)
+        twin = pos.copy()
+        held: list[tuple[Position, dict[str, object]]] = []
+        while not pos.is_over():
+            if rng.random() < 0.3:
+                # push, a few advances, pop: back exactly, the record's lists untouched
+                before = _snapshot(pos)
+                pos.push(rng.choice(pos.legal_codes()))
+                record = pos.undo_records()[-1]._asdict()
+                for _ in range(rng.randrange(4)):
+                    if pos.is_over():
+                        break
+                    pos.advance(rng.choice(pos.legal_codes()))
+                assert {f: record[f] for f in Undo._fields} == {
+                    f: before[f] for f in Undo._fields
+                }
+                pos.pop()
+                assert _snapshot(pos) == before
+            pos.advance(rng.choice(pos.legal_codes()))
+            if rng.random() < 0.2:
+                copy = pos.copy()
+                held.append((copy, _snapshot(copy)))
+            for copy, seen in held:
+                assert _snapshot(copy) == seen  # the position's moves never reach a copy
+        assert _snapshot(twin) == start
