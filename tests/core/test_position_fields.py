@@ -139,9 +139,7 @@ def test_moves_never_change_a_shared_list(seed: int) -> None:
                     if pos.is_over():
                         break
                     pos.advance(rng.choice(pos.legal_codes()))
-                assert {f: record[f] for f in Undo._fields} == {
-                    f: before[f] for f in Undo._fields
-                }
+                assert {f: record[f] for f in Undo._fields} == {f: before[f] for f in Undo._fields}
                 pos.pop()
                 assert _snapshot(pos) == before
             pos.advance(rng.choice(pos.legal_codes()))
