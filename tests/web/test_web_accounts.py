@@ -339,3 +339,39 @@ def test_the_new_routes_answer_in_the_error_format_and_are_bounded(server: Serve
         assert r.status_code == 413 and _error(r) == "too_large"
         r = _post(b, "/api/login", {"name": "x" * 500, "password": "y" * 20})
         assert r.status_code == 401  # a name no account can have: no lookup, the same answer
+
+
+def test_an_erasure_empties_the_sqlite_log_even_when_it_is_busy_at_first(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The deleted account's old pages stay in the write-ahead log until a TRUNCATE checkpoint
+    finishes: delete tries again while SQLite answers busy or locked (a reader on an older
+    snapshot, the server's own checkpoint at the same moment)."""
+    from sqlalchemy.exc import OperationalError
+
+    answers: list[Any] = [False, OperationalError("PRAGMA", {}, Exception("locked")), False, True]
+    tried: list[str] = []
+
+    class _Store:
+        def delete_account(self, account: int) -> None:
+            tried.append(f"delete {account}")
+
+        def checkpoint(self, mode: str) -> bool:
+            tried.append(mode)
+            answer = answers.pop(0)
+            if isinstance(answer, Exception):
+                raise answer
+            return bool(answer)
+
+    acc = accounts.Accounts(_Store())  # type: ignore[arg-type]
+    row = accounts.AccountRow(7, "gone", "$argon2id$x", 0.0)
+    monkeypatch.setattr(acc, "signed_in", lambda token: row)
+
+    async def no_check(*args: Any) -> None:
+        return None
+
+    monkeypatch.setattr(acc, "_check_password", no_check)
+    monkeypatch.setattr(accounts, "ERASE_PAUSE_SECONDS", 0.0)
+    assert asyncio.run(acc.delete("1.2.3.4", "token", "the password")) == 7
+    assert tried == ["delete 7", "TRUNCATE", "TRUNCATE", "TRUNCATE", "TRUNCATE"]
+    assert not answers

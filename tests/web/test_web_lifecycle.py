@@ -343,3 +343,27 @@ def test_start_up_reads_only_live_tables(tmp_path: Path) -> None:
         proc.terminate()
         proc.wait(10)
     print(f"\nseep serve ready in {ready:.2f} s beside 10,000 closed tables (480,000 moves)")
+
+
+def test_a_truncating_checkpoint_says_when_a_reader_held_it_back(tmp_path: Path) -> None:
+    """What an account's erasure waits for (Accounts.delete tries again while it is busy): a
+    reader on an older snapshot keeps the log's frames, and the checkpoint says so."""
+    import sqlite3
+
+    store = Store(f"sqlite:///{tmp_path / 'seep.db'}")
+    wal = tmp_path / "seep.db-wal"
+    table = Table("WALRDR", {"bots": "easy"}, 1)
+    store.create_table(table)
+    move = {"action": "throw", "card": "9C", "seat": 0}
+    store.add_move(table, 0, move, 0)
+    reader = sqlite3.connect(tmp_path / "seep.db", isolation_level=None)
+    reader.execute("BEGIN")
+    assert reader.execute("SELECT count(*) FROM moves").fetchone() == (1,)  # its snapshot
+    store.add_move(table, 1, move, 1)
+    assert store.checkpoint("TRUNCATE") is False
+    assert wal.stat().st_size > 0
+    reader.execute("COMMIT")
+    reader.close()
+    assert store.checkpoint("TRUNCATE") is True
+    assert wal.stat().st_size == 0
+    store.close()

@@ -56,6 +56,10 @@ SESSION_COOKIE = "seep_session"  # HttpOnly: no script of the page reads it
 SESSION_IDLE_SECONDS = 30 * 24 * 3600.0  # a session unused this long ends (the cookie's age)
 SESSION_TOUCH_SECONDS = 3600.0  # its last use is written at most this often
 SESSIONS_PER_ACCOUNT = 20  # a new sign-in beyond them ends the least recently used
+# A deleted account's old pages leave SQLite's write-ahead log with a TRUNCATE checkpoint, tried
+# this often, this far apart, while it finds the log busy (Accounts.delete).
+ERASE_TRIES = 20
+ERASE_PAUSE_SECONDS = 0.1
 # OWASP's argon2id setting (19 MiB, two passes, one lane): about 80 ms on this project's 2-core
 # VM. At most HASHING at once, off the event loop, and at most QUEUED waiting: a flood of
 # sign-ins costs the server bounded memory and two cores at worst, never the tables' loop.
@@ -278,9 +282,14 @@ class Accounts:
         stored(self.store.delete_account, account.id)
         # The rows are zeros in the database file now (secure_delete), but SQLite's
         # write-ahead log keeps the pages as they were until it is emptied: empty it now, off
-        # the loop. Busy (a long read elsewhere): the server's own checkpoints follow soon.
-        with contextlib.suppress(DatabaseError):
-            await asyncio.to_thread(self.store.checkpoint, "TRUNCATE")
+        # the loop. It can be busy for a moment (a reader on an older snapshot, the server's
+        # own checkpoint at the same time): then again, for up to ERASE_TRIES tries; after
+        # that the server's regular checkpoints empty it.
+        for _ in range(ERASE_TRIES):
+            with contextlib.suppress(DatabaseError):
+                if await asyncio.to_thread(self.store.checkpoint, "TRUNCATE"):
+                    break
+            await asyncio.sleep(ERASE_PAUSE_SECONDS)
         return account.id
 
     def ratings(self, account: int) -> dict[str, dict[str, Any]]:

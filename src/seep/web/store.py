@@ -208,11 +208,13 @@ class Store(
         self._moves.close()
         self.engine.dispose()
 
-    def checkpoint(self, mode: str = "PASSIVE") -> None:
+    def checkpoint(self, mode: str = "PASSIVE") -> bool:
         """Copy SQLite's write-ahead log into the database file (call it from a worker thread
         every few seconds; other databases need nothing). ``PASSIVE`` never waits for the
         server's writes, but while they go on the log never starts over; ``RESTART`` (what the
-        server runs) then has the next write start it over; ``TRUNCATE`` empties the file."""
+        server runs) then has the next write start it over; ``TRUNCATE`` empties the file.
+        ``False`` when SQLite could not finish it (busy: a reader on an older snapshot, or
+        another checkpoint at the same moment); try again later."""
         if mode not in ("PASSIVE", "RESTART", "TRUNCATE"):
             raise ValueError(f"checkpoint mode is PASSIVE, RESTART or TRUNCATE, not {mode!r}")
         if self.engine.dialect.name == "sqlite":
@@ -224,11 +226,14 @@ class Store(
                         # waits on the loop meanwhile): a PASSIVE one first copies all but the
                         # frames written since, without stopping them.
                         c.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
-                    c.exec_driver_sql(f"PRAGMA wal_checkpoint({mode})")
+                    # Its row: (busy, frames in the log, frames copied); busy 1 is no error.
+                    row = c.exec_driver_sql(f"PRAGMA wal_checkpoint({mode})").first()
             except DatabaseError as exc:
                 self.checkpoint_problem = db_reason(exc)
                 raise
             self.checkpoint_problem = None
+            return row is None or not row[0]
+        return True
 
     def problem(self) -> str | None:
         """Why the database cannot serve this release now, or ``None`` when it can (call it
