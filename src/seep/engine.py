@@ -23,7 +23,7 @@ import _random
 import hashlib
 import random
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Any, Final, NamedTuple
+from typing import Any, Final, NamedTuple, cast
 
 from . import scoring
 from .baazi import settle
@@ -127,6 +127,14 @@ _THROW_CODES: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
 _FIRST_FIELD: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(fields[0] if fields else 0 for fields in by_nib) for by_nib in _CARD_FIELDS
 )
+# _THROW_ONE[v][nib]: the throw of a single card of value v (nib one bit); _FIRST_OBJ is
+# _FIRST_FIELD. Both typed as objects: compiled, an int read from a tuple is unboxed (a long
+# integer's size is checked every time) and boxed again when a list takes it; these are only
+# ever appended.
+_THROW_ONE: Final[tuple[tuple[object, ...], ...]] = tuple(
+    tuple(codes[0] if len(codes) == 1 else None for codes in by_nib) for by_nib in _THROW_CODES
+)
+_FIRST_OBJ: Final[tuple[tuple[object, ...], ...]] = _FIRST_FIELD
 _OTHER_DELTAS: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
     tuple(tuple(fields[0] ^ f for f in fields[1:]) for fields in by_nib) for by_nib in _CARD_FIELDS
 )
@@ -868,7 +876,12 @@ class Position:
                 with_uses |= low
             elif rng is None:
                 at = len(result)
-                result.extend(_THROW_CODES[v][hand >> (4 * v - 4) & 15])
+                nib = hand >> (4 * v - 4) & 15
+                if nib & (nib - 1):
+                    result.extend(_THROW_CODES[v][nib])
+                else:
+                    # One code: an append costs a third of an extend (a slice assignment).
+                    cast(list[object], result).append(_THROW_ONE[v][nib])
                 if runs is not None:
                     for card in _CARDS_OF[v][hand >> (4 * v - 4) & 15]:
                         at += 1
@@ -888,7 +901,7 @@ class Position:
             assert out is not None
             nib = hand >> (4 * v - 4) & 15
             if with_uses >> v & 1:
-                out.append(_FIRST_FIELD[v][nib])  # THROW's tag is 0
+                cast(list[object], out).append(_FIRST_OBJ[v][nib])  # THROW's tag is 0
             if dup >> v & 1 and len(out) > 1:
                 out = _first_of_each(out)
             if runs is not None:
@@ -903,7 +916,10 @@ class Position:
                     for code in out:
                         result.append(code ^ delta)
             elif result:
-                result.extend(out)
+                if len(out) == 1:
+                    cast(list[object], result).append(cast(list[object], out)[0])
+                else:
+                    result.extend(out)
             else:
                 # The first uses are this call's own list: they become the result, uncopied.
                 result = out
