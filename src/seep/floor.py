@@ -47,8 +47,9 @@ _CACHE_LIMIT: Final = 50_000
 # The floor index is kept small: its hits come from the floors of the deal at hand (a floor is
 # mostly its predecessor plus a card), and a large table of them cost more than it saved, in
 # memory traffic and in the collector's passes over what it keeps (random deals 25-30% faster
-# at 512 entries than at 50,000: docs/performance.md).
-_FLOOR_LIMIT: Final = 512
+# at 512 entries than at 50,000; at 192 than at 512, SeepVectorEnv's 64 games about 5% and
+# random deals 1-3%: docs/performance.md).
+_FLOOR_LIMIT: Final = 192
 _NO_FLOOR: Final[tuple[tuple[tuple[int, ...], ...], int]] = (((),) * 14, 0)
 # The floors of one or two cards (more than half of the floors met in play), at index
 # 52 * low card + high card (53 * card for one card): built once, then read without a hash
