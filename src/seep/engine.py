@@ -1018,6 +1018,7 @@ class Position:
         hands = self.hands
         if not own & _OWN_HANDS:
             hands = self.hands = hands[:]
+            self._own = own = own | _OWN_HANDS
         # seat_to_move without the call; a hand per player (R2P1).
         p = (self.dealer + 1 + plays) % len(hands)
         cbit = 1 << (top >> _TOP_CARD & 63)
@@ -1030,14 +1031,10 @@ class Position:
             taken = cbit | moved
             hb = top & 31
             if hb:
+                self._own_houses()
                 hcards = self.hcards
                 howners = self.howners
                 hcem = self.hcem
-                if not own & _OWN_HOUSES:
-                    hcards = self.hcards = hcards[:]
-                    howners = self.howners = howners[:]
-                    hcem = self.hcem = hcem[:]
-                    own |= _OWN_HOUSES
                 for i in range(5):
                     if hb >> i & 1:
                         v = 9 + i
@@ -1050,7 +1047,7 @@ class Position:
             captured = self.captured
             if not own & _OWN_CAPTURED:
                 captured = self.captured = captured[:]
-                own |= _OWN_CAPTURED
+                self._own |= _OWN_CAPTURED
             captured[team] = captured[team] | taken
             self.last_capture = team
             if not self.loose and not self.hpresent:
@@ -1060,21 +1057,17 @@ class Position:
                 sweeps = self.sweeps
                 if not own & _OWN_SWEEPS:
                     sweeps = self.sweeps = sweeps[:]
-                    own |= _OWN_SWEEPS
+                    self._own |= _OWN_SWEEPS
                 sweeps[team] = sweeps[team] + (
                     r.sweep_first if n == 1 else r.sweep_last if n == 48 else r.sweep_value
                 )
         else:
             moved = code & LOOSE_BITS
             V = top >> _TOP_VALUE & 15
+            self._own_houses()
             hcards = self.hcards
             howners = self.howners
             hcem = self.hcem
-            if not own & _OWN_HOUSES:
-                hcards = self.hcards = hcards[:]
-                howners = self.howners = howners[:]
-                hcem = self.hcem = hcem[:]
-                own |= _OWN_HOUSES
             self.loose &= ~moved
             if action == BUILD:
                 hcards[V] = cbit | moved
@@ -1113,7 +1106,6 @@ class Position:
                     howners[V] = 1 << p
                     hcem[V] = bool(moved)
                     self.hpresent |= 1 << V
-        self._own = own | _OWN_HANDS
         plays += 1
         self.plays = plays
         if plays == 1 and self.stock:
@@ -1122,6 +1114,15 @@ class Position:
             self._finish_deal()
         elif plays == 24 and self.stock:
             self._deal_stock()  # R2P7: the half-time deal follows play 24 at once
+
+    def _own_houses(self) -> None:
+        """Make the houses' three lists this position's own, to change them (copy on write:
+        an undo record may share them)."""
+        if not self._own & _OWN_HOUSES:
+            self.hcards = self.hcards[:]
+            self.howners = self.howners[:]
+            self.hcem = self.hcem[:]
+            self._own |= _OWN_HOUSES
 
     def pop(self) -> None:
         """Take back the last move made with :meth:`push`."""
