@@ -28,8 +28,10 @@ from seep.bots.learned import (
     _ensemble,
     decision_features,
     merge_weights,
+    move_values,
     qnets,
 )
+from seep.codes import PHASE_PLAY
 from seep.engine import Position
 from seep.errors import SeepError
 from seep.view import View
@@ -197,3 +199,33 @@ def test_tiny_training_run_resumes_and_exports(tmp_path: Path) -> None:
     bot = LearnedBot(net)
     view = _views(1, 11)[20]
     assert bot.choose(view, random.Random(0)).move in view.legal_moves()
+
+
+def test_the_learned_networks_as_the_search_s_move_prior() -> None:
+    """``prior_from="learned"``: the root bias is the networks' value of each root move
+    (``move_values``, from the view) less the best's, times ``prior``; the search plays legal
+    moves with it, and refuses an unknown source."""
+    bot = make_bot("ismcts", iterations=20, candidates=3, prior=2.0, prior_from="learned")
+    pos = Position.new_deal(12)
+    rng = random.Random(3)
+    history: list[tuple[int, int]] = []
+    checked = 0
+    while not pos.is_over():
+        seat = pos.to_move
+        assert seat is not None
+        view = View.from_position(pos, seat, history)
+        if pos.phase_id == PHASE_PLAY and checked < 3:
+            codes = sorted(view.legal_codes())
+            values = move_values(view, codes)
+            bias = bot._prior(view, rng, codes, view.determinize)
+            best = max(values)
+            assert bias == {c: 2.0 * (v - best) for c, v in zip(codes, values, strict=True)}
+            assert max(bias.values()) == 0.0
+            checked += 1
+        code = int(bot.choose(view, rng).move)
+        assert pos.is_legal(code)
+        pos.push(code)
+        history.append((seat, code))
+    assert checked == 3
+    with pytest.raises(SeepError, match="prior_from"):
+        make_bot("ismcts", prior_from="oracle")

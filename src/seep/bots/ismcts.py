@@ -641,9 +641,12 @@ class IsmctsBot:
         value: the leaf evaluation of cut playouts: ``"estimate"`` (:func:`estimate`) or
             ``"net"`` (the learned value network, :mod:`.valuenet`).
         prior: weight of the root move prior (progressive bias, 0: none): each root move's
-            evaluation (``value``) right after it, on ``prior_samples`` determinizations,
-            added to its UCB score divided by its visits.
-        prior_samples: determinizations the prior is measured on.
+            value relative to the best, added to its UCB score divided by its visits.
+        prior_samples: determinizations the prior is measured on (``prior_from`` "value").
+        prior_from: where the prior's values come from: ``"value"``, each root move's
+            evaluation (``value``) right after it on ``prior_samples`` determinizations, or
+            ``"learned"``, the learned action-value networks of the ``learned`` bot
+            (:func:`seep.bots.learned.move_values`, from the view; four-player play only).
         work: stop the search early once its tree walks have looked at this many legal
             moves in all (None: no cap). A deterministic cap on a move's cost: an
             iteration costs more where the tree's nodes have many moves (a crowded floor, a
@@ -674,6 +677,7 @@ class IsmctsBot:
         value: str = "estimate",
         prior: float = 0.0,
         prior_samples: int = 4,
+        prior_from: str = "value",
         work: int | None = None,
         particles: int = 0,
     ) -> None:
@@ -710,6 +714,9 @@ class IsmctsBot:
             raise SeepError("prior must be 0 or more and prior_samples at least 1")
         self.prior = prior
         self.prior_samples = prior_samples
+        if prior_from not in ("value", "learned"):
+            raise SeepError(f"prior_from must be 'value' or 'learned', got {prior_from!r}")
+        self.prior_from = prior_from
         if work is not None and work < 1:
             raise SeepError(f"work must be None or at least 1, got {work}")
         self.work = work
@@ -792,7 +799,17 @@ class IsmctsBot:
     ) -> dict[int, float]:
         """The move prior: each root move's value by the network (``value="net"``) or
         :func:`estimate`, after it is made on ``prior_samples`` common determinizations,
-        relative to the best, in points / 100, times ``prior``."""
+        relative to the best, in points / 100, times ``prior``; with ``prior_from``
+        ``"learned"``, the learned networks' values of the moves instead."""
+        if self.prior_from == "learned":
+            if view.phase_id != PHASE_PLAY or view.rules.players != 4:
+                return {}  # the networks know the four-player play only
+            # Imported here: the learned bot is pure Python, and only this option needs it.
+            from .learned import move_values
+
+            values = move_values(view, codes)
+            best = max(values)
+            return {c: self.prior * (v - best) for c, v in zip(codes, values, strict=True)}
         evaluate = self._evaluate
         sign = 1.0 if view.seat & 1 == 0 else -1.0
         totals = dict.fromkeys(codes, 0.0)

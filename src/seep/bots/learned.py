@@ -371,6 +371,19 @@ def load_qnet(name: str = "learned.json") -> QNet:
     return load_qnets(name)[0]
 
 
+# The scoring the move features are made of (the heuristic keeps no state between calls).
+_HEURISTIC: Final = HeuristicBot()
+
+
+def move_values(view: View, codes: list[int], weights: str = "learned.json") -> list[float]:
+    """The shipped networks' mean value of each of ``codes`` (card plays of the view's seat,
+    in that order), in points / 100: what :class:`LearnedBot` ranks its candidates by, for
+    the search's root move prior (:class:`~seep.bots.ismcts.IsmctsBot`, ``prior_from``
+    ``"learned"``). From the view alone."""
+    state, moves, _ = decision_features(view, codes, _HEURISTIC)
+    return _ensemble(load_qnets(weights)).values(state, moves)
+
+
 class LearnedBot:
     """The move the learned action-value network rates best (see the module docstring);
     ``weights`` names another file in ``seep/bots/data`` or gives loaded networks
