@@ -375,3 +375,30 @@ def test_an_erasure_empties_the_sqlite_log_even_when_it_is_busy_at_first(
     assert asyncio.run(acc.delete("1.2.3.4", "token", "the password")) == 7
     assert tried == ["delete 7", "TRUNCATE", "TRUNCATE", "TRUNCATE", "TRUNCATE"]
     assert not answers
+
+
+def test_an_erasure_gives_up_on_a_log_that_stays_busy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A log busy for longer than ERASE_SECONDS: the deletion still ends (the server's own
+    checkpoints empty the log later), after a few tries."""
+    tries: list[str] = []
+
+    class _Store:
+        def delete_account(self, account: int) -> None:
+            pass
+
+        def checkpoint(self, mode: str) -> bool:
+            tries.append(mode)
+            return False
+
+    acc = accounts.Accounts(_Store())  # type: ignore[arg-type]
+    row = accounts.AccountRow(8, "busy", "$argon2id$x", 0.0)
+    monkeypatch.setattr(acc, "signed_in", lambda token: row)
+
+    async def no_check(*args: Any) -> None:
+        return None
+
+    monkeypatch.setattr(acc, "_check_password", no_check)
+    monkeypatch.setattr(accounts, "ERASE_SECONDS", 0.05)
+    monkeypatch.setattr(accounts, "ERASE_PAUSE_SECONDS", 0.01)
+    assert asyncio.run(acc.delete("1.2.3.4", "token", "the password")) == 8
+    assert 2 <= len(tries) <= 10

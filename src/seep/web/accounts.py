@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import hashlib
 import secrets
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -57,8 +58,9 @@ SESSION_IDLE_SECONDS = 30 * 24 * 3600.0  # a session unused this long ends (the 
 SESSION_TOUCH_SECONDS = 3600.0  # its last use is written at most this often
 SESSIONS_PER_ACCOUNT = 20  # a new sign-in beyond them ends the least recently used
 # A deleted account's old pages leave SQLite's write-ahead log with a TRUNCATE checkpoint, tried
-# this often, this far apart, while it finds the log busy (Accounts.delete).
-ERASE_TRIES = 20
+# again this far apart while it finds the log busy, for at most ERASE_SECONDS (Accounts.delete;
+# each try may wait out the store's busy timeout too).
+ERASE_SECONDS = 2.0
 ERASE_PAUSE_SECONDS = 0.1
 # OWASP's argon2id setting (19 MiB, two passes, one lane): about 80 ms on this project's 2-core
 # VM. At most HASHING at once, off the event loop, and at most QUEUED waiting: a flood of
@@ -283,12 +285,15 @@ class Accounts:
         # The rows are zeros in the database file now (secure_delete), but SQLite's
         # write-ahead log keeps the pages as they were until it is emptied: empty it now, off
         # the loop. It can be busy for a moment (a reader on an older snapshot, the server's
-        # own checkpoint at the same time): then again, for up to ERASE_TRIES tries; after
-        # that the server's regular checkpoints empty it.
-        for _ in range(ERASE_TRIES):
+        # own checkpoint at the same time): then again, for up to ERASE_SECONDS; after that
+        # the server's regular checkpoints empty it.
+        give_up = time.monotonic() + ERASE_SECONDS
+        while True:
             with contextlib.suppress(DatabaseError):
                 if await asyncio.to_thread(self.store.checkpoint, "TRUNCATE"):
                     break
+            if time.monotonic() >= give_up:
+                break
             await asyncio.sleep(ERASE_PAUSE_SECONDS)
         return account.id
 
