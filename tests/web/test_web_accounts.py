@@ -341,6 +341,39 @@ def test_the_new_routes_answer_in_the_error_format_and_are_bounded(server: Serve
         assert r.status_code == 401  # a name no account can have: no lookup, the same answer
 
 
+class _ErasingStore:
+    """A store whose checkpoints answer ``answers`` in turn (a bool, or an error raised), then
+    ``False`` for ever; it records the calls."""
+
+    def __init__(self, answers: list[Any]) -> None:
+        self.answers = answers
+        self.calls: list[str] = []
+
+    def delete_account(self, account: int) -> None:
+        self.calls.append(f"delete {account}")
+
+    def checkpoint(self, mode: str) -> bool:
+        self.calls.append(mode)
+        answer = self.answers.pop(0) if self.answers else False
+        if isinstance(answer, Exception):
+            raise answer
+        return bool(answer)
+
+
+def _delete(monkeypatch: pytest.MonkeyPatch, store: _ErasingStore, account: int) -> int:
+    """Accounts.delete of a signed-in account over ``store`` (the session and the password
+    check stubbed: what is tested is the log's erasure)."""
+    acc = accounts.Accounts(store)  # type: ignore[arg-type]
+    row = accounts.AccountRow(account, "gone", "$argon2id$x", 0.0)
+    monkeypatch.setattr(acc, "signed_in", lambda token: row)
+
+    async def no_check(*args: Any) -> None:
+        return None
+
+    monkeypatch.setattr(acc, "_check_password", no_check)
+    return asyncio.run(acc.delete("1.2.3.4", "token", "the password"))
+
+
 def test_an_erasure_empties_the_sqlite_log_even_when_it_is_busy_at_first(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -350,55 +383,19 @@ def test_an_erasure_empties_the_sqlite_log_even_when_it_is_busy_at_first(
     from sqlalchemy.exc import OperationalError
 
     answers: list[Any] = [False, OperationalError("PRAGMA", {}, Exception("locked")), False, True]
-    tried: list[str] = []
-
-    class _Store:
-        def delete_account(self, account: int) -> None:
-            tried.append(f"delete {account}")
-
-        def checkpoint(self, mode: str) -> bool:
-            tried.append(mode)
-            answer = answers.pop(0)
-            if isinstance(answer, Exception):
-                raise answer
-            return bool(answer)
-
-    acc = accounts.Accounts(_Store())  # type: ignore[arg-type]
-    row = accounts.AccountRow(7, "gone", "$argon2id$x", 0.0)
-    monkeypatch.setattr(acc, "signed_in", lambda token: row)
-
-    async def no_check(*args: Any) -> None:
-        return None
-
-    monkeypatch.setattr(acc, "_check_password", no_check)
+    store = _ErasingStore(answers)
     monkeypatch.setattr(accounts, "ERASE_PAUSE_SECONDS", 0.0)
-    assert asyncio.run(acc.delete("1.2.3.4", "token", "the password")) == 7
-    assert tried == ["delete 7", "TRUNCATE", "TRUNCATE", "TRUNCATE", "TRUNCATE"]
+    assert _delete(monkeypatch, store, 7) == 7
+    assert store.calls == ["delete 7", "TRUNCATE", "TRUNCATE", "TRUNCATE", "TRUNCATE"]
     assert not answers
 
 
 def test_an_erasure_gives_up_on_a_log_that_stays_busy(monkeypatch: pytest.MonkeyPatch) -> None:
     """A log busy for longer than ERASE_SECONDS: the deletion still ends (the server's own
     checkpoints empty the log later), after a few tries."""
-    tries: list[str] = []
-
-    class _Store:
-        def delete_account(self, account: int) -> None:
-            pass
-
-        def checkpoint(self, mode: str) -> bool:
-            tries.append(mode)
-            return False
-
-    acc = accounts.Accounts(_Store())  # type: ignore[arg-type]
-    row = accounts.AccountRow(8, "busy", "$argon2id$x", 0.0)
-    monkeypatch.setattr(acc, "signed_in", lambda token: row)
-
-    async def no_check(*args: Any) -> None:
-        return None
-
-    monkeypatch.setattr(acc, "_check_password", no_check)
+    store = _ErasingStore([])
     monkeypatch.setattr(accounts, "ERASE_SECONDS", 0.05)
     monkeypatch.setattr(accounts, "ERASE_PAUSE_SECONDS", 0.01)
-    assert asyncio.run(acc.delete("1.2.3.4", "token", "the password")) == 8
+    assert _delete(monkeypatch, store, 8) == 8
+    tries = store.calls[1:]
     assert 2 <= len(tries) <= 10
